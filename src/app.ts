@@ -1,0 +1,44 @@
+// The Hono app: middleware in order, then the private API, operator API and public site.
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { getPath } from "hono/utils/url";
+import type { AppEnv } from "./env";
+import { privateAuth, publicAccount } from "./http/auth";
+import { refuseXml, requestContext, requireUserAgent } from "./http/middleware";
+import { renderError, renderNotFound } from "./http/render-error";
+import { ApiError } from "./http/errors";
+import { operatorRoutes } from "./features/operator/routes";
+import { privateFeatures, publicFeatures } from "./features";
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** `.json` on a path is the same resource as without it (spec: Output format). */
+const pathWithoutJsonSuffix = (request: Request) => {
+  const path = getPath(request);
+  return path.endsWith(".json") ? path.slice(0, -".json".length) : path;
+};
+
+export function buildApp() {
+  const app = new Hono<AppEnv>({ getPath: pathWithoutJsonSuffix });
+  app.onError(renderError);
+  app.notFound(renderNotFound);
+
+  app.use("*", requestContext);
+  app.use("*", refuseXml);
+  app.use("*", requireUserAgent);
+  app.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new ApiError(413, { error: "The request body is larger than 1 MiB." }); } }));
+
+  app.route("/admin/v1", operatorRoutes);
+
+  const privateApi = new Hono<AppEnv>();
+  privateApi.use("*", privateAuth);
+  for (const [path, routes] of privateFeatures) privateApi.route(path, routes);
+  app.route("/api/v1", privateApi);
+
+  const publicSite = new Hono<AppEnv>();
+  publicSite.use("*", publicAccount);
+  for (const [path, routes] of publicFeatures) publicSite.route(path, routes);
+  app.route("/", publicSite);
+
+  return app;
+}

@@ -1,0 +1,465 @@
+// The whole domain's tables: the single source drizzle-kit generates drizzle/ from.
+// Instants are integer epoch milliseconds (UTC); calendar dates are "YYYY-MM-DD" text;
+// opening hours and custom data are JSON text. Every row carries account_id.
+import { sql } from "drizzle-orm";
+import {
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+export type OpeningHours = string[] | null;
+export type CustomData = Record<string, string> | null;
+
+const id = () => integer("id").primaryKey({ autoIncrement: true });
+const accountId = () => integer("account_id").notNull();
+const flag = (name: string, fallback: boolean) =>
+  integer(name, { mode: "boolean" }).notNull().default(fallback);
+const instant = (name: string) => integer(name);
+const timestamps = {
+  created_at: integer("created_at").notNull(),
+  updated_at: integer("updated_at").notNull(),
+};
+const customData = () => text("custom_data", { mode: "json" }).$type<CustomData>();
+const hours = (name: string) => text(name, { mode: "json" }).$type<OpeningHours>();
+
+export const accounts = sqliteTable("accounts", {
+  id: id(),
+  subdomain: text("subdomain").notNull().unique(),
+  name: text("name").notNull(),
+  email: text("email").notNull(),
+  time_zone: text("time_zone").notNull(),
+  country_code: text("country_code").notNull(),
+  template: integer("template").notNull().default(1),
+  locale: text("locale").notNull().default("en"),
+  currency: text("currency"),
+  gateway_analytics: text("gateway_analytics"),
+  css_url: text("css_url"),
+  address: text("address"),
+  phone_number: text("phone_number"),
+  footer: text("footer"),
+  payment_provider: text("payment_provider"),
+  gateway_merchant_id: text("gateway_merchant_id"),
+  gateway_merchant_key: text("gateway_merchant_key"),
+  logo: text("logo"),
+  service_template: text("service_template"),
+  verification_method: integer("verification_method").notNull().default(0),
+  verification_methods: text("verification_methods"),
+  email_notification: flag("email_notification", false),
+  sms_notification: flag("sms_notification", false),
+  confirm_manually: flag("confirm_manually", false),
+  public_access: flag("public_access", true),
+  reminder_sms: flag("reminder_sms", false),
+  closed_for_holidays: flag("closed_for_holidays", false),
+  allow_cancellation: flag("allow_cancellation", true),
+  mail_notification_recipient: text("mail_notification_recipient"),
+  settings: text("settings", { mode: "json" }).$type<Record<string, unknown> | null>(),
+  interval_rounding: integer("interval_rounding").notNull().default(15),
+  slot_generation_type: integer("slot_generation_type").notNull().default(2),
+  future_bookable_period: text("future_bookable_period"),
+  first_bookable_period: text("first_bookable_period"),
+  cancellation_period: text("cancellation_period"),
+  // Liquid texts and message templates; null means "use the built-in default".
+  new_user_text: text("new_user_text"),
+  new_booking_text: text("new_booking_text"),
+  booking_form: text("booking_form"),
+  person_form: text("person_form"),
+  resource_form: text("resource_form"),
+  service_form: text("service_form"),
+  event_form: text("event_form"),
+  appointment_form: text("appointment_form"),
+  category_form: text("category_form"),
+  sms_verification: text("sms_verification"),
+  sms_confirmation: text("sms_confirmation"),
+  sms_modification: text("sms_modification"),
+  sms_cancellation: text("sms_cancellation"),
+  sms_reminder: text("sms_reminder"),
+  mail_verification: text("mail_verification"),
+  mail_confirmation: text("mail_confirmation"),
+  mail_modification: text("mail_modification"),
+  mail_cancellation: text("mail_cancellation"),
+  mail_verification_subject: text("mail_verification_subject"),
+  mail_confirmation_subject: text("mail_confirmation_subject"),
+  mail_modification_subject: text("mail_modification_subject"),
+  mail_cancellation_subject: text("mail_cancellation_subject"),
+  // Operator-only (CONTRACT.md): never writable through the private API.
+  api_enabled: flag("api_enabled", true),
+  billing_status: text("billing_status").notNull().default("ok"),
+  webhook_secret: text("webhook_secret").notNull(),
+  ...timestamps,
+});
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: id(),
+    account_id: accountId(),
+    // SHA-256 of the key; the key itself is shown once and never stored.
+    key_hash: text("key_hash").notNull(),
+    created_at: integer("created_at").notNull(),
+    revoked_at: instant("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_keys_hash").on(t.key_hash), index("api_keys_account").on(t.account_id)],
+);
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: id(),
+    account_id: accountId(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    phone_number: text("phone_number"),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("users_account_email").on(t.account_id, t.email)],
+);
+
+export const userLinks = sqliteTable(
+  "user_links",
+  {
+    id: id(),
+    account_id: accountId(),
+    user_id: integer("user_id").notNull(),
+    role: text("role").notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("user_links_account_user").on(t.account_id, t.user_id)],
+);
+
+export const resources = sqliteTable(
+  "resources",
+  {
+    id: id(),
+    account_id: accountId(),
+    title: text("title").notNull(),
+    description: text("description"),
+    active: flag("active", true),
+    capacity: integer("capacity").notNull().default(1),
+    opening_hours_mon: hours("opening_hours_mon"),
+    opening_hours_tue: hours("opening_hours_tue"),
+    opening_hours_wed: hours("opening_hours_wed"),
+    opening_hours_thu: hours("opening_hours_thu"),
+    opening_hours_fri: hours("opening_hours_fri"),
+    opening_hours_sat: hours("opening_hours_sat"),
+    opening_hours_sun: hours("opening_hours_sun"),
+    custom_data: customData(),
+    ...timestamps,
+  },
+  (t) => [index("resources_account").on(t.account_id, t.active)],
+);
+
+export const resourceExceptionDates = sqliteTable(
+  "resource_exception_dates",
+  {
+    id: id(),
+    account_id: accountId(),
+    resource_id: integer("resource_id").notNull(),
+    exception_date: text("exception_date").notNull(),
+    opening_hours: hours("opening_hours"),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("exception_dates_resource_date").on(t.resource_id, t.exception_date)],
+);
+
+export const services = sqliteTable(
+  "services",
+  {
+    id: id(),
+    account_id: accountId(),
+    title: text("title").notNull(),
+    description: text("description"),
+    active: flag("active", true),
+    booking_capacity: integer("booking_capacity"),
+    day_booking_specify_time: flag("day_booking_specify_time", false),
+    has_day_booking: flag("has_day_booking", false),
+    interval: integer("interval").notNull().default(60),
+    max_slots: integer("max_slots").notNull().default(1),
+    // Decimal kept as text so "450.0" never passes through a float.
+    price: text("price"),
+    same_day: flag("same_day", false),
+    template: text("template"),
+    interval_rounding: integer("interval_rounding"),
+    booking_type: text("booking_type").notNull().default("appointment"),
+    custom_data: customData(),
+    booking_form: text("booking_form"),
+    mail_verification: text("mail_verification"),
+    mail_confirmation: text("mail_confirmation"),
+    sms_verification: text("sms_verification"),
+    sms_confirmation: text("sms_confirmation"),
+    sms_reminder: text("sms_reminder"),
+    ...timestamps,
+  },
+  (t) => [index("services_account").on(t.account_id, t.active)],
+);
+
+export const providers = sqliteTable(
+  "providers",
+  {
+    id: id(),
+    account_id: accountId(),
+    resource_id: integer("resource_id").notNull(),
+    service_id: integer("service_id").notNull(),
+    active: flag("active", true),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("providers_service_resource").on(t.service_id, t.resource_id),
+    index("providers_account").on(t.account_id),
+  ],
+);
+
+export const categories = sqliteTable(
+  "categories",
+  {
+    id: id(),
+    account_id: accountId(),
+    title: text("title").notNull(),
+    parent_id: integer("parent_id"),
+    custom_data: customData(),
+    ...timestamps,
+  },
+  (t) => [index("categories_account").on(t.account_id)],
+);
+
+export const categoryServices = sqliteTable(
+  "category_services",
+  {
+    account_id: accountId(),
+    category_id: integer("category_id").notNull(),
+    service_id: integer("service_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.category_id, t.service_id] })],
+);
+
+export const people = sqliteTable(
+  "people",
+  {
+    id: id(),
+    account_id: accountId(),
+    name: text("name"),
+    email: text("email"),
+    phone_number: text("phone_number"),
+    // E.164 form of phone_number: what uniqueness and matching compare.
+    phone_e164: text("phone_e164"),
+    external_id: text("external_id"),
+    custom_data: customData(),
+    date_of_birth: text("date_of_birth"),
+    national_id_no: text("national_id_no"),
+    street: text("street"),
+    city: text("city"),
+    postal_code: text("postal_code"),
+    state: text("state"),
+    country_code: text("country_code"),
+    notes: text("notes"),
+    parent_id: integer("parent_id"),
+    provider: text("provider"),
+    uid: text("uid"),
+    active: flag("active", true),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("people_account_email").on(t.account_id, t.email),
+    uniqueIndex("people_account_phone").on(t.account_id, t.phone_e164),
+    uniqueIndex("people_account_national_id").on(t.account_id, t.national_id_no),
+    uniqueIndex("people_account_provider_uid").on(t.account_id, t.provider, t.uid),
+    index("people_account_updated").on(t.account_id, t.updated_at),
+    index("people_account_parent").on(t.account_id, t.parent_id),
+  ],
+);
+
+export const events = sqliteTable(
+  "events",
+  {
+    id: id(),
+    account_id: accountId(),
+    resource_id: integer("resource_id").notNull(),
+    service_id: integer("service_id").notNull(),
+    published: flag("published", true),
+    capacity: integer("capacity").notNull(),
+    starts_at: integer("starts_at").notNull(),
+    ends_at: integer("ends_at").notNull(),
+    title: text("title"),
+    description: text("description"),
+    custom_data: customData(),
+    collection_id: text("collection_id"),
+    active: flag("active", true),
+    ...timestamps,
+  },
+  (t) => [
+    index("events_account_starts").on(t.account_id, t.starts_at),
+    index("events_account_updated").on(t.account_id, t.updated_at),
+    uniqueIndex("events_collection_start")
+      .on(t.collection_id, t.starts_at)
+      .where(sql`collection_id IS NOT NULL`),
+  ],
+);
+
+export const bookings = sqliteTable(
+  "bookings",
+  {
+    id: id(),
+    account_id: accountId(),
+    service_id: integer("service_id"),
+    event_id: integer("event_id"),
+    resource_id: integer("resource_id").notNull(),
+    person_id: integer("person_id"),
+    booked_from: integer("booked_from").notNull(),
+    booked_to: integer("booked_to").notNull(),
+    expires_at: instant("expires_at"),
+    title: text("title"),
+    notes: text("notes"),
+    reminder_at: instant("reminder_at"),
+    reminded_at: instant("reminded_at"),
+    paid_at: instant("paid_at"),
+    external_id: text("external_id"),
+    gateway_order_number: text("gateway_order_number"),
+    custom_data: customData(),
+    state: text("state").notNull(),
+    active: flag("active", true),
+    count: integer("count").notNull().default(1),
+    collection_id: text("collection_id"),
+    status: text("status"),
+    verification_code: text("verification_code"),
+    // Which messages the creating request asked for, kept for delivery (issue: messages).
+    message_flags: text("message_flags", { mode: "json" }).$type<Record<string, boolean> | null>(),
+    ...timestamps,
+  },
+  (t) => [
+    // Capacity checks and slot generation: active bookings of a resource overlapping a range.
+    index("bookings_resource_time").on(t.resource_id, t.active, t.booked_from, t.booked_to),
+    index("bookings_account_from").on(t.account_id, t.booked_from),
+    index("bookings_account_updated").on(t.account_id, t.updated_at),
+    index("bookings_account_external").on(t.account_id, t.external_id),
+    index("bookings_account_person").on(t.account_id, t.person_id),
+    index("bookings_account_event").on(t.account_id, t.event_id),
+    index("bookings_state_expires").on(t.state, t.expires_at),
+    index("bookings_reminder_due").on(t.reminder_at).where(sql`reminded_at IS NULL`),
+    // A redelivered recurrence message must not create an occurrence twice.
+    uniqueIndex("bookings_collection_start")
+      .on(t.collection_id, t.booked_from)
+      .where(sql`collection_id IS NOT NULL`),
+  ],
+);
+
+export const webHooks = sqliteTable(
+  "web_hooks",
+  {
+    id: id(),
+    account_id: accountId(),
+    target_url: text("target_url").notNull(),
+    event: text("event").notNull(),
+    active: flag("active", true),
+    ...timestamps,
+  },
+  (t) => [index("web_hooks_account").on(t.account_id, t.active)],
+);
+
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: id(),
+    account_id: accountId(),
+    web_hook_id: integer("web_hook_id").notNull(),
+    idempotency_id: text("idempotency_id").notNull(),
+    event: text("event").notNull(),
+    payload: text("payload").notNull(),
+    // pending → delivered | failed (retries exhausted, dead-lettered)
+    state: text("state").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_idempotency").on(t.web_hook_id, t.idempotency_id),
+    index("webhook_deliveries_hook").on(t.account_id, t.web_hook_id, t.created_at),
+  ],
+);
+
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    id: id(),
+    account_id: accountId(),
+    delivery_id: integer("delivery_id").notNull(),
+    attempt: integer("attempt").notNull(),
+    status_code: integer("status_code"),
+    duration_ms: integer("duration_ms").notNull(),
+    error: text("error"),
+    created_at: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("webhook_attempts_delivery").on(t.delivery_id, t.attempt)],
+);
+
+export const perishableTokens = sqliteTable(
+  "perishable_tokens",
+  {
+    id: id(),
+    account_id: accountId(),
+    // E.164 phone number the code was sent to.
+    identifier: text("identifier").notNull(),
+    code_hash: text("code_hash").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    expires_at: integer("expires_at").notNull(),
+    created_at: integer("created_at").notNull(),
+  },
+  (t) => [
+    index("perishable_tokens_identifier").on(t.account_id, t.identifier),
+    index("perishable_tokens_expires").on(t.expires_at),
+  ],
+);
+
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: id(),
+    account_id: accountId(),
+    booking_id: integer("booking_id"),
+    person_id: integer("person_id"),
+    // verification | confirmation | modification | cancellation | decline | reminder | notification | token
+    kind: text("kind").notNull(),
+    channel: text("channel").notNull(),
+    recipient: text("recipient").notNull(),
+    subject: text("subject"),
+    body: text("body").notNull(),
+    // queued → sent | failed
+    status: text("status").notNull(),
+    provider: text("provider"),
+    error: text("error"),
+    sent_at: instant("sent_at"),
+    ...timestamps,
+  },
+  (t) => [
+    index("messages_account_created").on(t.account_id, t.created_at),
+    index("messages_recipient_created").on(t.recipient, t.created_at),
+  ],
+);
+
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    account_id: accountId(),
+    key: text("key").notNull(),
+    request_hash: text("request_hash").notNull(),
+    // null while the first request is still running
+    response_status: integer("response_status"),
+    response_body: text("response_body"),
+    created_at: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.account_id, t.key] }), index("idempotency_created").on(t.created_at)],
+);
+
+export type Account = typeof accounts.$inferSelect;
+export type Resource = typeof resources.$inferSelect;
+export type ResourceExceptionDate = typeof resourceExceptionDates.$inferSelect;
+export type Service = typeof services.$inferSelect;
+export type Provider = typeof providers.$inferSelect;
+export type Category = typeof categories.$inferSelect;
+export type Person = typeof people.$inferSelect;
+export type Event = typeof events.$inferSelect;
+export type Booking = typeof bookings.$inferSelect;
+export type User = typeof users.$inferSelect;
+export type UserLink = typeof userLinks.$inferSelect;
+export type WebHook = typeof webHooks.$inferSelect;

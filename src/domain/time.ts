@@ -1,0 +1,130 @@
+// Every conversion between wire strings and instants, in the account's time zone.
+// Temporal decides offsets; results are cached per zone and UTC quarter-hour because
+// serialising a 750-booking page would otherwise spend most of its CPU in the polyfill.
+import { Temporal } from "@js-temporal/polyfill";
+
+const QUARTER_HOUR_MS = 15 * 60 * 1000;
+const offsetCache = new Map<string, number>();
+
+/** Offset of `timeZone` at `epochMs`, in milliseconds. Zone transitions fall on quarter hours. */
+export function offsetMsAt(epochMs: number, timeZone: string): number {
+  const key = `${timeZone}|${Math.floor(epochMs / QUARTER_HOUR_MS)}`;
+  let offset = offsetCache.get(key);
+  if (offset === undefined) {
+    const zoned = Temporal.Instant.fromEpochMilliseconds(epochMs).toZonedDateTimeISO(timeZone);
+    offset = zoned.offsetNanoseconds / 1_000_000;
+    if (offsetCache.size > 100_000) offsetCache.clear();
+    offsetCache.set(key, offset);
+  }
+  return offset;
+}
+
+function formatOffset(offsetMs: number): string {
+  const sign = offsetMs < 0 ? "-" : "+";
+  const minutes = Math.round(Math.abs(offsetMs) / 60000);
+  const hh = String(Math.floor(minutes / 60)).padStart(2, "0");
+  const mm = String(minutes % 60).padStart(2, "0");
+  return `${sign}${hh}:${mm}`;
+}
+
+/** `2020-01-27T14:00:00+01:00`: the spec's output form, seconds included. */
+export function formatInstant(epochMs: number, timeZone: string): string {
+  const offset = offsetMsAt(epochMs, timeZone);
+  const wall = new Date(epochMs + offset).toISOString().slice(0, 19);
+  return `${wall}${formatOffset(offset)}`;
+}
+
+export const formatNullableInstant = (epochMs: number | null | undefined, timeZone: string) =>
+  epochMs == null ? null : formatInstant(epochMs, timeZone);
+
+/** The calendar date of an instant in the zone, `YYYY-MM-DD`. */
+export function dateInZone(epochMs: number, timeZone: string): string {
+  return new Date(epochMs + offsetMsAt(epochMs, timeZone)).toISOString().slice(0, 10);
+}
+
+const DATE_TIME_INPUT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+/**
+ * Reads a datetime as the spec allows it: ISO 8601 with or without an offset, or the
+ * recommended `YYYY-MM-DD hh:mm`. Without an offset the wall time is read in `timeZone`;
+ * a wall time skipped by a DST change moves forward (Temporal's "compatible"), a repeated
+ * one takes its first occurrence. Returns null when the text is not a real datetime.
+ */
+export function parseDateTimeInput(text: string, timeZone: string): number | null {
+  const match = DATE_TIME_INPUT.exec(text.trim());
+  if (!match) return null;
+  const [, y, mo, d, h = "00", mi = "00", s = "00", frac = "", zone] = match;
+  try {
+    const wall = Temporal.PlainDateTime.from(
+      {
+        year: Number(y), month: Number(mo), day: Number(d),
+        hour: Number(h), minute: Number(mi), second: Number(s),
+        millisecond: Number(frac.padEnd(3, "0").slice(0, 3)),
+      },
+      { overflow: "reject" },
+    );
+    if (!zone) return wall.toZonedDateTime(timeZone, { disambiguation: "compatible" }).epochMilliseconds;
+    const offset = zone.toUpperCase() === "Z" ? "+00:00" : normaliseOffset(zone);
+    return Temporal.Instant.from(`${wall.toString()}${offset}`).epochMilliseconds;
+  } catch {
+    return null;
+  }
+}
+
+function normaliseOffset(zone: string): string {
+  const digits = zone.slice(1).replace(":", "");
+  return `${zone[0]}${digits.slice(0, 2)}:${(digits.slice(2) || "00").padEnd(2, "0")}`;
+}
+
+/** True for a real calendar date written `YYYY-MM-DD`. */
+export function isIsoDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  try {
+    Temporal.PlainDate.from(text, { overflow: "reject" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const zoneValidity = new Map<string, boolean>();
+/** IANA zone names only (`Europe/Oslo`, `UTC`); bare offsets are not account zones. */
+export function isTimeZone(name: string): boolean {
+  let valid = zoneValidity.get(name);
+  if (valid === undefined) {
+    valid = /^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name) && tryZone(name);
+    zoneValidity.set(name, valid);
+  }
+  return valid;
+}
+
+function tryZone(name: string): boolean {
+  try {
+    Temporal.Now.zonedDateTimeISO(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Today's date in the zone. */
+export const todayIn = (nowMs: number, timeZone: string) => dateInZone(nowMs, timeZone);
+
+/** Start of a calendar date in the zone, as epoch ms (DST-safe: a day may be 23 or 25 hours). */
+export function startOfDay(date: string, timeZone: string): number {
+  return Temporal.PlainDate.from(date).toZonedDateTime({ timeZone }).epochMilliseconds;
+}
+
+export function addDays(date: string, days: number): string {
+  return Temporal.PlainDate.from(date).add({ days }).toString();
+}
+
+export function daysBetween(from: string, to: string): number {
+  return Temporal.PlainDate.from(from).until(Temporal.PlainDate.from(to), { largestUnit: "days" }).days;
+}
+
+export function endOfMonth(date: string): string {
+  const day = Temporal.PlainDate.from(date);
+  return day.with({ day: day.daysInMonth }).toString();
+}

@@ -1,0 +1,33 @@
+// Bindings and per-request variables shared by every route.
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type * as schema from "./db/schema";
+import type { Account } from "./db/schema";
+
+export interface Env {
+  DB: D1Database;
+  ADMIN_TOKEN?: string;
+  ROOT_DOMAIN?: string;
+  DEFAULT_SUBDOMAIN?: string;
+  RATE_LIMIT_REQUESTS?: string;
+  RATE_LIMIT_WINDOW_SECONDS?: string;
+  ENVIRONMENT?: string;
+}
+
+export type Db = DrizzleD1Database<typeof schema>;
+
+/** Who is asking: drives webhook `performed_by` and public-API restrictions. */
+export type Surface = "private_api" | "public_api" | "operator_api";
+
+export interface Deps {
+  db: Db;
+  env: Env;
+  account: Account;
+  /** Request clock, epoch milliseconds; one value per request so a request sees one "now". */
+  now: number;
+  surface: Surface;
+}
+
+export type AppEnv = {
+  Bindings: Env;
+  Variables: { account: Account; db: Db; now: number; surface: Surface; requestId: string };
+};

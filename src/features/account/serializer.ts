@@ -1,0 +1,12 @@
+// Account (client) output: every attribute but secrets (webhook secret, merchant key).
+import type { Account } from "../../db/schema";
+import { formatInstant } from "../../domain/time";
+
+export function toAccountJson(account: Account) {
+  const { webhook_secret: _secret, gateway_merchant_key: _key, created_at, updated_at, ...rest } = account;
+  return {
+    ...rest,
+    created_at: formatInstant(created_at, account.time_zone),
+    updated_at: formatInstant(updated_at, account.time_zone),
+  };
+}

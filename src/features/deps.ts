@@ -1,0 +1,11 @@
+// The one bridge from a Hono context to the plain `deps` services take.
+import type { Context } from "hono";
+import type { AppEnv, Deps } from "../env";
+
+export const deps = (c: Context<AppEnv>): Deps => ({
+  db: c.var.db,
+  env: c.env,
+  account: c.var.account,
+  now: c.var.now,
+  surface: c.var.surface,
+});

@@ -1,0 +1,10 @@
+// Table of contents: which feature serves which path, on the private API and the public site.
+import type { Hono } from "hono";
+import type { AppEnv } from "../env";
+import { clientRoutes } from "./account/routes";
+
+export const privateFeatures: [string, Hono<AppEnv>][] = [
+  ["/client", clientRoutes],
+];
+
+export const publicFeatures: [string, Hono<AppEnv>][] = [];

@@ -1,0 +1,18 @@
+// Operator API input (CONTRACT.md): account creation and operator-only fields.
+import { z } from "zod";
+import { accountAttributes, accountUpdate } from "../account/schema";
+import { boolean } from "../../http/fields";
+
+export const createAccountBody = z.object({
+  account: z
+    .object(accountAttributes)
+    .partial()
+    .required({ subdomain: true, name: true, email: true, time_zone: true, country_code: true }),
+});
+
+export const operatorUpdateBody = z.object({
+  account: accountUpdate.extend({
+    api_enabled: boolean().optional(),
+    billing_status: z.enum(["ok", "unpaid"]).optional(),
+  }),
+});

@@ -1,0 +1,81 @@
+// Who is calling: API-key auth for the private API, Host-based account for the public API,
+// and the operator token for /admin (CONTRACT.md, "Which account a request belongs to").
+import { createMiddleware } from "hono/factory";
+import { and, eq, isNull } from "drizzle-orm";
+import { accounts, apiKeys } from "../db/schema";
+import type { AppEnv } from "../env";
+import { ApiError } from "./errors";
+import { secretsEqual, sha256Hex } from "./secrets";
+
+const unauthorized = (message: string) =>
+  new ApiError(401, { error: message }, { "WWW-Authenticate": 'Bearer realm="api"' });
+
+/** The API key from `Bearer <key>`, or from deprecated Basic with the key as user name. */
+export function apiKeyFrom(header: string | undefined): string | null {
+  if (!header) return null;
+  const [scheme, ...rest] = header.trim().split(/\s+/);
+  const credentials = rest.join(" ");
+  if (/^bearer$/i.test(scheme)) return credentials || null;
+  if (/^basic$/i.test(scheme)) {
+    try {
+      const decoded = atob(credentials);
+      const user = decoded.split(":")[0];
+      return user || null;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+export const privateAuth = createMiddleware<AppEnv>(async (c, next) => {
+  const key = apiKeyFrom(c.req.header("authorization"));
+  if (!key) throw unauthorized("Authentication required: send your API key as 'Authorization: Bearer <key>'.");
+  const hash = await sha256Hex(key);
+  const [row] = await c.var.db
+    .select({ account: accounts, keyHash: apiKeys.key_hash })
+    .from(apiKeys)
+    .innerJoin(accounts, eq(accounts.id, apiKeys.account_id))
+    .where(and(eq(apiKeys.key_hash, hash), isNull(apiKeys.revoked_at)))
+    .limit(1);
+  if (!row || !(await secretsEqual(row.keyHash, hash))) throw unauthorized("The API key is not valid.");
+  if (!row.account.api_enabled) throw unauthorized("The API is not enabled for this account.");
+  if (row.account.billing_status === "unpaid") {
+    throw new ApiError(402, { error: "The account has an unpaid bill: the API is closed until it is paid." });
+  }
+  c.set("account", row.account);
+  c.set("surface", "private_api");
+  await next();
+});
+
+/** The subdomain a public request names: `<subdomain>.<ROOT_DOMAIN>`, else DEFAULT_SUBDOMAIN. */
+export function subdomainOf(host: string | undefined, rootDomain: string, fallback?: string): string | null {
+  const hostname = (host ?? "").toLowerCase().replace(/:\d+$/, "");
+  const suffix = `.${rootDomain.toLowerCase()}`;
+  if (hostname.endsWith(suffix)) {
+    const label = hostname.slice(0, -suffix.length);
+    if (label && !label.includes(".")) return label;
+  }
+  return fallback || null;
+}
+
+export const publicAccount = createMiddleware<AppEnv>(async (c, next) => {
+  const subdomain = subdomainOf(c.req.header("host"), c.env.ROOT_DOMAIN || "localhost", c.env.DEFAULT_SUBDOMAIN);
+  if (!subdomain) throw new ApiError(404, { error: "No booking site is served at this address." });
+  const account = await c.var.db.query.accounts.findFirst({ where: eq(accounts.subdomain, subdomain) });
+  if (!account || !account.public_access) throw new ApiError(404, { error: "No booking site is served at this address." });
+  c.set("account", account);
+  c.set("surface", "public_api");
+  await next();
+});
+
+export const operatorAuth = createMiddleware<AppEnv>(async (c, next) => {
+  const expected = c.env.ADMIN_TOKEN;
+  const given = apiKeyFrom(c.req.header("authorization"));
+  // No token configured means the operator API is closed, not open.
+  if (!expected || !given || !(await secretsEqual(given, expected))) {
+    throw unauthorized("The operator token is missing or wrong.");
+  }
+  c.set("surface", "operator_api");
+  await next();
+});

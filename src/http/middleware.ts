@@ -1,0 +1,30 @@
+// Request-wide conventions applied before any route: context, format negotiation, identification.
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../env";
+import { openDb } from "../db/client";
+import { ApiError } from "./errors";
+
+export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
+  c.set("requestId", c.req.header("cf-ray") ?? crypto.randomUUID());
+  c.set("db", openDb(c.env.DB));
+  c.set("now", Date.now());
+  await next();
+});
+
+/** XML support is gone (spec 2021-02-03): `.xml` paths and XML-only Accept headers get 406. */
+export const refuseXml = createMiddleware<AppEnv>(async (c, next) => {
+  const path = new URL(c.req.url).pathname;
+  const accept = (c.req.header("accept") ?? "").toLowerCase();
+  const wantsXmlOnly = /\bxml\b/.test(accept) && !/json|\*\/\*/.test(accept);
+  if (path.endsWith(".xml") || wantsXmlOnly) {
+    throw new ApiError(406, { error: "XML is no longer supported: ask for application/json." });
+  }
+  await next();
+});
+
+export const requireUserAgent = createMiddleware<AppEnv>(async (c, next) => {
+  if (!c.req.header("user-agent")?.trim()) {
+    throw ApiError.invalid("user_agent", "is required: name your application or website");
+  }
+  await next();
+});

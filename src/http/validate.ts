@@ -1,0 +1,35 @@
+// Route-level validators: bodies (JSON or bracket form), bracket query strings and path ids.
+// Routes only ever see parsed, typed input; a failure is a 400 in the spec's shape.
+import { validator } from "hono/validator";
+import { zValidator } from "@hono/zod-validator";
+import { z } from "zod";
+import { ApiError } from "./errors";
+import { parseBracketQuery, readBody } from "./body";
+import { idParam } from "./fields";
+
+export const body = <S extends z.ZodType>(schema: S, opts: { root?: string } = {}) =>
+  validator("json", async (_value, c): Promise<z.output<S>> => {
+    const parsed = await schema.safeParseAsync(await readBody(c));
+    if (!parsed.success) throw ApiError.fromZod(parsed.error, opts.root);
+    return parsed.data;
+  });
+
+export const query = <S extends z.ZodType>(schema: S) =>
+  validator("query", async (_value, c): Promise<z.output<S>> => {
+    const parsed = await schema.safeParseAsync(parseBracketQuery(new URL(c.req.url).search));
+    if (!parsed.success) throw ApiError.fromZod(parsed.error);
+    return parsed.data;
+  });
+
+const notFoundHook = (result: { success: boolean }) => {
+  // A path id that is not a number names no object: 404, as an unknown id would.
+  if (!result.success) throw ApiError.notFound();
+};
+
+/** Path parameters that are numeric ids, e.g. `params("id")` or `params("id", "booking_id")`. */
+export const params = <K extends string>(...names: K[]) =>
+  zValidator(
+    "param",
+    z.object(Object.fromEntries(names.map((n) => [n, idParam])) as { [P in K]: typeof idParam }),
+    notFoundHook,
+  );

@@ -1,0 +1,33 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" },
+      },
+      {
+        plugins: [
+          cloudflareTest(async () => ({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: {
+                TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, "drizzle")),
+                ADMIN_TOKEN: "test-admin-token",
+                // Tests that are not about the rate limit must not trip it (CONTRACT.md).
+                RATE_LIMIT_REQUESTS: "1000000",
+              },
+            },
+          })),
+        ],
+        test: {
+          name: "workers",
+          include: ["test/integration/**/*.test.ts"],
+          setupFiles: ["./test/support/apply-migrations.ts"],
+        },
+      },
+    ],
+  },
+});
