@@ -60,7 +60,8 @@ export function subdomainOf(host: string | undefined, rootDomain: string, fallba
 }
 
 export const publicAccount = createMiddleware<AppEnv>(async (c, next) => {
-  const subdomain = subdomainOf(c.req.header("host"), c.env.ROOT_DOMAIN || "localhost", c.env.DEFAULT_SUBDOMAIN);
+  // The URL carries the Host the client used (also under wrangler dev and in tests).
+  const subdomain = subdomainOf(new URL(c.req.url).host, c.env.ROOT_DOMAIN || "localhost", c.env.DEFAULT_SUBDOMAIN);
   if (!subdomain) throw new ApiError(404, { error: "No booking site is served at this address." });
   const account = await c.var.db.query.accounts.findFirst({ where: eq(accounts.subdomain, subdomain) });
   if (!account || !account.public_access) throw new ApiError(404, { error: "No booking site is served at this address." });

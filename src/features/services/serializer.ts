@@ -1,0 +1,25 @@
+// Service output; `price` stays a decimal string ("450.0"), `booking_type_id` mirrors booking_type.
+import type { Service } from "../../db/schema";
+import { customDataOut } from "../../http/custom-data";
+import { timestampsOut } from "../../http/serialize";
+
+/** Decimal text as the original service printed it: at least one decimal (`450` → `450.0`). */
+export const priceOut = (price: string | null) => (price === null ? null : price.includes(".") ? price : `${price}.0`);
+
+export function toServiceJson(service: Service, timeZone: string) {
+  const { account_id: _account, custom_data, price, created_at: _c, updated_at: _u, ...rest } = service;
+  return {
+    ...rest,
+    booking_type_id: service.booking_type === "attendance" ? 2 : 1,
+    price: priceOut(price),
+    custom_data: customDataOut(custom_data, timeZone),
+    ...timestampsOut(service, timeZone),
+  };
+}
+
+/** What the public booking site may see: no message templates. */
+export function toPublicServiceJson(service: Service, timeZone: string) {
+  const { mail_verification, mail_confirmation, sms_verification, sms_confirmation, sms_reminder, ...visible } =
+    toServiceJson(service, timeZone);
+  return visible;
+}
