@@ -1,0 +1,33 @@
+// Where the local dev server lives and how scripts reach its operator API.
+import { existsSync, readFileSync } from "node:fs";
+
+export const DEV_HOST = "127.0.0.1";
+export const DEV_PORT = Number(process.env.PORT ?? 8787);
+export const DEV_URL = process.env.BOOKING_API_URL ?? `http://${DEV_HOST}:${DEV_PORT}`;
+export const USER_AGENT = "booking-dev-scripts/1.0";
+
+/** ADMIN_TOKEN from the environment, else from .dev.vars, else the local-only default. */
+export function adminToken() {
+  if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
+  if (existsSync(".dev.vars")) {
+    const line = readFileSync(".dev.vars", "utf8").split("\n").find((l) => l.startsWith("ADMIN_TOKEN="));
+    if (line) return line.slice("ADMIN_TOKEN=".length).trim().replace(/^"|"$/g, "");
+  }
+  return "local-dev-admin-token";
+}
+
+export async function call(method, path, { token, body } = {}) {
+  const res = await fetch(`${DEV_URL}${path}`, {
+    method,
+    headers: {
+      "user-agent": USER_AGENT,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body ? { "content-type": "application/json" } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  let json;
+  try { json = JSON.parse(text); } catch { json = text; }
+  return { status: res.status, body: json };
+}

@@ -1,0 +1,107 @@
+// The demo account `demo`: believable data a newcomer's first curl can show. Built through the
+// operator and private APIs themselves, so the seed exercises the same paths as any client.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { call } from "./local-config.mjs";
+
+const KEY_FILE = ".wrangler/demo-api-key";
+const SUBDOMAIN = "demo";
+
+const weekdays = (hours) => ({
+  opening_hours_mon: hours, opening_hours_tue: hours, opening_hours_wed: hours,
+  opening_hours_thu: hours, opening_hours_fri: hours,
+});
+
+async function must(promise, what) {
+  const res = await promise;
+  if (res.status !== 200) throw new Error(`${what} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** Returns the demo account's API key, creating and seeding the account on first run. */
+export async function seedDemo(adminToken) {
+  const accounts = await must(call("GET", "/admin/v1/accounts", { token: adminToken }), "listing accounts");
+  const existing = accounts.map((e) => e.account).find((a) => a.subdomain === SUBDOMAIN);
+  if (existing) return reuseKey(existing, adminToken);
+
+  const created = await must(
+    call("POST", "/admin/v1/accounts", {
+      token: adminToken,
+      body: {
+        account: {
+          subdomain: SUBDOMAIN, name: "Fjord Hair & Yoga", email: "hello@fjord.example",
+          time_zone: "Europe/Oslo", country_code: "NO", locale: "en", currency: "NOK",
+          interval_rounding: 15, first_bookable_period: "2 hours", future_bookable_period: "3 months",
+        },
+      },
+    }),
+    "creating the demo account",
+  );
+  const key = created.api_key;
+  saveKey(key);
+  await seedCatalogue(key);
+  return key;
+}
+
+async function reuseKey(account, adminToken) {
+  if (existsSync(KEY_FILE)) {
+    const key = readFileSync(KEY_FILE, "utf8").trim();
+    if ((await call("GET", "/api/v1/client", { token: key })).status === 200) return key;
+  }
+  // The key is stored hashed, so a lost one cannot be shown again: rotate it.
+  const rotated = await must(call("POST", `/admin/v1/accounts/${account.id}/api_key`, { token: adminToken }), "rotating the demo key");
+  saveKey(rotated.api_key);
+  return rotated.api_key;
+}
+
+function saveKey(key) {
+  mkdirSync(".wrangler", { recursive: true });
+  writeFileSync(KEY_FILE, `${key}\n`, { mode: 0o600 });
+}
+
+async function seedCatalogue(key) {
+  const post = (path, body) => must(call("POST", `/api/v1${path}`, { token: key, body }), `POST ${path}`);
+  const anna = (await post("/resources", {
+    resource: { title: "Anna (stylist)", ...weekdays(["09:00", "12:00", "13:00", "17:00"]) },
+  })).resource;
+  const bjorn = (await post("/resources", {
+    resource: {
+      title: "Bjørn (stylist)", ...weekdays(["10:00", "14:00", "14:30", "18:00"]),
+      opening_hours_mon: null, opening_hours_sat: ["10:00", "15:00"],
+    },
+  })).resource;
+  const studio = (await post("/resources", {
+    resource: { title: "Yoga studio", capacity: 12, ...weekdays(["07:00", "21:00"]), opening_hours_sat: ["09:00", "13:00"] },
+  })).resource;
+
+  const haircut = (await post("/services", {
+    service: { title: "Haircut", description: "Wash, cut and style.", interval: 30, max_slots: 2, price: "450.0" },
+  })).service;
+  const beard = (await post("/services", { service: { title: "Beard trim", interval: 15, price: "200" } })).service;
+  const yoga = (await post("/services", {
+    service: { title: "Morning yoga", booking_type: "attendance", interval: 60, price: "180", booking_capacity: 2 },
+  })).service;
+
+  for (const [resource, service] of [[anna, haircut], [bjorn, haircut], [bjorn, beard], [studio, yoga]]) {
+    await post("/providers", { provider: { resource_id: resource.id, service_id: service.id } });
+  }
+
+  const hair = (await post("/categories", { category: { title: "Hair", service_id_list: [haircut.id, beard.id] } })).category;
+  await post("/categories", { category: { title: "Cuts", parent_id: hair.id, service_id_list: [haircut.id] } });
+  await post("/categories", { category: { title: "Wellness", service_id_list: [yoga.id] } });
+
+  // Constitution Day: the salon is closed for the parade.
+  await must(
+    call("PUT", `/api/v1/resources/${anna.id}/exception_dates/2027-05-17`, {
+      token: key, body: { resource_exception_date: { opening_hours: null } },
+    }),
+    "closing Anna on 2027-05-17",
+  );
+
+  for (const person of [
+    { name: "Ingrid Hansen", email: "ingrid@example.no", phone_number: "912 34 567" },
+    { name: "Ola Nordmann", email: "ola@example.no", phone_number: "+47 98765432" },
+    { name: "Emma Berg", phone_number: "41234567", city: "Bergen" },
+  ]) {
+    await post("/people", { person });
+  }
+}
