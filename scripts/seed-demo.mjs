@@ -21,8 +21,14 @@ async function must(promise, what) {
 export async function seedDemo(adminToken) {
   const accounts = await must(call("GET", "/admin/v1/accounts", { token: adminToken }), "listing accounts");
   const existing = accounts.map((e) => e.account).find((a) => a.subdomain === SUBDOMAIN);
-  if (existing) return reuseKey(existing, adminToken);
+  const key = existing ? await reuseKey(existing, adminToken) : await createDemoAccount(adminToken);
+  // A run that stopped half-way left the account empty: fill it on the next run.
+  const services = await must(call("GET", "/api/v1/services", { token: key }), "listing services");
+  if (services.length === 0) await seedCatalogue(key);
+  return key;
+}
 
+async function createDemoAccount(adminToken) {
   const created = await must(
     call("POST", "/admin/v1/accounts", {
       token: adminToken,
@@ -36,10 +42,8 @@ export async function seedDemo(adminToken) {
     }),
     "creating the demo account",
   );
-  const key = created.api_key;
-  saveKey(key);
-  await seedCatalogue(key);
-  return key;
+  saveKey(created.api_key);
+  return created.api_key;
 }
 
 async function reuseKey(account, adminToken) {

@@ -28,11 +28,14 @@ export function buildApp() {
   app.use("*", requireUserAgent);
   app.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new ApiError(413, { error: "The request body is larger than 1 MiB." }); } }));
 
+  operatorRoutes.all("*", renderNotFound);
   app.route("/admin/v1", operatorRoutes);
 
   const privateApi = new Hono<AppEnv>();
   privateApi.use("*", privateAuth);
   for (const [path, routes] of privateFeatures) privateApi.route(path, routes);
+  // Unknown private paths end here rather than falling through to the public site.
+  privateApi.all("*", renderNotFound);
   app.route("/api/v1", privateApi);
 
   const publicSite = new Hono<AppEnv>();
