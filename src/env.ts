@@ -5,6 +5,7 @@ import type { Account } from "./db/schema";
 
 export interface Env {
   DB: D1Database;
+  CAPACITY_GUARD: DurableObjectNamespace<import("./durable-objects/capacity-guard").CapacityGuard>;
   ADMIN_TOKEN?: string;
   ROOT_DOMAIN?: string;
   DEFAULT_SUBDOMAIN?: string;

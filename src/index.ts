@@ -2,6 +2,8 @@
 import { buildApp } from "./app";
 import type { Env } from "./env";
 
+export { CapacityGuard } from "./durable-objects/capacity-guard";
+
 const app = buildApp();
 
 export default {

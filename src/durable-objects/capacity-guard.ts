@@ -1,0 +1,37 @@
+// One object per resource (and per event) through which every write that takes capacity
+// passes, one at a time. The input gate does not cover awaits on D1, so the lock is explicit.
+import { DurableObject } from "cloudflare:workers";
+import type { Env } from "../env";
+import type { SqlStatement } from "../features/bookings/capacity-sql";
+
+export interface GuardedBatch {
+  /** Run in one D1 batch. The first statement is the guarded write: it must change one row. */
+  statements: SqlStatement[];
+}
+
+export interface GuardedResult {
+  applied: boolean;
+  /** Rows returned by each statement (e.g. `RETURNING *` of the guarded write). */
+  rows: Record<string, unknown>[][];
+}
+
+export class CapacityGuard extends DurableObject<Env> {
+  #tail: Promise<unknown> = Promise.resolve();
+
+  apply(batch: GuardedBatch): Promise<GuardedResult> {
+    const run = this.#tail.then(() => applyBatch(this.env.DB, batch));
+    this.#tail = run.catch(() => undefined);
+    return run;
+  }
+}
+
+async function applyBatch(db: D1Database, { statements }: GuardedBatch): Promise<GuardedResult> {
+  const [guarded, ...rest] = statements;
+  const first = await db.prepare(guarded.sql).bind(...guarded.params).run();
+  if (first.meta.changes !== 1) return { applied: false, rows: [first.results as Record<string, unknown>[]] };
+  // Follow-up writes (e.g. moving an event's bookings) only run when the guard let the write in.
+  const others = rest.length ? await db.batch(rest.map((s) => db.prepare(s.sql).bind(...s.params))) : [];
+  return { applied: true, rows: [first.results as Record<string, unknown>[], ...others.map((r) => r.results as Record<string, unknown>[])] };
+}
+
+export const guardKey = (scope: { kind: "resource" | "event"; id: number }) => `${scope.kind}:${scope.id}`;
