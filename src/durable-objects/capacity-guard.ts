@@ -4,6 +4,8 @@ import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
 import type { SqlStatement } from "../features/bookings/capacity-sql";
 
+export type SqlRow = Record<string, string | number | null>;
+
 export interface GuardedBatch {
   /** Run in one D1 batch. The first statement is the guarded write: it must change one row. */
   statements: SqlStatement[];
@@ -12,7 +14,7 @@ export interface GuardedBatch {
 export interface GuardedResult {
   applied: boolean;
   /** Rows returned by each statement (e.g. `RETURNING *` of the guarded write). */
-  rows: Record<string, unknown>[][];
+  rows: SqlRow[][];
 }
 
 export class CapacityGuard extends DurableObject<Env> {
@@ -28,10 +30,10 @@ export class CapacityGuard extends DurableObject<Env> {
 async function applyBatch(db: D1Database, { statements }: GuardedBatch): Promise<GuardedResult> {
   const [guarded, ...rest] = statements;
   const first = await db.prepare(guarded.sql).bind(...guarded.params).run();
-  if (first.meta.changes !== 1) return { applied: false, rows: [first.results as Record<string, unknown>[]] };
+  if (first.meta.changes !== 1) return { applied: false, rows: [first.results as SqlRow[]] };
   // Follow-up writes (e.g. moving an event's bookings) only run when the guard let the write in.
   const others = rest.length ? await db.batch(rest.map((s) => db.prepare(s.sql).bind(...s.params))) : [];
-  return { applied: true, rows: [first.results as Record<string, unknown>[], ...others.map((r) => r.results as Record<string, unknown>[])] };
+  return { applied: true, rows: [first.results as SqlRow[], ...others.map((r) => r.results as SqlRow[])] };
 }
 
 export const guardKey = (scope: { kind: "resource" | "event"; id: number }) => `${scope.kind}:${scope.id}`;
