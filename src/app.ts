@@ -7,6 +7,7 @@ import { privateAuth, publicAccount } from "./http/auth";
 import { refuseXml, requestContext, requireUserAgent } from "./http/middleware";
 import { renderError, renderNotFound } from "./http/render-error";
 import { ApiError } from "./http/errors";
+import { idempotency } from "./http/idempotency";
 import { operatorRoutes } from "./features/operator/routes";
 import { privateFeatures, publicFeatures } from "./features";
 
@@ -33,6 +34,7 @@ export function buildApp() {
 
   const privateApi = new Hono<AppEnv>();
   privateApi.use("*", privateAuth);
+  privateApi.use("*", idempotency);
   for (const [path, routes] of privateFeatures) privateApi.route(path, routes);
   // Unknown private paths end here rather than falling through to the public site.
   privateApi.all("*", renderNotFound);
@@ -40,6 +42,7 @@ export function buildApp() {
 
   const publicSite = new Hono<AppEnv>();
   publicSite.use("*", publicAccount);
+  publicSite.use("*", idempotency);
   for (const [path, routes] of publicFeatures) publicSite.route(path, routes);
   app.route("/", publicSite);
 
