@@ -1,0 +1,63 @@
+// The booking state machine of the spec ("States and transitions"), as pure functions.
+export const BOOKING_STATES = [
+  "awaiting_verification", "awaiting_payment", "awaiting_confirmation", "confirmed",
+  "declined", "cancelled", "deleted", "verification_expired",
+] as const;
+export type BookingState = (typeof BOOKING_STATES)[number];
+
+/** States that hold capacity and read as `active: true`. */
+export const ACTIVE_STATES: ReadonlySet<BookingState> = new Set([
+  "awaiting_verification", "awaiting_payment", "awaiting_confirmation", "confirmed",
+]);
+
+export type BookingAction = "verify" | "confirm" | "decline" | "cancel" | "delete" | "expire";
+
+interface Timed {
+  state: string;
+  expires_at: number | null;
+}
+
+/**
+ * The state as a reader must see it: an unverified booking past `expires_at` is
+ * `verification_expired` at once, whether or not the sweep has persisted that yet.
+ */
+export function effectiveState(booking: Timed, now: number): BookingState {
+  const state = booking.state as BookingState;
+  if (state === "awaiting_verification" && booking.expires_at !== null && booking.expires_at <= now) {
+    return "verification_expired";
+  }
+  return state;
+}
+
+export const isActive = (booking: Timed, now: number) => ACTIVE_STATES.has(effectiveState(booking, now));
+
+/** Where a new booking starts (spec: the two "(new)" rows; `confirm=true` skips verification). */
+export function initialState(opts: { confirm: boolean; verificationRequired: boolean; confirmManually: boolean }): BookingState {
+  if (opts.confirm) return "confirmed";
+  if (opts.verificationRequired) return "awaiting_verification";
+  return opts.confirmManually ? "awaiting_confirmation" : "confirmed";
+}
+
+/**
+ * The state an action leads to from `from`, or null when the transition table does not allow
+ * it (the caller answers 400 on `state`). Decisions beyond the table: `cancel` is allowed from
+ * every active state (a customer may withdraw a request not yet confirmed), `confirm` and
+ * `decline` also settle `awaiting_payment`, and `delete` is allowed from any state.
+ */
+export function nextState(action: BookingAction, from: BookingState, opts: { confirmManually: boolean }): BookingState | null {
+  switch (action) {
+    case "verify":
+      if (from !== "awaiting_verification") return null;
+      return opts.confirmManually ? "awaiting_confirmation" : "confirmed";
+    case "confirm":
+      return from === "awaiting_confirmation" || from === "awaiting_payment" ? "confirmed" : null;
+    case "decline":
+      return from === "awaiting_confirmation" || from === "awaiting_payment" ? "declined" : null;
+    case "cancel":
+      return ACTIVE_STATES.has(from) ? "cancelled" : null;
+    case "delete":
+      return "deleted";
+    case "expire":
+      return from === "awaiting_verification" ? "verification_expired" : null;
+  }
+}
