@@ -39,10 +39,12 @@ export async function existingServiceIds(db: Db, accountId: number, ids: number[
   return new Set(rows.map((row) => row.id));
 }
 
-/** One INSERT … SELECT whatever the list's length; `categoryId` may be a subquery. */
+/**
+ * One INSERT … SELECT whatever the list's length; `categoryId` may be a subquery. A builder,
+ * not `db.run`, because Drizzle's D1 batch cannot bind the parameters of raw statements.
+ */
 export const insertLinks = (db: Db, accountId: number, categoryId: number | SQL, serviceIds: number[]) =>
-  db.run(sql`insert into ${categoryServices} (account_id, category_id, service_id)
-    select ${accountId}, ${categoryId}, value from ${jsonIds(serviceIds)}`);
+  db.insert(categoryServices).select(sql`select ${accountId}, ${categoryId}, value from ${jsonIds(serviceIds)}`);
 
 export const deleteLinks = (db: Db, accountId: number, categoryId: number) =>
   db.delete(categoryServices).where(and(eq(categoryServices.account_id, accountId), eq(categoryServices.category_id, categoryId)));
