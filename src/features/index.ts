@@ -2,11 +2,15 @@
 import type { Hono } from "hono";
 import type { AppEnv } from "../env";
 import { clientRoutes } from "./account/routes";
+import { categoryRoutes } from "./categories/routes";
+import { providerRoutes } from "./providers/routes";
 import { publicServiceRoutes, serviceRoutes } from "./services/routes";
 
 export const privateFeatures: [string, Hono<AppEnv>][] = [
   ["/client", clientRoutes],
   ["/services", serviceRoutes],
+  ["/providers", providerRoutes],
+  ["/categories", categoryRoutes],
 ];
 
 export const publicFeatures: [string, Hono<AppEnv>][] = [
