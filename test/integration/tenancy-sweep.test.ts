@@ -1,0 +1,122 @@
+// Walks every route of the catalogue with a second tenant's key and the first tenant's ids:
+// nothing is read, nothing is written, every id answers 404 exactly as an unknown id would.
+import { beforeAll, describe, expect, it } from "vitest";
+import { newAccount, type Client } from "../support/api";
+
+let owner: Client;
+let intruder: Client;
+let ids: Record<"resource" | "service" | "provider" | "category" | "person" | "otherPerson" | "userLink", number>;
+const DATE = "2030-01-07";
+
+async function must(res: Promise<{ status: number; body: any }>) {
+  const r = await res;
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body;
+}
+
+beforeAll(async () => {
+  owner = (await newAccount()).api;
+  intruder = (await newAccount()).api;
+  const resource = (await must(owner.post("/resources", { resource: { title: "Secret room", opening_hours_mon: ["09:00", "17:00"] } }))).resource;
+  const service = (await must(owner.post("/services", { service: { title: "Secret service" } }))).service;
+  const provider = (await must(owner.post("/providers", { provider: { resource_id: resource.id, service_id: service.id } }))).provider;
+  const category = (await must(owner.post("/categories", { category: { title: "Secret", service_id_list: [service.id] } }))).category;
+  const person = (await must(owner.post("/people", { person: { name: "Secret Person", email: "secret@example.com" } }))).person;
+  const otherPerson = (await must(owner.post("/people", { person: { name: "Other", email: "other@example.com" } }))).person;
+  const userLink = (await must(owner.post("/client/users", { user: { name: "Staff", email: "staff@example.com" }, role: "staff" }))).client_user_link;
+  await must(owner.put(`/resources/${resource.id}/exception_dates/${DATE}`, { resource_exception_date: { opening_hours: null } }));
+  ids = { resource: resource.id, service: service.id, provider: provider.id, category: category.id, person: person.id, otherPerson: otherPerson.id, userLink: userLink.id };
+});
+
+/** Every route that names an object of the owner: the intruder must get 404 on each. */
+const idRoutes = (): [string, string, unknown?][] => [
+  ["GET", `/resources/${ids.resource}`],
+  ["PUT", `/resources/${ids.resource}`, { resource: { title: "Hijacked" } }],
+  ["DELETE", `/resources/${ids.resource}`],
+  ["GET", `/resources/${ids.resource}/opening_hours?from=${DATE}&to=${DATE}`],
+  ["GET", `/resources/${ids.resource}/exception_dates`],
+  ["GET", `/resources/${ids.resource}/exception_dates/${DATE}`],
+  ["PUT", `/resources/${ids.resource}/exception_dates/${DATE}`, { resource_exception_date: { opening_hours: ["01:00", "02:00"] } }],
+  ["POST", `/resources/${ids.resource}/exception_dates/${DATE}`, { resource_exception_date: { opening_hours: ["01:00", "02:00"] } }],
+  ["DELETE", `/resources/${ids.resource}/exception_dates/${DATE}`],
+  ["POST", `/resources/${ids.resource}/exception_dates`, { resource_exception_dates: [{ exception_date: DATE, _destroy: true }] }],
+  ["PUT", `/resources/${ids.resource}/exception_dates`, { resource_exception_dates: [{ exception_date: DATE, _destroy: true }] }],
+  ["GET", `/services/${ids.service}`],
+  ["PUT", `/services/${ids.service}`, { service: { title: "Hijacked" } }],
+  ["DELETE", `/services/${ids.service}`],
+  ["GET", `/providers/${ids.provider}`],
+  ["DELETE", `/providers/${ids.provider}`],
+  ["GET", `/categories/${ids.category}`],
+  ["PUT", `/categories/${ids.category}`, { category: { title: "Hijacked" } }],
+  ["DELETE", `/categories/${ids.category}`],
+  ["GET", `/categories/${ids.category}/services`],
+  ["GET", `/people/${ids.person}`],
+  ["PUT", `/people/${ids.person}`, { person: { name: "Hijacked" } }],
+  ["DELETE", `/people/${ids.person}`],
+  ["PUT", `/people/${ids.person}/undelete`],
+  ["GET", `/people/${ids.person}/children`],
+  ["POST", `/people/${ids.person}/merge?merge_person_id=${ids.otherPerson}`],
+  ["GET", `/client/users/${ids.userLink}`],
+];
+
+/** The owner's view of everything, to prove the sweep changed nothing. */
+async function ownerSnapshot() {
+  return Promise.all([
+    owner.get(`/resources/${ids.resource}`),
+    owner.get(`/resources/${ids.resource}/exception_dates/${DATE}`),
+    owner.get(`/services/${ids.service}`),
+    owner.get(`/providers/${ids.provider}`),
+    owner.get(`/categories/${ids.category}`),
+    owner.get(`/people/${ids.person}`),
+    owner.get(`/people/${ids.otherPerson}`),
+    owner.get(`/client/users/${ids.userLink}`),
+    owner.get("/client"),
+  ]).then((all) => all.map((r) => ({ status: r.status, body: r.body })));
+}
+
+describe("cross-tenant sweep", () => {
+  it("answers 404 on every route naming another tenant's object and changes nothing", async () => {
+    const before = await ownerSnapshot();
+    for (const [method, path, payload] of idRoutes()) {
+      const res = method === "GET" ? await intruder.get(path) : await (intruder as any)[method.toLowerCase()](path, payload);
+      expect({ route: `${method} ${path}`, status: res.status }).toEqual({ route: `${method} ${path}`, status: 404 });
+      expect(res.body).toEqual({ error: expect.any(String) });
+    }
+    expect(await ownerSnapshot()).toEqual(before);
+  });
+
+  it("never lists another tenant's objects", async () => {
+    const lists: [string, string, number][] = [
+      ["/resources", "resource", ids.resource],
+      ["/services", "service", ids.service],
+      ["/services/appointments", "service", ids.service],
+      ["/providers", "provider", ids.provider],
+      ["/categories", "category", ids.category],
+      ["/people", "person", ids.person],
+      ["/people/all", "person", ids.person],
+      [`/people?search=Secret`, "person", ids.person],
+      ["/client/users", "client_user_link", ids.userLink],
+    ];
+    for (const [path, kind, id] of lists) {
+      const res = await intruder.get(path);
+      expect(res.status).toBe(200);
+      expect({ path, ids: res.body.map((e: any) => e[kind].id) }).toEqual({ path, ids: expect.not.arrayContaining([id]) });
+    }
+  });
+
+  it("cannot link another tenant's objects into its own", async () => {
+    const mine = (await must(intruder.post("/services", { service: { title: "Mine" } }))).service;
+    const provider = await intruder.post("/providers", { provider: { resource_id: ids.resource, service_id: mine.id } });
+    expect(provider.status).toBe(400);
+    expect(provider.body).toHaveProperty("resource_id");
+    const category = await intruder.post("/categories", { category: { title: "Mine", service_id_list: [ids.service] } });
+    expect(category.status).toBe(400);
+    const child = await intruder.post("/categories", { category: { title: "Mine", parent_id: ids.category } });
+    expect(child.status).toBe(400);
+    const person = await intruder.post("/people", { person: { name: "Kid", parent_id: ids.person } });
+    expect(person.status).toBe(400);
+    const mineToo = (await must(intruder.post("/people", { person: { name: "Mine" } }))).person;
+    expect((await intruder.post(`/people/${mineToo.id}/merge?merge_person_id=${ids.person}`)).status).toBeGreaterThanOrEqual(400);
+    expect((await owner.get(`/people/${ids.person}`)).body.person.active).toBe(true);
+  });
+});
