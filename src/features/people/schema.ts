@@ -18,13 +18,22 @@ const personEmail = () =>
     .refine((s) => s === null || EMAIL.test(s), "is not a valid email address")
     .optional();
 
+/**
+ * Phone characters only; whether the digits make a number in the account's country is the
+ * service's check (identity.ts), since the schema does not know the account.
+ */
+const phone = () =>
+  trimmed()
+    .refine((s) => s === null || /^\+?[\d\s().\/-]*\d[\d\s().\/-]*$/.test(s), "is not a valid phone number")
+    .optional();
+
 /** Every attribute optional: on create the "at least one identifier" rule is checked by the service. */
 export const personAttributes = z.object({
   name: identifier(),
   email: personEmail(),
-  phone_number: identifier(),
+  phone_number: phone(),
   // Deprecated alias of phone_number (spec: Person); phone_number wins when both are sent.
-  phonenumber: identifier(),
+  phonenumber: phone(),
   external_id: optionalText(),
   custom_data: customData(),
   date_of_birth: nullableDate(),
