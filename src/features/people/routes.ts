@@ -1,9 +1,10 @@
 // /people on the private API. Perishable tokens and a person's bookings are other features'
 // paths: a non-numeric id here answers 404 rather than matching them.
 import { Hono, type Context } from "hono";
+import type { Person } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { wrap, wrapList } from "../../http/envelope";
-import { pageRequest, setPageHeaders } from "../../http/pagination";
+import { pageRequest, setPageHeaders, type PageRequest } from "../../http/pagination";
 import { body, params, query } from "../../http/validate";
 import { deps } from "../deps";
 import { mergeBody, mergeQuery, pageQuery, peopleQuery, personBody } from "./schema";
@@ -11,8 +12,6 @@ import { toPersonJson } from "./serializer";
 import {
   createPerson, getPerson, listChildren, listPeople, mergePeople, setPersonActive, updatePerson,
 } from "./service";
-import type { Person } from "../../db/schema";
-import type { PageRequest } from "../../http/pagination";
 
 export const peopleRoutes = new Hono<AppEnv>();
 
