@@ -3,6 +3,7 @@ import type { Hono } from "hono";
 import type { AppEnv } from "../env";
 import { clientRoutes } from "./account/routes";
 import { categoryRoutes } from "./categories/routes";
+import { peopleRoutes } from "./people/routes";
 import { providerRoutes } from "./providers/routes";
 import { publicServiceRoutes, serviceRoutes } from "./services/routes";
 
@@ -11,6 +12,7 @@ export const privateFeatures: [string, Hono<AppEnv>][] = [
   ["/services", serviceRoutes],
   ["/providers", providerRoutes],
   ["/categories", categoryRoutes],
+  ["/people", peopleRoutes],
 ];
 
 export const publicFeatures: [string, Hono<AppEnv>][] = [

@@ -10,6 +10,8 @@ z.config({
     if (issue.code === "too_big" && issue.origin === "string") return `is too long (maximum is ${issue.maximum} characters)`;
     if (issue.code === "too_small" && issue.origin === "string") return "can't be blank";
     if (issue.code === "invalid_value") return `is not included in the list (${issue.values.join(", ")})`;
+    // A nullable field's branch that recognised the value and rejected it knows why; "Invalid input" does not.
+    if (issue.code === "invalid_union") return issue.errors.flat().find((i) => i.code === "custom")?.message;
     return undefined;
   },
 });

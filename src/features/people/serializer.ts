@@ -1,0 +1,29 @@
+// Person output: `phonenumber` repeats phone_number (deprecated alias) and phone_number_formatted
+// is the stored E.164; account_id, phone_e164 and the login provider/uid stay inside.
+import type { Person } from "../../db/schema";
+import { customDataOut } from "../../http/custom-data";
+import { timestampsOut } from "../../http/serialize";
+
+export function toPersonJson(person: Person, timeZone: string) {
+  return {
+    id: person.id,
+    name: person.name,
+    email: person.email,
+    phone_number: person.phone_number,
+    phonenumber: person.phone_number,
+    phone_number_formatted: person.phone_e164,
+    external_id: person.external_id,
+    custom_data: customDataOut(person.custom_data, timeZone),
+    date_of_birth: person.date_of_birth,
+    national_id_no: person.national_id_no,
+    street: person.street,
+    city: person.city,
+    postal_code: person.postal_code,
+    state: person.state,
+    country_code: person.country_code,
+    notes: person.notes,
+    parent_id: person.parent_id,
+    active: person.active,
+    ...timestampsOut(person, timeZone),
+  };
+}
