@@ -1,18 +1,29 @@
 // Route-level validators: bodies (JSON or bracket form), bracket query strings and path ids.
 // Routes only ever see parsed, typed input; a failure is a 400 in the spec's shape.
+import type { MiddlewareHandler } from "hono";
 import { validator } from "hono/validator";
+import type { AppEnv } from "../env";
 import { zValidator } from "@hono/zod-validator";
 import { z } from "zod";
 import { ApiError } from "./errors";
 import { parseBracketQuery, readBody } from "./body";
 import { idParam } from "./fields";
 
-export const body = <S extends z.ZodType>(schema: S, opts: { root?: string } = {}) =>
-  validator("json", async (_value, c): Promise<z.output<S>> => {
+/**
+ * The body, parsed and validated, as `c.req.valid("json")`. Written as plain middleware rather
+ * than Hono's json validator, which rejects an empty JSON body before the schema can say that
+ * every attribute is optional.
+ */
+export const body = <S extends z.ZodType>(
+  schema: S,
+  opts: { root?: string } = {},
+): MiddlewareHandler<AppEnv, string, { in: { json: unknown }; out: { json: z.output<S> } }> =>
+  async (c, next) => {
     const parsed = await schema.safeParseAsync(await readBody(c));
     if (!parsed.success) throw ApiError.fromZod(parsed.error, opts.root);
-    return parsed.data;
-  });
+    c.req.addValidatedData("json", parsed.data as {});
+    await next();
+  };
 
 export const query = <S extends z.ZodType>(schema: S) =>
   validator("query", async (_value, c): Promise<z.output<S>> => {
