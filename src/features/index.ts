@@ -2,11 +2,13 @@
 import type { Hono } from "hono";
 import type { AppEnv } from "../env";
 import { clientRoutes } from "./account/routes";
+import { resourceRoutes } from "./resources/routes";
 import { publicServiceRoutes, serviceRoutes } from "./services/routes";
 
 export const privateFeatures: [string, Hono<AppEnv>][] = [
   ["/client", clientRoutes],
   ["/services", serviceRoutes],
+  ["/resources", resourceRoutes],
 ];
 
 export const publicFeatures: [string, Hono<AppEnv>][] = [
