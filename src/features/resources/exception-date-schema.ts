@@ -19,13 +19,19 @@ export const exceptionDatesBody = z.object({
   resource_exception_dates: z
     .array(entry)
     .max(MAX_ENTRIES, `has more than ${MAX_ENTRIES} entries: send them in several requests`)
-    .superRefine((entries, ctx) => {
-      const seen = new Set<string>();
-      entries.forEach(({ exception_date }, i) => {
-        if (seen.has(exception_date)) ctx.addIssue({ code: "custom", path: [i, "exception_date"], message: "is given more than once" });
-        seen.add(exception_date);
-      });
-    }),
+    .superRefine(
+      (entries, ctx) => {
+        const seen = new Set<unknown>();
+        entries.forEach((entry, i) => {
+          const date = typeof entry === "object" && entry !== null ? entry.exception_date : undefined;
+          if (typeof date !== "string") return;
+          if (seen.has(date)) ctx.addIssue({ code: "custom", path: [i, "exception_date"], message: "is given more than once" });
+          seen.add(date);
+        });
+      },
+      // Runs beside other entries' faults too, so one 400 names every entry to fix.
+      { when: ({ value }) => Array.isArray(value) },
+    ),
 });
 
 export type ExceptionDateEntry = z.output<typeof entry>;

@@ -52,7 +52,7 @@ function withLegacyPairs<S extends z.ZodObject>(shape: S) {
           ctx.addIssue({ code: "custom", path: [attribute], message });
         }
       },
-      { when: () => true },
+      { when: ({ value }) => typeof value === "object" && value !== null && !Array.isArray(value) },
     )
     .transform((value) => {
       const { hours } = legacyHoursIn(value, explicitDays(value));
