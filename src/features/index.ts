@@ -5,6 +5,7 @@ import { clientRoutes } from "./account/routes";
 import { categoryRoutes } from "./categories/routes";
 import { peopleRoutes } from "./people/routes";
 import { providerRoutes } from "./providers/routes";
+import { resourceRoutes } from "./resources/routes";
 import { publicServiceRoutes, serviceRoutes } from "./services/routes";
 
 export const privateFeatures: [string, Hono<AppEnv>][] = [
@@ -13,6 +14,7 @@ export const privateFeatures: [string, Hono<AppEnv>][] = [
   ["/providers", providerRoutes],
   ["/categories", categoryRoutes],
   ["/people", peopleRoutes],
+  ["/resources", resourceRoutes],
 ];
 
 export const publicFeatures: [string, Hono<AppEnv>][] = [
