@@ -13,6 +13,9 @@ function mediaType(header: string | undefined): string {
   return (header ?? "").split(";")[0].trim().toLowerCase();
 }
 
+/** The raw body as UTF-8 (the spec's encoding), whatever its content type. */
+export const rawBodyText = async (c: Context): Promise<string> => new TextDecoder().decode(await c.req.arrayBuffer());
+
 export async function readBody(c: Context): Promise<Record<string, unknown>> {
   const type = mediaType(c.req.header("content-type"));
   if (type === "multipart/form-data") {
@@ -23,7 +26,7 @@ export async function readBody(c: Context): Promise<Record<string, unknown>> {
     for (const [name, value] of form.entries()) if (typeof value === "string") pairs.append(name, value);
     return parseBracketQuery(pairs.toString());
   }
-  const text = await c.req.text();
+  const text = await rawBodyText(c);
   if (text.trim() === "") return {};
   if (type === "application/x-www-form-urlencoded") return parseBracketQuery(text);
   if (type === "" || type === "application/json" || type.endsWith("+json")) {

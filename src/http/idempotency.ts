@@ -7,6 +7,7 @@ import { idempotencyKeys } from "../db/schema";
 import type { AppEnv } from "../env";
 import { ApiError } from "./errors";
 import { sha256Hex } from "./secrets";
+import { rawBodyText } from "./body";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** A first request that has not finished in this time is taken as crashed; its key is free again. */
@@ -20,7 +21,7 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
     throw ApiError.invalid("idempotency_key", `must be 1 to ${MAX_KEY_LENGTH} characters`);
   }
   const { db, account, now } = c.var;
-  const fingerprint = await sha256Hex(`${c.req.method} ${new URL(c.req.url).pathname}\n${await c.req.text()}`);
+  const fingerprint = await sha256Hex(`${c.req.method} ${new URL(c.req.url).pathname}\n${await rawBodyText(c)}`);
   const where = and(eq(idempotencyKeys.account_id, account.id), eq(idempotencyKeys.key, key));
 
   // Expired or abandoned claims give way, so the insert below can take the key.
