@@ -3,8 +3,11 @@ import type { Hono } from "hono";
 import type { AppEnv } from "../env";
 import { clientRoutes } from "./account/routes";
 import { publicServiceRoutes, serviceRoutes } from "./services/routes";
+import { userRoutes } from "./users/routes";
 
 export const privateFeatures: [string, Hono<AppEnv>][] = [
+  // Registered before /client so the nested prefix never falls through to the account routes.
+  ["/client/users", userRoutes],
   ["/client", clientRoutes],
   ["/services", serviceRoutes],
 ];
