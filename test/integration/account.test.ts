@@ -206,3 +206,102 @@ describe("PUT /api/v1/client", () => {
     expect((await other.api.get("/client")).body.client).toEqual(before);
   });
 });
+
+describe("GET /api/v1/client/holidays", () => {
+  const norway2026 = [
+    { date: "2026-01-01", name: "New Year's Day" },
+    { date: "2026-04-02", name: "Maundy Thursday" },
+    { date: "2026-04-03", name: "Good Friday" },
+    { date: "2026-04-05", name: "Easter Sunday" },
+    { date: "2026-04-06", name: "Easter Monday" },
+    { date: "2026-05-01", name: "Labour Day" },
+    { date: "2026-05-14", name: "Ascension Day" },
+    { date: "2026-05-17", name: "Constitution Day" },
+    { date: "2026-05-24", name: "Pentecost" },
+    { date: "2026-05-25", name: "Whit Monday" },
+    { date: "2026-12-25", name: "Christmas Day" },
+    { date: "2026-12-26", name: "Boxing Day" },
+  ];
+  const holidays = (res: { body: { holiday: { date: string; name: string } }[] }) => res.body.map((e) => e.holiday);
+
+  it("lists the public holidays of the account's country for the range, keyed holiday, in date order", async () => {
+    const res = await api.get("/client/holidays?from=2026-01-01&to=2026-12-31");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(norway2026.map((holiday) => ({ holiday })));
+  });
+
+  it("includes both ends of the range", async () => {
+    const res = await api.get("/client/holidays?from=2026-05-17&to=2026-05-24");
+    expect(holidays(res)).toEqual([
+      { date: "2026-05-17", name: "Constitution Day" },
+      { date: "2026-05-24", name: "Pentecost" },
+    ]);
+  });
+
+  it("names holidays in the account locale", async () => {
+    await put({ locale: "nb" });
+    expect(holidays(await api.get("/client/holidays?from=2026-05-17&to=2026-05-17"))).toEqual([{ date: "2026-05-17", name: "Grunnlovsdagen" }]);
+    await put({ locale: "sv", country_code: "SE" });
+    expect(holidays(await api.get("/client/holidays?from=2026-06-01&to=2026-06-30"))).toEqual([
+      { date: "2026-06-06", name: "nationaldagen" },
+      { date: "2026-06-20", name: "midsommardagen" },
+    ]);
+  });
+
+  it("falls back to English names where the library has none in the locale", async () => {
+    await put({ locale: "sv", country_code: "US" });
+    expect(holidays(await api.get("/client/holidays?from=2026-11-01&to=2026-11-30"))).toEqual([
+      { date: "2026-11-11", name: "Veterans Day" },
+      { date: "2026-11-26", name: "Thanksgiving Day" },
+    ]);
+  });
+
+  it("follows the account's own country: another account sees its own", async () => {
+    const swedish = await newAccount({ country_code: "SE" });
+    const range = "/client/holidays?from=2026-06-06&to=2026-06-06";
+    expect(holidays(await swedish.api.get(range))).toEqual([{ date: "2026-06-06", name: "National Day" }]);
+    expect(holidays(await api.get(range))).toEqual([]);
+  });
+
+  it("runs to one year after from, less a day, when to is left out", async () => {
+    const list = holidays(await api.get("/client/holidays?from=2026-05-17"));
+    expect(list[0]).toEqual({ date: "2026-05-17", name: "Constitution Day" });
+    expect(list.at(-1)).toEqual({ date: "2027-05-16", name: "Pentecost" });
+    expect(list).toHaveLength(13);
+  });
+
+  it("starts today in the account zone when from is left out", async () => {
+    const today = new Date().toLocaleDateString("sv-SE", { timeZone: "Europe/Oslo" });
+    const res = await api.get("/client/holidays");
+    expect(res.status).toBe(200);
+    const dates = holidays(res).map((h) => h.date);
+    expect(dates.length).toBeGreaterThanOrEqual(10);
+    expect(dates[0] >= today).toBe(true);
+    expect(dates.at(-1)! < `${Number(today.slice(0, 4)) + 1}${today.slice(4)}`).toBe(true);
+    expect([...dates].sort()).toEqual(dates);
+  });
+
+  it("treats empty from and to as left out", async () => {
+    expect((await api.get("/client/holidays?from=2026-01-01&to=")).status).toBe(200);
+  });
+
+  it("accepts a range of three years less a day", async () => {
+    const res = await api.get("/client/holidays?from=2026-01-01&to=2028-12-31");
+    expect(res.status).toBe(200);
+    expect(holidays(res).filter((h) => h.name === "Constitution Day").map((h) => h.date)).toEqual(["2026-05-17", "2027-05-17", "2028-05-17"]);
+  });
+
+  it.each<[string, string, Record<string, string[]>]>([
+    ["to before from", "from=2026-05-01&to=2026-04-30", { to: ["must be on or after from"] }],
+    ["a range of three years or more", "from=2026-01-01&to=2029-01-01", { to: ["must be less than 3 years after from"] }],
+    ["an impossible from date", "from=2026-02-30", { from: ["is not a valid date: use YYYY-MM-DD"] }],
+    ["a to that is not a date", "from=2026-01-01&to=tomorrow", { to: ["is not a valid date: use YYYY-MM-DD"] }],
+    ["a from with a time", "from=2026-01-01T10:00", { from: ["is not a valid date: use YYYY-MM-DD"] }],
+    ["a year the holiday data does not cover", "from=1850-01-01&to=1850-12-31",
+      { from: ["must be between 1900-01-01 and 2199-12-31"], to: ["must be between 1900-01-01 and 2199-12-31"] }],
+  ])("answers 400 for %s", async (_case, queryString, expected) => {
+    const res = await api.get(`/client/holidays?${queryString}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(expected);
+  });
+});

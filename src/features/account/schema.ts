@@ -118,8 +118,9 @@ export const updateClientBody = z.object({ client: accountUpdate });
 const holidayDate = () =>
   z
     .union([date(), z.literal("")])
-    .refine((s) => s === "" || inHolidayYears(s), `must be between ${HOLIDAY_YEARS.min}-01-01 and ${HOLIDAY_YEARS.max}-12-31`)
     .transform((s) => s || undefined)
+    // A pipe, so a date that failed to parse gets one message, not two.
+    .pipe(z.string().refine(inHolidayYears, `must be between ${HOLIDAY_YEARS.min}-01-01 and ${HOLIDAY_YEARS.max}-12-31`).optional())
     .optional();
 
 const inHolidayYears = (s: string) => Number(s.slice(0, 4)) >= HOLIDAY_YEARS.min && Number(s.slice(0, 4)) <= HOLIDAY_YEARS.max;
