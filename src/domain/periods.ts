@@ -11,17 +11,27 @@ const UNITS: Record<string, keyof Temporal.DurationLike> = {
   year: "years", years: "years",
 };
 
+/** Longest accepted period: anything longer is a typo, and would overflow date arithmetic later. */
+const MAX_YEARS = 100;
+const REFERENCE = Temporal.PlainDateTime.from("2000-01-01T00:00");
+
 /** The period as a Temporal duration, or null when the text is not one. */
 export function parsePeriod(text: string): Temporal.Duration | null {
   const trimmed = text.trim();
-  if (/^-?P/i.test(trimmed)) {
-    try {
-      return Temporal.Duration.from(trimmed.toUpperCase());
-    } catch {
-      return null;
-    }
+  const duration = /^[+-]?P/i.test(trimmed) ? parseIso(trimmed) : parseWords(trimmed);
+  return duration && withinBounds(duration) ? duration : null;
+}
+
+function parseIso(text: string): Temporal.Duration | null {
+  try {
+    return Temporal.Duration.from(text.toUpperCase());
+  } catch {
+    return null;
   }
-  const body = trimmed.replace(/^\+\s*/, "").toLowerCase();
+}
+
+function parseWords(text: string): Temporal.Duration | null {
+  const body = text.replace(/^\+\s*/, "").toLowerCase();
   const parts = body.split(/\s*(?:,|\band\b)\s*|\s+(?=\d)/).filter(Boolean);
   if (parts.length === 0) return null;
   const fields: Partial<Record<keyof Temporal.DurationLike, number>> = {};
@@ -33,6 +43,16 @@ export function parsePeriod(text: string): Temporal.Duration | null {
     fields[unit] = Number(match[1]);
   }
   return Temporal.Duration.from(fields);
+}
+
+/** Periods point forward from now (or from a booking's start) and stay within MAX_YEARS. */
+function withinBounds(duration: Temporal.Duration): boolean {
+  if (duration.sign < 0) return false;
+  try {
+    return Temporal.PlainDateTime.compare(REFERENCE.add(duration), REFERENCE.add({ years: MAX_YEARS })) <= 0;
+  } catch {
+    return false;
+  }
 }
 
 /** `now` moved forward by the period in the zone (months and days follow the calendar). */

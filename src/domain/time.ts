@@ -120,6 +120,11 @@ export function addDays(date: string, days: number): string {
   return Temporal.PlainDate.from(date).add({ days }).toString();
 }
 
+/** Calendar years later; 29 February moves to 28 February in a common year. */
+export function addYears(date: string, years: number): string {
+  return Temporal.PlainDate.from(date).add({ years }).toString();
+}
+
 export function daysBetween(from: string, to: string): number {
   return Temporal.PlainDate.from(from).until(Temporal.PlainDate.from(to), { largestUnit: "days" }).days;
 }

@@ -7,8 +7,11 @@ import { peopleRoutes } from "./people/routes";
 import { providerRoutes } from "./providers/routes";
 import { resourceRoutes } from "./resources/routes";
 import { publicServiceRoutes, serviceRoutes } from "./services/routes";
+import { userRoutes } from "./users/routes";
 
 export const privateFeatures: [string, Hono<AppEnv>][] = [
+  // Registered before /client so the nested prefix never falls through to the account routes.
+  ["/client/users", userRoutes],
   ["/client", clientRoutes],
   ["/services", serviceRoutes],
   ["/providers", providerRoutes],

@@ -1,10 +1,11 @@
-// The caller's own account: read and update (PUT /client).
+// The caller's own account: read and update (PUT /client), and its country's holidays.
 import { Hono } from "hono";
 import type { AppEnv } from "../../env";
-import { body } from "../../http/validate";
+import { wrapList } from "../../http/envelope";
+import { body, query } from "../../http/validate";
 import { toAccountJson } from "./serializer";
-import { updateClientBody } from "./schema";
-import { updateAccount } from "./service";
+import { holidaysQuery, updateClientBody } from "./schema";
+import { listHolidays, updateAccount } from "./service";
 import { deps } from "../deps";
 
 export const clientRoutes = new Hono<AppEnv>();
@@ -15,3 +16,7 @@ clientRoutes.put("/", body(updateClientBody, { root: "client" }), async (c) => {
   const account = await updateAccount(deps(c), c.req.valid("json").client);
   return c.json({ client: toAccountJson(account) });
 });
+
+clientRoutes.get("/holidays", query(holidaysQuery), (c) =>
+  c.json(wrapList("holiday", listHolidays(deps(c), c.req.valid("query")))),
+);

@@ -3,8 +3,9 @@
 import { z } from "zod";
 import { getCountries } from "libphonenumber-js";
 import {
-  boolean, integer, LONG_TEXT, nullableInteger, optionalText, requiredText, text, timeZone,
+  boolean, date, integer, LONG_TEXT, optionalText, requiredText, text, timeZone,
 } from "../../http/fields";
+import { HOLIDAY_YEARS } from "../../domain/holidays";
 import { parsePeriod } from "../../domain/periods";
 
 export const LOCALES = ["en", "sv", "nb"] as const;
@@ -14,17 +15,20 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const email = () => text().refine((s) => EMAIL.test(s), "is not a valid email address");
 export const countryCode = () =>
-  text(2)
-    .transform((s) => s.toUpperCase())
+  text()
+    .transform((s) => s.trim().toUpperCase())
     .refine((s) => COUNTRIES.has(s), "is not an ISO 3166-1 alpha-2 country code");
+/** Optional and clearable: null or a form's empty value removes the currency. */
 const currency = () =>
-  text(3)
-    .transform((s) => s.toUpperCase())
-    .refine((s) => /^[A-Z]{3}$/.test(s) && currencyCodes().has(s), "is not an ISO 4217 currency code");
+  z
+    .union([text(), z.null()])
+    .transform((s) => (s === null || s.trim() === "" ? null : s.trim().toUpperCase()))
+    .refine((s) => s === null || (/^[A-Z]{3}$/.test(s) && currencyCodes().has(s)), "is not an ISO 4217 currency code")
+    .optional();
 const period = () =>
   z
     .union([text(), z.null()])
-    .transform((s) => (s === "" ? null : s))
+    .transform((s) => (s === null || s.trim() === "" ? null : s.trim()))
     .refine((s) => s === null || parsePeriod(s) !== null, "is not a period such as '2 hours', '+3 days' or '1 month'")
     .optional();
 
@@ -46,7 +50,7 @@ export const accountAttributes = {
   country_code: countryCode(),
   template: integer({ min: 1, max: 100 }),
   locale: z.enum(LOCALES),
-  currency: z.union([currency(), z.null()]).optional(),
+  currency: currency(),
   gateway_analytics: optionalText(),
   css_url: optionalText(2000),
   address: optionalText(1000),
@@ -67,7 +71,10 @@ export const accountAttributes = {
   closed_for_holidays: boolean(),
   allow_cancellation: boolean(),
   mail_notification_recipient: z.union([email(), z.null(), z.literal("")]).transform((v) => v || null).optional(),
-  settings: z.union([z.record(z.string(), z.unknown()), z.null()]).optional(),
+  settings: z
+    .union([z.record(z.string(), z.unknown()), z.null(), z.literal("")], { error: "must be an object of named settings" })
+    .transform((v) => v || null)
+    .optional(),
   interval_rounding: integer({ min: 1, max: 1440 }),
   slot_generation_type: integer({ min: 1, max: 2 }),
   future_bookable_period: period(),
@@ -106,3 +113,17 @@ export const accountUpdate = z
 export type AccountUpdate = z.output<typeof accountUpdate>;
 
 export const updateClientBody = z.object({ client: accountUpdate });
+
+/** A holiday range end: empty means "use the default", and the year must be one the data covers. */
+const holidayDate = () =>
+  z
+    .union([date(), z.literal("")])
+    .transform((s) => s || undefined)
+    // A pipe, so a date that failed to parse gets one message, not two.
+    .pipe(z.string().refine(inHolidayYears, `must be between ${HOLIDAY_YEARS.min}-01-01 and ${HOLIDAY_YEARS.max}-12-31`).optional())
+    .optional();
+
+const inHolidayYears = (s: string) => Number(s.slice(0, 4)) >= HOLIDAY_YEARS.min && Number(s.slice(0, 4)) <= HOLIDAY_YEARS.max;
+
+export const holidaysQuery = z.object({ from: holidayDate(), to: holidayDate() });
+export type HolidaysQuery = z.output<typeof holidaysQuery>;

@@ -1,9 +1,15 @@
-// Account settings written by the account itself.
+// Account settings written by the account itself, and the holidays of its country.
 import { eq } from "drizzle-orm";
 import { accounts, type Account } from "../../db/schema";
+import { publicHolidays, type Holiday } from "../../domain/holidays";
+import { addDays, addYears, todayIn } from "../../domain/time";
 import type { Deps } from "../../env";
+import { ApiError } from "../../http/errors";
 import { assertSubdomainFree } from "../operator/service";
-import type { AccountUpdate } from "./schema";
+import type { AccountUpdate, HolidaysQuery } from "./schema";
+
+/** The widest holiday range one request may ask for. */
+const MAX_HOLIDAY_YEARS = 3;
 
 export async function updateAccount({ db, account, now }: Deps, input: AccountUpdate): Promise<Account> {
   const { remove_logo, ...changes } = input;
@@ -14,4 +20,13 @@ export async function updateAccount({ db, account, now }: Deps, input: AccountUp
     .where(eq(accounts.id, account.id))
     .returning();
   return updated;
+}
+
+/** Defaults: from today in the account zone, to one year later less a day (a full year ahead). */
+export function listHolidays({ account, now }: Deps, query: HolidaysQuery): Holiday[] {
+  const from = query.from ?? todayIn(now, account.time_zone);
+  const to = query.to ?? addDays(addYears(from, 1), -1);
+  if (to < from) throw ApiError.invalid("to", "must be on or after from");
+  if (to >= addYears(from, MAX_HOLIDAY_YEARS)) throw ApiError.invalid("to", `must be less than ${MAX_HOLIDAY_YEARS} years after from`);
+  return publicHolidays(account.country_code, account.locale, from, to);
 }
