@@ -24,6 +24,9 @@ export default defineConfig({
         ],
         test: {
           name: "workers",
+          // Two cores shared by workerd and vitest: generous, so load never fails a test.
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
           include: ["test/integration/**/*.test.ts"],
           setupFiles: ["./test/support/apply-migrations.ts"],
         },
