@@ -101,6 +101,8 @@ async function seedCatalogue(key) {
     "closing Anna on 2027-05-17",
   );
 
+  await post("/client/users", { user: { name: "Marit Fjord", email: "marit@fjord.example" }, role: "admin" });
+
   for (const person of [
     { name: "Ingrid Hansen", email: "ingrid@example.no", phone_number: "912 34 567" },
     { name: "Ola Nordmann", email: "ola@example.no", phone_number: "+47 98765432" },
