@@ -38,14 +38,14 @@ async function placementColumns(deps: Deps, booking: Booking, input: UpdateBooki
   }
   let resource = undefined;
   if (input.resource_id === null) errors.add("resource_id", "can't be blank");
-  else if (input.resource_id !== undefined && input.resource_id !== booking.resource_id) {
+  else if (input.resource_id !== undefined && input.resource_id !== booking.resource_id && !errors.fields.resource_id) {
     resource = await resourceOf(deps, input.resource_id);
     if (!resource) errors.add("resource_id", "does not exist");
     else if (!resource.active) errors.add("resource_id", "is not active");
   }
-  const serviceId = input.service_id === undefined ? booking.service_id : input.service_id;
+  const serviceId = input.service_id === undefined || errors.fields.service_id ? booking.service_id : input.service_id;
   const service = serviceId === null ? undefined : await serviceOf(deps, serviceId);
-  if (serviceId !== null && !service) errors.add("service_id", "does not exist");
+  if (serviceId !== null && !service && !errors.fields.service_id) errors.add("service_id", "does not exist");
   const count = input.count ?? booking.count;
   if (service?.booking_capacity && count > service.booking_capacity) errors.add("count", "More than maximum count per booking");
   return { from, to, resourceId: input.resource_id ?? booking.resource_id, serviceId, count };
