@@ -1,13 +1,12 @@
 // The booking actions: verify, verify_code, confirm, decline, cancel, status and DELETE.
 import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount, type Client } from "../support/api";
-import { catalogue, env, must, rawBooking } from "../support/bookings";
+import { env, must, rawBooking } from "../support/bookings";
 
 let api: Client;
 let other: Client;
 let manual: Client;
 let sms: Client;
-let make: ReturnType<typeof catalogue>;
 let hour = 0;
 
 beforeAll(async () => {
@@ -15,7 +14,6 @@ beforeAll(async () => {
   other = (await newAccount()).api;
   manual = (await newAccount({ confirm_manually: true })).api;
   sms = (await newAccount({ verification_method: 1, confirm_manually: true })).api;
-  make = catalogue(api);
 });
 
 /** A booking in a fresh hour on a fresh resource of the client's account. */
