@@ -2,6 +2,7 @@
 import type { Hono } from "hono";
 import type { AppEnv } from "../env";
 import { clientRoutes } from "./account/routes";
+import { bookingRoutes, eventBookingRoutes, personBookingRoutes, publicBookingRoutes } from "./bookings/routes";
 import { categoryRoutes } from "./categories/routes";
 import { peopleRoutes } from "./people/routes";
 import { providerRoutes } from "./providers/routes";
@@ -16,10 +17,15 @@ export const privateFeatures: [string, Hono<AppEnv>][] = [
   ["/services", serviceRoutes],
   ["/providers", providerRoutes],
   ["/categories", categoryRoutes],
+  // Before the people feature, so /people/{id}/bookings is this feature's.
+  ["/people", personBookingRoutes],
   ["/people", peopleRoutes],
   ["/resources", resourceRoutes],
+  ["/bookings", bookingRoutes],
+  ["/events", eventBookingRoutes],
 ];
 
 export const publicFeatures: [string, Hono<AppEnv>][] = [
   ["/services", publicServiceRoutes],
+  ["/bookings", publicBookingRoutes],
 ];

@@ -1,0 +1,159 @@
+// POST /bookings on the private API and the booking site: where the booking goes (event, resource
+// or a free provider of the service), who it is for, its first state, and the guarded insert.
+import type { Resource, Service } from "../../db/schema";
+import { initialState } from "../../domain/booking-states";
+import type { Deps } from "../../env";
+import { ApiError, ErrorCollector } from "../../http/errors";
+import type { CapacityScope } from "./capacity-sql";
+import { insertBookingStatement, runWrite, type BookingColumns } from "./guarded-write";
+import {
+  applyPersonFill, createPlannedPerson, discardPlannedPerson, personError, planPerson, plannedPerson,
+} from "./person-link";
+import { checkPublicTimes, isInsideOpeningHours } from "./public-rules";
+import { getBooking } from "./queries";
+import { eventOf, instantOf, providerResources, reminderBefore, resourceOf, serviceOf } from "./references";
+import { CREATE_MESSAGE_FLAGS, type CreateBookingBody } from "./schema";
+import { checkVerificationContact, newVerificationCode, VERIFICATION_TTL_MS, verificationRequired } from "./verification";
+
+export const FULLY_BOOKED = "is not available: the resource is fully booked at this time";
+export const EVENT_FULL = "is fully booked";
+
+interface Placement {
+  from: number;
+  to: number;
+  service: Service | null;
+  eventId: number | null;
+  /** Where the booking may go, in the order they are tried. */
+  candidates: { resource: Resource; scope: CapacityScope }[];
+}
+
+const resourceScope = (resource: Resource): CapacityScope => ({ kind: "resource", id: resource.id, capacity: resource.capacity });
+
+/** An event booking takes the event's times, resource and service, and the event's capacity. */
+async function placeOnEvent(deps: Deps, eventId: number, isPublic: boolean): Promise<Placement> {
+  const event = await eventOf(deps, eventId);
+  if (!event) throw ApiError.invalid("event_id", "does not exist");
+  if (!event.active || (isPublic && !event.published)) throw ApiError.invalid("event_id", "is not open for booking");
+  if (isPublic && event.starts_at < deps.now) throw ApiError.invalid("event_id", "has already started");
+  const [resource, service] = await Promise.all([resourceOf(deps, event.resource_id), serviceOf(deps, event.service_id)]);
+  if (!resource) throw ApiError.invalid("event_id", "has no resource");
+  return {
+    from: event.starts_at, to: event.ends_at, service: service ?? null, eventId: event.id,
+    candidates: [{ resource, scope: { kind: "event", id: event.id, capacity: event.capacity } }],
+  };
+}
+
+async function placeOnResource(deps: Deps, input: CreateBookingBody["booking"], isPublic: boolean): Promise<Placement> {
+  const errors = new ErrorCollector();
+  const from = instantOf(deps, errors, "booked_from", input.booked_from);
+  const to = instantOf(deps, errors, "booked_to", input.booked_to);
+  if (input.booked_from === undefined) errors.add("booked_from", "can't be blank");
+  if (input.booked_to === undefined) errors.add("booked_to", "can't be blank");
+  if (typeof from === "number" && typeof to === "number" && to <= from) errors.add("booked_to", "must be after booked_from");
+
+  let service: Service | null = null;
+  if (input.service_id) {
+    service = (await serviceOf(deps, input.service_id)) ?? null;
+    if (!service) errors.add("service_id", "does not exist");
+    else if (isPublic && !service.active) errors.add("service_id", "is not active");
+  }
+  let resources: Resource[] = [];
+  if (input.resource_id) {
+    const resource = await resourceOf(deps, input.resource_id);
+    if (!resource) errors.add("resource_id", "does not exist");
+    else if (!resource.active) errors.add("resource_id", "is not active");
+    else resources = [resource];
+    if (resource && service && isPublic && !(await providerResources(deps, service.id)).some((r) => r.id === resource.id)) {
+      errors.add("resource_id", "does not provide this service");
+    }
+  } else if (service) {
+    resources = await providerResources(deps, service.id);
+    if (resources.length === 0) errors.add("resource_id", "can't be assigned: no active resource provides this service");
+  } else if (!input.service_id) {
+    errors.add("resource_id", "can't be blank");
+  }
+  if (isPublic && typeof from === "number" && typeof to === "number" && to > from) {
+    checkPublicTimes(errors, { from, to, now: deps.now }, deps.account, service);
+  }
+  errors.throwIfAny();
+
+  if (isPublic) {
+    const open = [];
+    for (const resource of resources) if (await isInsideOpeningHours(deps, resource, from!, to!)) open.push(resource);
+    if (open.length === 0) throw ApiError.invalid("booked_from", "is outside the resource's opening hours");
+    resources = open;
+  }
+  return { from: from!, to: to!, service, eventId: null, candidates: resources.map((resource) => ({ resource, scope: resourceScope(resource) })) };
+}
+
+function messageFlags(body: Record<string, unknown>, names: readonly string[]): Record<string, boolean> | null {
+  const given = names.filter((n) => typeof body[n] === "boolean").map((n) => [n, body[n] as boolean]);
+  return given.length > 0 ? Object.fromEntries(given) : null;
+}
+
+export async function createBooking(deps: Deps, body: CreateBookingBody) {
+  const input = body.booking;
+  const onSite = deps.surface === "public_api";
+  // The booking site always books under the public rules, and always through verification.
+  const isPublic = onSite || input.public_booking === true;
+  const confirm = onSite ? false : body.confirm ?? true;
+  const ignoreCapacity = !isPublic && body.ignore_capacity === true;
+
+  const placement = input.event_id ? await placeOnEvent(deps, input.event_id, isPublic) : await placeOnResource(deps, input, isPublic);
+  const count = input.count ?? 1;
+  if (placement.service?.booking_capacity && count > placement.service.booking_capacity) {
+    throw ApiError.invalid("count", "More than maximum count per booking");
+  }
+  const errors = new ErrorCollector();
+  const reminderAt = body.add_reminder_sms ? reminderBefore(deps, placement.from) : instantOf(deps, errors, "reminder_at", input.reminder_at);
+  const paidAt = instantOf(deps, errors, "paid_at", input.paid_at);
+  errors.throwIfAny();
+
+  // A visitor may not attach a booking to a stored person by id: only by who they say they are.
+  const plan = await planPerson(deps, { person_id: onSite ? undefined : input.person_id, person_attributes: input.person_attributes });
+  if (isPublic && plan.kind === "none") throw personError(["can't be blank"]);
+  const verify = verificationRequired(deps.account, confirm);
+  if (verify) checkVerificationContact(deps.account, plannedPerson(plan));
+  const state = initialState({ confirm, verificationRequired: verify, confirmManually: deps.account.confirm_manually });
+
+  const personId = await createPlannedPerson(deps, plan);
+  const values = (resourceId: number): BookingColumns => ({
+    account_id: deps.account.id,
+    service_id: placement.service?.id ?? null,
+    event_id: placement.eventId,
+    resource_id: resourceId,
+    person_id: personId,
+    booked_from: placement.from,
+    booked_to: placement.to,
+    expires_at: verify ? deps.now + VERIFICATION_TTL_MS : null,
+    title: input.title ?? null,
+    notes: input.notes ?? null,
+    reminder_at: reminderAt ?? null,
+    paid_at: paidAt ?? null,
+    external_id: input.external_id ?? null,
+    gateway_order_number: input.gateway_order_number ?? null,
+    custom_data: input.custom_data ?? null,
+    state,
+    active: true,
+    count,
+    status: input.status ?? null,
+    verification_code: verify ? newVerificationCode() : null,
+    message_flags: messageFlags(body, [...CREATE_MESSAGE_FLAGS, "add_reminder_sms"]),
+    created_at: deps.now,
+    updated_at: deps.now,
+  });
+
+  let id: number | null = null;
+  for (const { resource, scope } of placement.candidates) {
+    const window = { from: placement.from, to: placement.to, count, now: deps.now };
+    const statement = insertBookingStatement(values(resource.id), ignoreCapacity ? undefined : { scope, window });
+    id = await runWrite(deps.env, statement, ignoreCapacity ? undefined : scope);
+    if (id !== null) break;
+  }
+  if (id === null) {
+    await discardPlannedPerson(deps, plan, personId);
+    throw placement.eventId ? ApiError.invalid("event_id", EVENT_FULL) : ApiError.invalid("booked_from", FULLY_BOOKED);
+  }
+  await applyPersonFill(deps, plan);
+  return getBooking(deps, id);
+}

@@ -1,0 +1,65 @@
+// Booking writes as raw statements, and the ones that take capacity run through the CapacityGuard
+// of their scope with the capacity check inside the statement itself (capacity-sql.ts).
+import type { Booking } from "../../db/schema";
+import { guardKey } from "../../durable-objects/capacity-guard";
+import type { Env } from "../../env";
+import { fitsCondition, type CapacityScope, type CapacityWindow, type SqlStatement } from "./capacity-sql";
+
+type SqlValue = string | number | null;
+export type BookingColumns = Partial<Omit<Booking, "id">>;
+
+/** Column values as D1 binds them: flags as 0/1, JSON columns as text. */
+function toRow(values: BookingColumns): Record<string, SqlValue> {
+  const row: Record<string, SqlValue> = {};
+  for (const [column, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    if (typeof value === "boolean") row[column] = value ? 1 : 0;
+    else if (value !== null && typeof value === "object") row[column] = JSON.stringify(value);
+    else row[column] = value as SqlValue;
+  }
+  return row;
+}
+
+export interface Guard {
+  scope: CapacityScope;
+  window: CapacityWindow;
+}
+
+/** `INSERT … SELECT … WHERE <fits> RETURNING id`: inserts nothing when the booking does not fit. */
+export function insertBookingStatement(values: BookingColumns, guard?: Guard): SqlStatement {
+  const row = toRow(values);
+  const columns = Object.keys(row);
+  const fits = guard ? fitsCondition(guard.scope, guard.window) : null;
+  return {
+    sql: `INSERT INTO bookings (${columns.join(", ")}) SELECT ${columns.map(() => "?").join(", ")}${fits ? ` WHERE ${fits.sql}` : ""} RETURNING id`,
+    params: [...Object.values(row), ...(fits?.params ?? [])],
+  };
+}
+
+/**
+ * Compare-and-swap update: changes the booking only while it is still in `expectedState`, and,
+ * with a guard, only while the new time/resource/count fits.
+ */
+export function updateBookingStatement(
+  target: { id: number; accountId: number; expectedState: string },
+  values: BookingColumns,
+  guard?: Guard,
+): SqlStatement {
+  const row = toRow(values);
+  const fits = guard ? fitsCondition(guard.scope, { ...guard.window, excludeBookingId: target.id }) : null;
+  return {
+    sql: `UPDATE bookings SET ${Object.keys(row).map((c) => `${c} = ?`).join(", ")}
+          WHERE id = ? AND account_id = ? AND state = ?${fits ? ` AND ${fits.sql}` : ""} RETURNING id`,
+    params: [...Object.values(row), target.id, target.accountId, target.expectedState, ...(fits?.params ?? [])],
+  };
+}
+
+/** Runs the statement; through the scope's guard when there is one. Returns the booking id, or null. */
+export async function runWrite(env: Env, statement: SqlStatement, scope?: CapacityScope): Promise<number | null> {
+  if (scope) {
+    const result = await env.CAPACITY_GUARD.getByName(guardKey(scope)).apply({ statements: [statement] });
+    return result.applied ? Number(result.rows[0][0]?.id) : null;
+  }
+  const row = await env.DB.prepare(statement.sql).bind(...statement.params).first<{ id: number }>();
+  return row?.id ?? null;
+}

@@ -1,0 +1,55 @@
+// The rules of a public booking (NOTES: Bookings, public_booking): inside the resource's opening
+// hours on the date, not in the past, within the account's bookable periods, at most max_slots long.
+import type { Account, Resource, Service } from "../../db/schema";
+import { hoursOn, weeklyHoursOf } from "../../domain/opening-hours";
+import { addPeriod, parsePeriod } from "../../domain/periods";
+import { dateInZone, formatInstant } from "../../domain/time";
+import type { Deps } from "../../env";
+import type { ErrorCollector } from "../../http/errors";
+import { exceptionHoursBetween } from "../resources/queries";
+
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+const wallMinutes = (ms: number, tz: string) => minutesOf(formatInstant(ms, tz).slice(11, 16));
+
+/**
+ * True when the whole booking lies inside one opening interval of its date (exception date first,
+ * then weekday hours). A booking that runs past midnight is outside, except one ending at 24:00.
+ */
+export async function isInsideOpeningHours(deps: Deps, resource: Resource, from: number, to: number): Promise<boolean> {
+  const tz = deps.account.time_zone;
+  const date = dateInZone(from, tz);
+  if (dateInZone(to - 1, tz) !== date) return false;
+  const exceptions = await exceptionHoursBetween(deps, resource.id, date, date);
+  const hours = hoursOn(date, weeklyHoursOf(resource), exceptions.has(date) ? exceptions.get(date) : undefined);
+  if (!hours) return false;
+  const start = wallMinutes(from, tz);
+  const end = dateInZone(to, tz) === date ? wallMinutes(to, tz) : 24 * 60;
+  for (let i = 0; i < hours.length; i += 2) {
+    if (minutesOf(hours[i]) <= start && end <= minutesOf(hours[i + 1])) return true;
+  }
+  return false;
+}
+
+/** The time rules that do not depend on the resource; errors go on booked_from / booked_to. */
+export function checkPublicTimes(
+  errors: ErrorCollector,
+  span: { from: number; to: number; now: number },
+  account: Pick<Account, "time_zone" | "first_bookable_period" | "future_bookable_period">,
+  service: Pick<Service, "interval" | "max_slots" | "has_day_booking"> | null,
+): void {
+  const { from, to, now } = span;
+  const shifted = (text: string | null) => {
+    const period = text ? parsePeriod(text) : null;
+    return period ? addPeriod(now, period, account.time_zone) : null;
+  };
+  const earliest = shifted(account.first_bookable_period);
+  const latest = shifted(account.future_bookable_period);
+  if (from < now) errors.add("booked_from", "can't be in the past");
+  else if (earliest !== null && from < earliest) errors.add("booked_from", `is too soon: book at least ${account.first_bookable_period} ahead`);
+  if (latest !== null && from > latest) errors.add("booked_from", `is too far ahead: book at most ${account.future_bookable_period} ahead`);
+  if (service) {
+    const slotMinutes = service.has_day_booking ? 24 * 60 : service.interval;
+    const maxMinutes = Math.max(1, service.max_slots) * slotMinutes;
+    if (to - from > maxMinutes * 60_000) errors.add("booked_to", `is too late: a booking may last at most ${maxMinutes} minutes`);
+  }
+}

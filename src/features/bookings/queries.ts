@@ -1,0 +1,81 @@
+// Booking reads: one booking by id or external_id, pages of a listing, and the related rows
+// of a page loaded with one query per kind (no N+1). Every query filters on account_id.
+import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { bookings, events, people, resources, services, type Booking } from "../../db/schema";
+import { inIds } from "../../db/id-list";
+import { ACTIVE_STATES, type BookingState } from "../../domain/booking-states";
+import type { Deps } from "../../env";
+import type { PageRequest } from "../../http/pagination";
+import { found } from "../../http/serialize";
+import type { Related } from "./serializer";
+
+export const bookingOfAccount = ({ account }: Deps, id: number) => and(eq(bookings.id, id), eq(bookings.account_id, account.id));
+
+export function getBooking(deps: Deps, id: number): Promise<Booking> {
+  return found(deps.db.query.bookings.findFirst({ where: bookingOfAccount(deps, id) }), "booking");
+}
+
+/** The most recent booking carrying the external id; external ids are the client's, not unique. */
+export function getBookingByExternalId(deps: Deps, externalId: string): Promise<Booking> {
+  return found(
+    deps.db.query.bookings.findFirst({
+      where: and(eq(bookings.account_id, deps.account.id), eq(bookings.external_id, externalId)),
+      orderBy: [desc(bookings.id)],
+    }),
+    "booking",
+  );
+}
+
+/** State as readers see it: an unverified booking past `expires_at` reads as verification_expired. */
+const effectiveStateSql = (now: number) =>
+  sql`(CASE WHEN ${bookings.state} = 'awaiting_verification' AND ${bookings.expires_at} IS NOT NULL AND ${bookings.expires_at} <= ${now}
+       THEN 'verification_expired' ELSE ${bookings.state} END)`;
+
+export const inEffectiveStates = (states: readonly BookingState[], now: number): SQL =>
+  sql`${effectiveStateSql(now)} IN (select value from json_each(${JSON.stringify(states)}))`;
+
+/** Active as the capacity check counts it (capacity-sql.ts), so lists and capacity agree. */
+export const isActiveSql = (now: number): SQL =>
+  sql`(${bookings.active} = 1 AND NOT (${bookings.state} = 'awaiting_verification' AND ${bookings.expires_at} IS NOT NULL AND ${bookings.expires_at} <= ${now}))`;
+
+export const ACTIVE = [...ACTIVE_STATES];
+
+export type ListOrder = "booked_from" | "booked_from_desc" | "updated_at_desc";
+
+const ORDERS: Record<ListOrder, SQL[]> = {
+  booked_from: [asc(bookings.booked_from), asc(bookings.id)],
+  booked_from_desc: [desc(bookings.booked_from), desc(bookings.id)],
+  updated_at_desc: [desc(bookings.updated_at), desc(bookings.id)],
+};
+
+export async function pageOfBookings(
+  { db, account }: Deps,
+  conditions: SQL[],
+  order: ListOrder,
+  request: PageRequest,
+): Promise<{ rows: Booking[]; total: number }> {
+  const where = and(eq(bookings.account_id, account.id), ...conditions);
+  const [totals, rows] = await db.batch([
+    db.select({ total: count() }).from(bookings).where(where),
+    db.select().from(bookings).where(where).orderBy(...ORDERS[order]).limit(request.limit).offset(request.offset),
+  ]);
+  return { rows, total: totals[0]?.total ?? 0 };
+}
+
+const ids = (values: (number | null)[]) => [...new Set(values.filter((v): v is number => v !== null))];
+const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
+
+/** People, resources, services and events of the bookings: four queries in one batch at most. */
+export async function loadRelated({ db, account }: Deps, rows: Booking[]): Promise<Related> {
+  const personIds = ids(rows.map((b) => b.person_id));
+  const resourceIds = ids(rows.map((b) => b.resource_id));
+  const serviceIds = ids(rows.map((b) => b.service_id));
+  const eventIds = ids(rows.map((b) => b.event_id));
+  const [p, r, s, e] = await db.batch([
+    db.select().from(people).where(and(eq(people.account_id, account.id), inIds(people.id, personIds))),
+    db.select().from(resources).where(and(eq(resources.account_id, account.id), inIds(resources.id, resourceIds))),
+    db.select().from(services).where(and(eq(services.account_id, account.id), inIds(services.id, serviceIds))),
+    db.select().from(events).where(and(eq(events.account_id, account.id), inIds(events.id, eventIds))),
+  ]);
+  return { people: byId(p), resources: byId(r), services: byId(s), events: byId(e) };
+}

@@ -1,0 +1,47 @@
+// The rows a booking input names (service, resource, event) as the account holds them, with
+// 400s on the attribute that names a missing or unusable one; input, not path, so never 404.
+import { and, asc, eq } from "drizzle-orm";
+import { events, providers, resources, services, type Event, type Resource, type Service } from "../../db/schema";
+import type { Deps } from "../../env";
+import type { ErrorCollector } from "../../http/errors";
+import { addDays, dateInZone, parseDateTimeInput } from "../../domain/time";
+
+export async function serviceOf({ db, account }: Deps, id: number): Promise<Service | undefined> {
+  return db.query.services.findFirst({ where: and(eq(services.id, id), eq(services.account_id, account.id)) });
+}
+
+export async function resourceOf({ db, account }: Deps, id: number): Promise<Resource | undefined> {
+  return db.query.resources.findFirst({ where: and(eq(resources.id, id), eq(resources.account_id, account.id)) });
+}
+
+export async function eventOf({ db, account }: Deps, id: number): Promise<Event | undefined> {
+  return db.query.events.findFirst({ where: and(eq(events.id, id), eq(events.account_id, account.id)) });
+}
+
+/** The service's active provider resources in provider order: the order a free one is picked in. */
+export async function providerResources({ db, account }: Deps, serviceId: number): Promise<Resource[]> {
+  const rows = await db
+    .select({ resource: resources })
+    .from(providers)
+    .innerJoin(resources, eq(resources.id, providers.resource_id))
+    .where(and(
+      eq(providers.account_id, account.id), eq(providers.service_id, serviceId), eq(providers.active, true),
+      eq(resources.account_id, account.id), eq(resources.active, true),
+    ))
+    .orderBy(asc(providers.id));
+  return rows.map((r) => r.resource);
+}
+
+/** A datetime attribute read in the account zone; undefined when absent, null when cleared. */
+export function instantOf(deps: Deps, errors: ErrorCollector, attribute: string, text: string | null | undefined): number | null | undefined {
+  if (text === undefined || text === null) return text;
+  const value = parseDateTimeInput(text, deps.account.time_zone);
+  if (value === null) errors.add(attribute, "is not a valid datetime: use YYYY-MM-DD hh:mm or ISO 8601");
+  return value;
+}
+
+/** 12:00 account time the day before the booking starts (NOTES: Bookings, add_reminder_sms). */
+export function reminderBefore(deps: Deps, bookedFrom: number): number {
+  const tz = deps.account.time_zone;
+  return parseDateTimeInput(`${addDays(dateInZone(bookedFrom, tz), -1)} 12:00`, tz)!;
+}

@@ -1,0 +1,105 @@
+// Bookings on the private API (/bookings, /people/{id}/bookings, /events/{id}/bookings) and the
+// booking site's one booking route, POST /bookings. The site has no booking reads at all.
+import { Hono, type Context } from "hono";
+import type { Booking } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { wrap, wrapList } from "../../http/envelope";
+import { BOOKINGS_PAGE_SIZE, pageRequest, setPageHeaders } from "../../http/pagination";
+import { body, params, query } from "../../http/validate";
+import { deps } from "../deps";
+import { actionBody, createBookingBody, listQuery, showQuery, statusBody, updateBookingBody, verifyCodeBody, type ListQuery } from "./schema";
+import { toBookingJson, toPublicBookingJson } from "./serializer";
+import {
+  createBooking, getBooking, getBookingByExternalId, listBookings, LISTINGS, loadRelated, setStatus, transition, updateBooking,
+  verifyWithCode, type Listing, type Owner,
+} from "./service";
+
+type C = Context<AppEnv>;
+
+async function one(c: C, booking: Booking, extended = false) {
+  const related = await loadRelated(deps(c), [booking]);
+  return c.json(wrap("booking", toBookingJson(booking, related, { timeZone: c.var.account.time_zone, now: c.var.now, extended })));
+}
+
+async function page(c: C, listing: Listing, q: ListQuery, owner?: Owner) {
+  const request = pageRequest(q.page, BOOKINGS_PAGE_SIZE);
+  const { rows, total } = await listBookings(deps(c), listing, q, request, owner);
+  const related = await loadRelated(deps(c), rows);
+  const view = { timeZone: c.var.account.time_zone, now: c.var.now, extended: q.extended ?? false };
+  setPageHeaders(c, request, total, rows.length);
+  return c.json(wrapList("booking", rows.map((b) => toBookingJson(b, related, view))));
+}
+
+export const bookingRoutes = new Hono<AppEnv>();
+
+bookingRoutes.get("/", query(listQuery), (c) => page(c, "active", c.req.valid("query")));
+for (const listing of LISTINGS.filter((l) => l !== "active")) {
+  bookingRoutes.get(`/${listing}`, query(listQuery), (c) => page(c, listing, c.req.valid("query")));
+}
+
+bookingRoutes.get("/find_by/external_id/:external_id", query(showQuery), async (c) =>
+  one(c, await getBookingByExternalId(deps(c), c.req.param("external_id")), c.req.valid("query").extended),
+);
+
+bookingRoutes.get("/:id", params("id"), query(showQuery), async (c) =>
+  one(c, await getBooking(deps(c), c.req.valid("param").id), c.req.valid("query").extended),
+);
+
+bookingRoutes.post("/", body(createBookingBody, { root: "booking" }), async (c) =>
+  one(c, await createBooking(deps(c), c.req.valid("json")), c.req.valid("json").extended),
+);
+
+bookingRoutes.put("/:id", params("id"), body(updateBookingBody, { root: "booking" }), async (c) =>
+  one(c, await updateBooking(deps(c), c.req.valid("param").id, c.req.valid("json")), c.req.valid("json").extended),
+);
+
+for (const action of ["verify", "confirm", "decline", "cancel"] as const) {
+  bookingRoutes.put(`/:id/${action}`, params("id"), body(actionBody), async (c) => {
+    const { extended, ...flags } = c.req.valid("json");
+    return one(c, await transition(deps(c), c.req.valid("param").id, action, flags), extended);
+  });
+}
+
+bookingRoutes.put("/:id/verify_code", params("id"), body(verifyCodeBody), async (c) => {
+  const { extended, verification_code, ...flags } = c.req.valid("json");
+  return one(c, await verifyWithCode(deps(c), c.req.valid("param").id, verification_code, flags), extended);
+});
+
+bookingRoutes.put("/:id/status", params("id"), body(statusBody), async (c) => {
+  const { status, extended } = c.req.valid("json");
+  return one(c, await setStatus(deps(c), c.req.valid("param").id, status ?? null), extended);
+});
+
+bookingRoutes.delete("/:id", params("id"), body(actionBody), async (c) => {
+  const { extended, ...flags } = c.req.valid("json");
+  return one(c, await transition(deps(c), c.req.valid("param").id, "delete", flags), extended);
+});
+
+/** `/people/{id}/bookings[/<listing>]`: mounted at /people before the people feature. */
+export const personBookingRoutes = new Hono<AppEnv>();
+
+personBookingRoutes.get("/:id/bookings", params("id"), query(listQuery), (c) =>
+  page(c, "active", c.req.valid("query"), { kind: "person", id: c.req.valid("param").id }),
+);
+
+for (const listing of LISTINGS.filter((l) => l !== "active")) {
+  personBookingRoutes.get(`/:id/bookings/${listing}`, params("id"), query(listQuery), (c) =>
+    page(c, listing, c.req.valid("query"), { kind: "person", id: c.req.valid("param").id }),
+  );
+}
+
+/** `/events/{id}/bookings`: mounted at /events. */
+export const eventBookingRoutes = new Hono<AppEnv>();
+
+eventBookingRoutes.get("/:id/bookings", params("id"), query(listQuery), (c) =>
+  page(c, "active", c.req.valid("query"), { kind: "event", id: c.req.valid("param").id }),
+);
+
+/** The booking site: create only, under the public rules, answered without private fields. */
+export const publicBookingRoutes = new Hono<AppEnv>();
+
+publicBookingRoutes.post("/", body(createBookingBody, { root: "booking" }), async (c) => {
+  const booking = await createBooking(deps(c), c.req.valid("json"));
+  const related = await loadRelated(deps(c), [booking]);
+  return c.json(wrap("booking", toPublicBookingJson(booking, related, { timeZone: c.var.account.time_zone, now: c.var.now, extended: false })));
+});

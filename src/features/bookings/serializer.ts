@@ -1,0 +1,110 @@
+// Booking output: every spec field in the account zone, state and active as a reader must see
+// them, related objects in brief (or in full with `extended`); the public site sees less.
+import type { Booking, Event, Person, Resource, Service } from "../../db/schema";
+import { effectiveState, isActive } from "../../domain/booking-states";
+import { formatInstant, formatNullableInstant } from "../../domain/time";
+import { customDataOut } from "../../http/custom-data";
+import { timestampsOut } from "../../http/serialize";
+import { toPersonJson } from "../people/serializer";
+import { toResourceJson } from "../resources/serializer";
+import { toServiceJson } from "../services/serializer";
+
+export interface Related {
+  people: Map<number, Person>;
+  resources: Map<number, Resource>;
+  services: Map<number, Service>;
+  events: Map<number, Event>;
+}
+
+export interface View {
+  timeZone: string;
+  now: number;
+  extended: boolean;
+}
+
+const brief = (row: { id: number; title: string | null } | undefined) => (row ? { id: row.id, title: row.title } : null);
+
+/** Events have no feature serializer yet: their columns, times in the account zone. */
+export function toEventJson(event: Event, timeZone: string) {
+  const { account_id: _account, custom_data, starts_at, ends_at, created_at: _c, updated_at: _u, ...rest } = event;
+  return {
+    ...rest,
+    starts_at: formatInstant(starts_at, timeZone),
+    ends_at: formatInstant(ends_at, timeZone),
+    custom_data: customDataOut(custom_data, timeZone),
+    ...timestampsOut(event, timeZone),
+  };
+}
+
+function relatedOut(booking: Booking, related: Related, { timeZone, extended }: View) {
+  const resource = related.resources.get(booking.resource_id);
+  const service = booking.service_id === null ? undefined : related.services.get(booking.service_id);
+  const event = booking.event_id === null ? undefined : related.events.get(booking.event_id);
+  const person = booking.person_id === null ? undefined : related.people.get(booking.person_id);
+  return {
+    person: person ? toPersonJson(person, timeZone) : null,
+    resource: extended && resource ? toResourceJson(resource, timeZone) : brief(resource),
+    service: extended && service ? toServiceJson(service, timeZone) : brief(service),
+    ...(booking.event_id === null ? {} : { event: extended && event ? toEventJson(event, timeZone) : brief(event) }),
+  };
+}
+
+/** Private API output; `verification_code` appears here and nowhere else (NOTES: Bookings). */
+export function toBookingJson(booking: Booking, related: Related, view: View) {
+  const tz = view.timeZone;
+  return {
+    id: booking.id,
+    service_id: booking.service_id,
+    event_id: booking.event_id,
+    resource_id: booking.resource_id,
+    person_id: booking.person_id,
+    booked_from: formatInstant(booking.booked_from, tz),
+    booked_to: formatInstant(booking.booked_to, tz),
+    expires_at: formatNullableInstant(booking.expires_at, tz),
+    title: booking.title,
+    notes: booking.notes,
+    reminder_at: formatNullableInstant(booking.reminder_at, tz),
+    reminded_at: formatNullableInstant(booking.reminded_at, tz),
+    paid_at: formatNullableInstant(booking.paid_at, tz),
+    external_id: booking.external_id,
+    gateway_order_number: booking.gateway_order_number,
+    custom_data: customDataOut(booking.custom_data, tz),
+    state: effectiveState(booking, view.now),
+    active: isActive(booking, view.now),
+    count: booking.count,
+    collection_id: booking.collection_id,
+    status: booking.status,
+    verification_code: booking.verification_code,
+    // Who created or changed a booking is not recorded yet; the keys exist so clients can rely on them.
+    created_by: null,
+    updated_by: null,
+    ...timestampsOut(booking, tz),
+    ...relatedOut(booking, related, view),
+  };
+}
+
+/**
+ * What the booking site answers: the booking's times and state, never the code, the person's
+ * stored data (a matched person may hold more than the visitor typed) or back-office fields.
+ */
+export function toPublicBookingJson(booking: Booking, related: Related, view: View) {
+  const tz = view.timeZone;
+  const { resource, service, ...rest } = relatedOut(booking, related, { ...view, extended: false });
+  return {
+    id: booking.id,
+    service_id: booking.service_id,
+    event_id: booking.event_id,
+    resource_id: booking.resource_id,
+    booked_from: formatInstant(booking.booked_from, tz),
+    booked_to: formatInstant(booking.booked_to, tz),
+    expires_at: formatNullableInstant(booking.expires_at, tz),
+    title: booking.title,
+    state: effectiveState(booking, view.now),
+    active: isActive(booking, view.now),
+    count: booking.count,
+    ...timestampsOut(booking, tz),
+    resource,
+    service,
+    ...("event" in rest ? { event: rest.event } : {}),
+  };
+}
