@@ -139,3 +139,33 @@ describe("POST /api/v1/bookings with booking[public_booking]=true", () => {
     expect(inside.body.booking).toHaveProperty("verification_code", null);
   });
 });
+
+describe("public bookings on public holidays", () => {
+  // Whit Monday and Constitution Day in Norway, a Monday within the two-year horizon.
+  const HOLIDAY = "2027-05-17";
+  const onHoliday = (person: string) => ({
+    booking: { booked_from: `${HOLIDAY} 10:00`, booked_to: `${HOLIDAY} 10:30`, person_attributes: { name: person, email: `${person}@example.com` } },
+  });
+
+  async function openMondays(closedForHolidays: boolean) {
+    const mine = await newAccount({ closed_for_holidays: closedForHolidays, future_bookable_period: "2 years" });
+    const make = catalogue(mine.api);
+    const chair = await make.resource({ title: "Chair", opening_hours_mon: ["09:00", "17:00"] });
+    const cut = await make.service({ interval: 30 });
+    await make.provider(chair.id, cut.id);
+    return { site: publicSite(mine.account.subdomain), serviceId: cut.id };
+  }
+
+  it("refuses a holiday when the account is closed for holidays", async () => {
+    const { site, serviceId } = await openMondays(true);
+    const res = await site.post("/bookings", { booking: { ...onHoliday("closed").booking, service_id: serviceId } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ booked_from: ["is outside the resource's opening hours"] });
+  });
+
+  it("books a holiday when the account stays open on holidays", async () => {
+    const { site, serviceId } = await openMondays(false);
+    const res = await site.post("/bookings", { booking: { ...onHoliday("open").booking, service_id: serviceId } });
+    expect(res.status).toBe(200);
+  });
+});

@@ -1,6 +1,7 @@
 // The rules of a public booking (NOTES: Bookings, public_booking): inside the resource's opening
-// hours on the date, not in the past, within the account's bookable periods, at most max_slots long.
+// hours on the date (closed on public holidays when the account says so), not in the past, within the account's bookable periods, at most max_slots long.
 import type { Account, Resource, Service } from "../../db/schema";
+import { isPublicHoliday } from "../../domain/holidays";
 import { hoursOn, weeklyHoursOf } from "../../domain/opening-hours";
 import { addPeriod, parsePeriod } from "../../domain/periods";
 import { dateInZone, formatInstant } from "../../domain/time";
@@ -19,6 +20,8 @@ export async function isInsideOpeningHours(deps: Deps, resource: Resource, from:
   const tz = deps.account.time_zone;
   const date = dateInZone(from, tz);
   if (dateInZone(to - 1, tz) !== date) return false;
+  // NOTES: holidays close every resource when the account has closed_for_holidays.
+  if (deps.account.closed_for_holidays && isPublicHoliday(deps.account.country_code, date)) return false;
   const exceptions = await exceptionHoursBetween(deps, resource.id, date, date);
   const hours = hoursOn(date, weeklyHoursOf(resource), exceptions.has(date) ? exceptions.get(date) : undefined);
   if (!hours) return false;
