@@ -1,4 +1,5 @@
 // When public booking is open relative to now: the account's minimum notice, horizon and the service's span limits.
+import type { Temporal } from "@js-temporal/polyfill";
 import { dateInZone, daysBetween } from "./time";
 import { addPeriod, parsePeriod } from "./periods";
 
@@ -20,13 +21,27 @@ export interface BookableWindow {
  */
 export function bookableWindow(nowMs: number, periods: BookablePeriods, timeZone: string): BookableWindow {
   const shifted = (text: string | null, fallback: number) => {
-    const period = text ? parsePeriod(text) : null;
-    return period ? addPeriod(nowMs, period, timeZone) : fallback;
+    const period = text ? cachedPeriod(text) : null;
+    if (!period) return fallback;
+    // Hours and smaller are exact durations; only calendar units need the zone (and the slow polyfill).
+    const calendar = period.years || period.months || period.weeks || period.days;
+    return calendar ? addPeriod(nowMs, period, timeZone) : nowMs + period.total({ unit: "milliseconds" });
   };
   return {
     earliest: Math.max(nowMs, shifted(periods.first_bookable_period, nowMs)),
     latest: shifted(periods.future_bookable_period, Infinity),
   };
+}
+
+const periods = new Map<string, Temporal.Duration | null>();
+function cachedPeriod(text: string): Temporal.Duration | null {
+  let period = periods.get(text);
+  if (period === undefined) {
+    period = parsePeriod(text);
+    if (periods.size > 1000) periods.clear();
+    periods.set(text, period);
+  }
+  return period;
 }
 
 export interface SpanRules {

@@ -164,12 +164,10 @@ function candidatesOfDay(input: SlotInput, p: Prepared, day: ZoneDay, spans: num
   spans.forEach((s, r) => {
     for (let i = 0; i < s.length; i += 2) startsInSpan(s[i], s[i + 1], r, p, day, timeZone, starts);
   });
-  starts.sort((a, b) => a - b);
+  // Resources mostly share hours, so dropping repeats before sorting leaves little to sort.
+  const sorted = Float64Array.from(new Set(starts)).sort();
   const candidates: Candidate[] = [];
-  for (let i = 0; i < starts.length; i++) {
-    if (i > 0 && starts[i] === starts[i - 1]) continue;
-    candidates.push({ start: starts[i], end: starts[i] + p.intervalMs });
-  }
+  for (const start of sorted) candidates.push({ start, end: start + p.intervalMs });
   return candidates;
 }
 
@@ -220,9 +218,10 @@ export function computeSlots(input: SlotInput): Slot[] {
       const start = slotTimeTexts(raw.startMs, offsetOn(day, raw.startMs, input.timeZone), input.locale);
       const end = slotTimeTexts(raw.endMs, offsetOn(day, raw.endMs, input.timeZone), input.locale);
       out.push({
-        ...raw, date: day.date,
+        startMs: raw.startMs, endMs: raw.endMs, date: day.date,
         timestamp: start.iso, timestamp_end: end.iso,
         formatted_timestamp: start.local, formatted_timestamp_end: end.local,
+        free: raw.free, available_resources: raw.available_resources, maximum_capacity: raw.maximum_capacity,
       });
     }
     return true;
