@@ -5,7 +5,7 @@ import { Occupancy } from "./occupancy";
 import { WEEKDAYS, type WeeklyHours } from "./opening-hours";
 import { slotTimeTexts, type Locale } from "./slot-format";
 import {
-  MINUTE_MS, dayNumberOf, minutesOfDay, offsetOn, wallMinutesToEpoch, zoneDay, type ZoneDay,
+  DAY_MS, MINUTE_MS, dayNumberOf, minutesOfDay, offsetOn, wallMinutesToEpoch, zoneDay, type ZoneDay,
 } from "./zone-days";
 
 export type { Locale } from "./slot-format";
@@ -114,7 +114,8 @@ function openSpans(resource: SlotResource, day: ZoneDay, timeZone: string): numb
 function roundUp(epochMs: number, p: Prepared, day: ZoneDay, timeZone: string): number {
   if (p.roundingMs === 0) return epochMs;
   const wall = epochMs + offsetOn(day, epochMs, timeZone);
-  const past = ((wall % p.roundingMs) + p.roundingMs) % p.roundingMs;
+  const sinceMidnight = wall - Math.floor(wall / DAY_MS) * DAY_MS; // so a step like 7 minutes restarts each day
+  const past = sinceMidnight % p.roundingMs;
   return past === 0 ? epochMs : epochMs + p.roundingMs - past;
 }
 
@@ -184,7 +185,7 @@ function openFor(s: number[], start: number, end: number, service: SlotServiceSe
  * Zone arithmetic happens once per day and opening edge; the slot loops are integer maths.
  */
 function eachDay(input: SlotInput, visit: (day: ZoneDay, slots: RawSlot[]) => boolean): void {
-  if (!(input.service.interval > 0) || input.resources.length === 0) return;
+  if ((!input.service.has_day_booking && !(input.service.interval > 0)) || input.resources.length === 0) return;
   const p = prepare(input);
   const last = dayNumberOf(input.to);
   for (let n = dayNumberOf(input.from); n <= last; n++) {

@@ -1,4 +1,4 @@
-// Micro-benchmark of the availability engine on the large case: `npx vitest bench --run test/unit/slots.bench.ts`.
+// Micro-benchmark of the availability engine on the large case: `npx vitest bench --run --project unit test/unit/slots.bench.ts`.
 import { bench, describe } from "vitest";
 import { computeSlots, nextAvailableDate, type SlotInput } from "../../src/domain/slots";
 import { startOfDay } from "../../src/domain/time";

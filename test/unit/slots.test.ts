@@ -161,6 +161,13 @@ describe("computeSlots: slot_generation_type", () => {
       "2030-01-07T09:00:00+01:00", "2030-01-07T10:30:00+01:00", "2030-01-07T11:30:00+01:00", "2030-01-07T12:30:00+01:00",
     ]));
 
+  it("counts an uneven rounding step from local midnight", () =>
+    expect(starts(computeSlots(input({
+      account: { interval_rounding: 7 } as never, resources: hours, bookings: [booking(1, "2030-01-07 09:00", "2030-01-07 10:01")],
+    })))).toEqual([ // 10:01 is minute 601 of the day; the next multiple of 7 is 602
+      "2030-01-07T09:00:00+01:00", "2030-01-07T10:02:00+01:00", "2030-01-07T11:02:00+01:00", "2030-01-07T12:02:00+01:00",
+    ]));
+
   it("starts right at a booking end that is already on the rounding step", () =>
     expect(table(computeSlots(input({ resources: hours, bookings: [booking(1, "2030-01-07 09:30", "2030-01-07 10:45")] })))).toEqual([
       ["09:00", "10:00", 0, [], 1], ["10:45", "11:45", 1, [1], 1], ["11:45", "12:45", 1, [1], 1], ["12:45", "13:45", 1, [1], 1],
