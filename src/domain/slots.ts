@@ -1,0 +1,253 @@
+// The availability engine: bookable slots of a service over a date range, computed from plain inputs.
+import type { OpeningHours } from "../db/schema";
+import { bookableWindow, type BookablePeriods } from "./bookable-window";
+import { Occupancy } from "./occupancy";
+import { WEEKDAYS, type WeeklyHours } from "./opening-hours";
+import { slotTimeTexts, type Locale } from "./slot-format";
+import {
+  DAY_MS, MINUTE_MS, dayNumberOf, minutesOfDay, offsetOn, wallMinutesToEpoch, zoneDay, type ZoneDay,
+} from "./zone-days";
+
+export type { Locale } from "./slot-format";
+
+export interface SlotResource {
+  id: number;
+  capacity: number;
+  weekly: WeeklyHours;
+  /** Exception dates by `YYYY-MM-DD`; null closes the date. */
+  exceptions: ReadonlyMap<string, OpeningHours>;
+}
+
+/** An active booking (the caller filters out inactive ones). */
+export interface SlotBooking {
+  resource_id: number;
+  from: number;
+  to: number;
+  count: number;
+}
+
+export interface SlotServiceSettings {
+  interval: number;
+  interval_rounding: number | null;
+  max_slots: number;
+  has_day_booking: boolean;
+  day_booking_specify_time: boolean;
+  same_day: boolean;
+}
+
+export interface SlotAccountSettings extends BookablePeriods {
+  interval_rounding: number;
+  slot_generation_type: 1 | 2;
+}
+
+export interface SlotInput {
+  timeZone: string;
+  locale: Locale;
+  now: number;
+  from: string;
+  /** Inclusive. */
+  to: string;
+  resources: readonly SlotResource[];
+  bookings: readonly SlotBooking[];
+  /** Dates closed for every resource; empty when the account is not closed_for_holidays. */
+  holidays: ReadonlySet<string>;
+  service: SlotServiceSettings;
+  account: SlotAccountSettings;
+}
+
+/** A slot before it is put into words: what availableDates and nextAvailableDate need. */
+export interface RawSlot {
+  startMs: number;
+  endMs: number;
+  free: number;
+  available_resources: number[];
+  maximum_capacity: number;
+}
+
+export interface Slot extends RawSlot {
+  /** Local date of the start. */
+  date: string;
+  timestamp: string;
+  timestamp_end: string;
+  formatted_timestamp: string;
+  formatted_timestamp_end: string;
+}
+
+interface Prepared {
+  resources: SlotResource[];
+  occupancies: Occupancy[];
+  intervalMs: number;
+  roundingMs: number;
+  nextAvailable: boolean;
+  window: { earliest: number; latest: number };
+}
+
+function prepare(input: SlotInput): Prepared {
+  const resources = [...input.resources].sort((a, b) => a.id - b.id);
+  const byResource = new Map<number, SlotBooking[]>(resources.map((r) => [r.id, []]));
+  for (const booking of input.bookings) byResource.get(booking.resource_id)?.push(booking);
+  const rounding = input.service.interval_rounding ?? input.account.interval_rounding;
+  return {
+    resources,
+    occupancies: resources.map((r) => new Occupancy(byResource.get(r.id)!)),
+    intervalMs: input.service.interval * MINUTE_MS,
+    roundingMs: rounding > 0 ? rounding * MINUTE_MS : 0,
+    nextAvailable: input.account.slot_generation_type !== 1,
+    window: bookableWindow(input.now, input.account, input.timeZone),
+  };
+}
+
+/** Opening pairs of a resource on the day as instants; empty when closed. A pair a DST gap swallows drops out. */
+function openSpans(resource: SlotResource, day: ZoneDay, timeZone: string): number[] {
+  const hours = resource.exceptions.has(day.date) ? resource.exceptions.get(day.date) : resource.weekly[WEEKDAYS[day.weekday]];
+  const spans: number[] = [];
+  if (!hours) return spans;
+  for (let i = 0; i + 1 < hours.length; i += 2) {
+    const open = wallMinutesToEpoch(day, minutesOfDay(hours[i]), timeZone);
+    const close = wallMinutesToEpoch(day, minutesOfDay(hours[i + 1]), timeZone);
+    if (close > open) spans.push(open, close);
+  }
+  return spans;
+}
+
+/** Rounds up to the rounding step counted from local midnight on the wall clock, moving by real time. */
+function roundUp(epochMs: number, p: Prepared, day: ZoneDay, timeZone: string): number {
+  if (p.roundingMs === 0) return epochMs;
+  const wall = epochMs + offsetOn(day, epochMs, timeZone);
+  const sinceMidnight = wall - Math.floor(wall / DAY_MS) * DAY_MS; // so a step like 7 minutes restarts each day
+  const past = sinceMidnight % p.roundingMs;
+  return past === 0 ? epochMs : epochMs + p.roundingMs - past;
+}
+
+/** Slot starts one resource offers in one opening span (NOTES: Slots, slot_generation_type). */
+function startsInSpan(open: number, close: number, r: number, p: Prepared, day: ZoneDay, timeZone: string, out: number[]) {
+  const { intervalMs } = p;
+  const capacity = p.resources[r].capacity;
+  const occupancy = p.occupancies[r];
+  let t = open;
+  while (t + intervalMs <= close) {
+    if (!p.nextAvailable || capacity < 1 || occupancy.peak(t, t + intervalMs) < capacity) {
+      out.push(t);
+      t += intervalMs;
+      continue;
+    }
+    const next = roundUp(occupancy.freedAfter(t, t + intervalMs, capacity), p, day, timeZone);
+    // A block shorter than the slot moves the grid to its end; a longer one is listed as taken, so
+    // a resource's own slots never overlap.
+    if (next < t + intervalMs) t = next;
+    else {
+      out.push(t);
+      t += intervalMs;
+    }
+  }
+}
+
+interface Candidate {
+  start: number;
+  end: number;
+}
+
+/** Candidate slots of the day, sorted and without duplicates, each with every resource's open spans. */
+function candidatesOfDay(input: SlotInput, p: Prepared, day: ZoneDay, spans: number[][]): Candidate[] {
+  const { service, timeZone } = input;
+  if (service.has_day_booking) {
+    const found: Candidate[] = [];
+    for (const s of spans) {
+      if (s.length === 0) continue;
+      const candidate = service.day_booking_specify_time
+        ? { start: s[0], end: s[s.length - 1] }
+        : { start: day.startMs, end: day.endMs };
+      if (!found.some((c) => c.start === candidate.start && c.end === candidate.end)) found.push(candidate);
+    }
+    return found.sort((a, b) => a.start - b.start || a.end - b.end);
+  }
+  const starts: number[] = [];
+  spans.forEach((s, r) => {
+    for (let i = 0; i < s.length; i += 2) startsInSpan(s[i], s[i + 1], r, p, day, timeZone, starts);
+  });
+  // Resources mostly share hours, so dropping repeats before sorting leaves little to sort.
+  const sorted = Float64Array.from(new Set(starts)).sort();
+  const candidates: Candidate[] = [];
+  for (const start of sorted) candidates.push({ start, end: start + p.intervalMs });
+  return candidates;
+}
+
+/** Whether the resource is open for all of [start, end): inside one opening pair, or for day slots its day. */
+function openFor(s: number[], start: number, end: number, service: SlotServiceSettings): boolean {
+  if (s.length === 0) return false;
+  if (service.has_day_booking) return service.day_booking_specify_time ? s[0] <= start && end <= s[s.length - 1] : true;
+  for (let i = 0; i < s.length; i += 2) if (s[i] <= start && end <= s[i + 1]) return true;
+  return false;
+}
+
+/**
+ * Visits each date in the range with its slots (possibly none) until `visit` returns false.
+ * Zone arithmetic happens once per day and opening edge; the slot loops are integer maths.
+ */
+function eachDay(input: SlotInput, visit: (day: ZoneDay, slots: RawSlot[]) => boolean): void {
+  if ((!input.service.has_day_booking && !(input.service.interval > 0)) || input.resources.length === 0) return;
+  const p = prepare(input);
+  const last = dayNumberOf(input.to);
+  for (let n = dayNumberOf(input.from); n <= last; n++) {
+    const day = zoneDay(n, input.timeZone);
+    if (day.startMs > p.window.latest) return;
+    const closed = input.holidays.has(day.date) || day.endMs <= p.window.earliest;
+    const spans = closed ? [] : p.resources.map((r) => openSpans(r, day, input.timeZone));
+    const slots: RawSlot[] = [];
+    for (const { start, end } of closed ? [] : candidatesOfDay(input, p, day, spans)) {
+      if (start < p.window.earliest || start > p.window.latest) continue;
+      const slot: RawSlot = { startMs: start, endMs: end, free: 0, available_resources: [], maximum_capacity: 0 };
+      for (let r = 0; r < p.resources.length; r++) {
+        if (!openFor(spans[r], start, end, input.service)) continue;
+        const { id, capacity } = p.resources[r];
+        const remaining = Math.max(0, capacity - p.occupancies[r].peak(start, end));
+        slot.maximum_capacity += capacity;
+        slot.free += remaining;
+        if (remaining >= 1) slot.available_resources.push(id);
+      }
+      slots.push(slot);
+    }
+    if (!visit(day, slots)) return;
+  }
+}
+
+/** Every slot in the range, sorted by start (then end), in the shape the slot endpoints serialise. */
+export function computeSlots(input: SlotInput): Slot[] {
+  const out: Slot[] = [];
+  eachDay(input, (day, slots) => {
+    for (const raw of slots) {
+      const start = slotTimeTexts(raw.startMs, offsetOn(day, raw.startMs, input.timeZone), input.locale);
+      const end = slotTimeTexts(raw.endMs, offsetOn(day, raw.endMs, input.timeZone), input.locale);
+      out.push({
+        startMs: raw.startMs, endMs: raw.endMs, date: day.date,
+        timestamp: start.iso, timestamp_end: end.iso,
+        formatted_timestamp: start.local, formatted_timestamp_end: end.local,
+        free: raw.free, available_resources: raw.available_resources, maximum_capacity: raw.maximum_capacity,
+      });
+    }
+    return true;
+  });
+  return out;
+}
+
+const hasFree = (slots: RawSlot[]) => slots.some((slot) => slot.free > 0);
+
+/** Dates in the range with at least one slot that has free capacity. */
+export function availableDates(input: SlotInput): string[] {
+  const dates: string[] = [];
+  eachDay(input, (day, slots) => {
+    if (hasFree(slots)) dates.push(day.date);
+    return true;
+  });
+  return dates;
+}
+
+/** The first date in the range with a free slot, or null; stops computing at that date. */
+export function nextAvailableDate(input: SlotInput): string | null {
+  let found: string | null = null;
+  eachDay(input, (day, slots) => {
+    if (hasFree(slots)) found = day.date;
+    return found === null;
+  });
+  return found;
+}
