@@ -8,12 +8,14 @@ import { peopleRoutes } from "./people/routes";
 import { providerRoutes } from "./providers/routes";
 import { resourceRoutes } from "./resources/routes";
 import { publicServiceRoutes, serviceRoutes } from "./services/routes";
+import { privateSlotRoutes, publicSlotRoutes } from "./slots/routes";
 import { userRoutes } from "./users/routes";
 
 export const privateFeatures: [string, Hono<AppEnv>][] = [
   // Registered before /client so the nested prefix never falls through to the account routes.
   ["/client/users", userRoutes],
   ["/client", clientRoutes],
+  ["/services", privateSlotRoutes],
   ["/services", serviceRoutes],
   ["/providers", providerRoutes],
   ["/categories", categoryRoutes],
@@ -26,6 +28,7 @@ export const privateFeatures: [string, Hono<AppEnv>][] = [
 ];
 
 export const publicFeatures: [string, Hono<AppEnv>][] = [
+  ["/services", publicSlotRoutes],
   ["/services", publicServiceRoutes],
   ["/bookings", publicBookingRoutes],
 ];

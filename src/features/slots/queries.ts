@@ -1,0 +1,76 @@
+// The reads behind a slot answer, at most four statements whatever the range: the service, its
+// provider resources, then their exception dates and active bookings in one batch.
+import { and, asc, eq, gt, gte, isNull, lt, lte, sql } from "drizzle-orm";
+import { bookings, events, providers, resourceExceptionDates, resources, type Service } from "../../db/schema";
+import { inIds } from "../../db/id-list";
+import type { Deps } from "../../env";
+import { isActiveSql } from "../bookings/queries";
+
+export function providerResources({ db, account }: Deps, serviceId: number, selected?: number[]) {
+  const conditions = [
+    eq(providers.account_id, account.id),
+    eq(providers.service_id, serviceId),
+    eq(providers.active, true),
+    eq(resources.active, true),
+  ];
+  if (selected) conditions.push(inIds(resources.id, selected));
+  return db
+    .select({ resource: resources })
+    .from(providers)
+    .innerJoin(resources, and(eq(resources.id, providers.resource_id), eq(resources.account_id, account.id)))
+    .where(and(...conditions))
+    .orderBy(asc(providers.id))
+    .then((rows) => rows.map((r) => r.resource));
+}
+
+/** Exception dates of the range and the bookings holding capacity in it, in one round trip. */
+export function exceptionsAndBookings(
+  { db, account, now }: Deps,
+  resourceIds: number[],
+  dates: { from: string; to: string },
+  instants: { from: number; to: number },
+) {
+  return db.batch([
+    db
+      .select({ resource_id: resourceExceptionDates.resource_id, exception_date: resourceExceptionDates.exception_date, opening_hours: resourceExceptionDates.opening_hours })
+      .from(resourceExceptionDates)
+      .where(and(
+        eq(resourceExceptionDates.account_id, account.id),
+        inIds(resourceExceptionDates.resource_id, resourceIds),
+        gte(resourceExceptionDates.exception_date, dates.from),
+        lte(resourceExceptionDates.exception_date, dates.to),
+      )),
+    db
+      .select({ resource_id: bookings.resource_id, from: bookings.booked_from, to: bookings.booked_to, count: bookings.count })
+      .from(bookings)
+      .where(and(
+        eq(bookings.account_id, account.id),
+        inIds(bookings.resource_id, resourceIds),
+        isNull(bookings.event_id), // event bookings count against the event, not the resource
+        isActiveSql(now),
+        lt(bookings.booked_from, instants.to),
+        gt(bookings.booked_to, instants.from),
+      )),
+  ]);
+}
+
+/** Events of an attendance service in the range, with the seats their active bookings hold. */
+export function eventsWithSeats({ db, account, now }: Deps, service: Service, instants: { from: number; to: number }, publicOnly: boolean) {
+  // "events"."id" is written out: Drizzle renders a bare "id" here, which would bind to b.id.
+  const held = sql<number>`(SELECT COALESCE(SUM(b.count), 0) FROM bookings b
+    WHERE b.event_id = "events"."id" AND b.account_id = ${account.id} AND b.active = 1
+      AND NOT (b.state = 'awaiting_verification' AND b.expires_at IS NOT NULL AND b.expires_at <= ${now}))`;
+  const conditions = [
+    eq(events.account_id, account.id),
+    eq(events.service_id, service.id),
+    eq(events.active, true),
+    gte(events.starts_at, instants.from),
+    lt(events.starts_at, instants.to),
+  ];
+  if (publicOnly) conditions.push(eq(events.published, true));
+  return db
+    .select({ event: events, held })
+    .from(events)
+    .where(and(...conditions))
+    .orderBy(asc(events.starts_at), asc(events.id));
+}

@@ -1,0 +1,131 @@
+// Slots of a service for a date range: appointment services from their providers' opening hours
+// and bookings (the pure engine in domain/slots.ts), attendance services from their events.
+import type { Account, Service } from "../../db/schema";
+import { bookableWindow } from "../../domain/bookable-window";
+import { publicHolidays } from "../../domain/holidays";
+import { weeklyHoursOf } from "../../domain/opening-hours";
+import { slotTimeTexts } from "../../domain/slot-format";
+import {
+  availableDates, computeSlots, nextAvailableDate, type Locale, type RawSlot, type Slot, type SlotInput,
+} from "../../domain/slots";
+import { addDays, dateInZone, daysBetween, endOfMonth, offsetMsAt, startOfDay, todayIn } from "../../domain/time";
+import type { OpeningHours } from "../../db/schema";
+import type { Deps } from "../../env";
+import { ApiError } from "../../http/errors";
+import { getService } from "../services/service";
+import { eventsWithSeats, exceptionsAndBookings, providerResources } from "./queries";
+import { MAX_RANGE_DAYS, NEXT_AVAILABLE_WINDOW_DAYS, type SlotsQuery } from "./schema";
+
+export interface DateRange {
+  from: string;
+  to: string;
+}
+
+export type RangeDefault = "same_day" | "end_of_month" | "next_available_window";
+
+/** The asked range, defaults filled in the account zone (spec: "default today"). */
+export function rangeOf(query: SlotsQuery, account: Account, now: number, fallback: RangeDefault): DateRange {
+  const from = query.from ?? todayIn(now, account.time_zone);
+  const to = query.to ?? {
+    same_day: from,
+    end_of_month: endOfMonth(from),
+    next_available_window: addDays(from, NEXT_AVAILABLE_WINDOW_DAYS - 1),
+  }[fallback];
+  if (to < from) throw ApiError.invalid("to", "must be on or after from");
+  if (daysBetween(from, to) > MAX_RANGE_DAYS) throw ApiError.invalid("to", `must be at most ${MAX_RANGE_DAYS} days after from`);
+  return { from, to };
+}
+
+interface Computed {
+  service: Service;
+  /** Null for attendance services, whose slots are their events. */
+  input: SlotInput | null;
+  eventSlots: Slot[];
+}
+
+async function compute(deps: Deps, serviceId: number, range: DateRange, selected: number[] | undefined, publicOnly: boolean): Promise<Computed> {
+  const { account, now } = deps;
+  const tz = account.time_zone;
+  const service = await getService(deps, serviceId, { activeOnly: publicOnly });
+  const instants = { from: startOfDay(range.from, tz), to: startOfDay(addDays(range.to, 1), tz) };
+
+  if (service.booking_type === "attendance") {
+    const window = bookableWindow(now, account, tz);
+    const rows = await eventsWithSeats(deps, service, instants, publicOnly);
+    const locale = account.locale as Locale;
+    const eventSlots = rows
+      .filter(({ event }) => event.starts_at >= window.earliest && event.starts_at <= window.latest)
+      .filter(({ event }) => !selected || selected.includes(event.resource_id))
+      .map(({ event, held }) => {
+        const free = Math.max(0, event.capacity - Number(held));
+        const start = slotTimeTexts(event.starts_at, offsetMsAt(event.starts_at, tz), locale);
+        const end = slotTimeTexts(event.ends_at, offsetMsAt(event.ends_at, tz), locale);
+        return {
+          startMs: event.starts_at, endMs: event.ends_at, date: dateInZone(event.starts_at, tz),
+          timestamp: start.iso, timestamp_end: end.iso, formatted_timestamp: start.local, formatted_timestamp_end: end.local,
+          free, available_resources: free > 0 ? [event.resource_id] : [], maximum_capacity: event.capacity,
+        };
+      });
+    return { service, input: null, eventSlots };
+  }
+
+  const found = await providerResources(deps, service.id, selected);
+  const ids = found.map((r) => r.id);
+  const [exceptionRows, bookingRows] = ids.length
+    ? await exceptionsAndBookings(deps, ids, range, instants)
+    : [[], []];
+  const exceptions = new Map<number, Map<string, OpeningHours>>(ids.map((id) => [id, new Map()]));
+  for (const row of exceptionRows) exceptions.get(row.resource_id)?.set(row.exception_date, row.opening_hours);
+
+  const input: SlotInput = {
+    timeZone: tz,
+    locale: account.locale as Locale,
+    now,
+    from: range.from,
+    to: range.to,
+    resources: found.map((r) => ({ id: r.id, capacity: r.capacity, weekly: weeklyHoursOf(r), exceptions: exceptions.get(r.id)! })),
+    bookings: bookingRows.map((b) => ({ resource_id: b.resource_id, from: b.from, to: b.to, count: b.count })),
+    holidays: account.closed_for_holidays
+      ? new Set(publicHolidays(account.country_code, "en", range.from, range.to).map((h) => h.date))
+      : new Set(),
+    service: {
+      interval: service.interval,
+      interval_rounding: service.interval_rounding,
+      max_slots: service.max_slots,
+      has_day_booking: service.has_day_booking,
+      day_booking_specify_time: service.day_booking_specify_time,
+      same_day: service.same_day,
+    },
+    account: {
+      interval_rounding: account.interval_rounding,
+      slot_generation_type: account.slot_generation_type === 1 ? 1 : 2,
+      first_bookable_period: account.first_bookable_period,
+      future_bookable_period: account.future_bookable_period,
+    },
+  };
+  return { service, input, eventSlots: [] };
+}
+
+const hasFree = (slots: RawSlot[]) => slots.some((s) => s.free > 0);
+
+export async function slotsOf(deps: Deps, serviceId: number, query: SlotsQuery, publicOnly: boolean): Promise<Slot[]> {
+  const range = rangeOf(query, deps.account, deps.now, "same_day");
+  const { input, eventSlots } = await compute(deps, serviceId, range, query.selected_resources, publicOnly);
+  return input ? computeSlots(input) : eventSlots;
+}
+
+export async function availableDatesOf(deps: Deps, serviceId: number, query: SlotsQuery, publicOnly: boolean): Promise<string[]> {
+  const range = rangeOf(query, deps.account, deps.now, "end_of_month");
+  const { input, eventSlots } = await compute(deps, serviceId, range, query.selected_resources, publicOnly);
+  if (input) return availableDates(input);
+  const dates = new Set(eventSlots.filter((s) => s.free > 0).map((s) => s.date));
+  return [...dates];
+}
+
+/** spec: the next date with a free slot within 30 days of `from`. */
+export async function nextAvailableDateOf(deps: Deps, serviceId: number, query: SlotsQuery, publicOnly: boolean): Promise<string | null> {
+  const range = rangeOf({ ...query, to: undefined }, deps.account, deps.now, "next_available_window");
+  const { input, eventSlots } = await compute(deps, serviceId, range, query.selected_resources, publicOnly);
+  if (input) return nextAvailableDate(input);
+  return eventSlots.find((s) => hasFree([s]))?.date ?? null;
+}
