@@ -1,0 +1,30 @@
+// npm run bench: builds each benchmark with esbuild, runs it in its own Node process, prints a
+// table and writes bench/results.json. Figures are measured in the same run, never asserted.
+import { build } from "esbuild";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import os from "node:os";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const out = join(here, ".build");
+mkdirSync(out, { recursive: true });
+
+const suites = [{ name: "engine", entry: join(here, "engine.ts") }];
+const results = { generated_at: new Date().toISOString(), machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version }, figures: [] };
+
+for (const suite of suites) {
+  const file = join(out, `${suite.name}.mjs`);
+  await build({ entryPoints: [suite.entry], bundle: true, platform: "node", format: "esm", outfile: file, logLevel: "error" });
+  const figures = JSON.parse(execFileSync(process.execPath, [file], { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 }));
+  results.figures.push(...figures);
+}
+
+const pad = (s, n) => String(s).padEnd(n);
+console.log(`\n${pad("benchmark", 56)} ${pad("median", 10)} ${pad("p95", 10)} ${pad("mean", 10)} calls  slots`);
+for (const f of results.figures) {
+  console.log(`${pad(f.name, 56)} ${pad(`${f.median} ${f.unit}`, 10)} ${pad(`${f.p95} ${f.unit}`, 10)} ${pad(`${f.mean} ${f.unit}`, 10)} ${pad(f.calls, 6)} ${f.slots ?? ""}`);
+}
+writeFileSync(join(here, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+console.log(`\nwritten: bench/results.json (target: engine under 5 ms per call, the Workers free-plan CPU budget is 10 ms)`);
