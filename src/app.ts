@@ -1,6 +1,7 @@
 // The Hono app: middleware in order, then the private API, operator API and public site.
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
 import { getPath } from "hono/utils/url";
 import type { AppEnv } from "./env";
 import { privateAuth, publicAccount } from "./http/auth";
@@ -41,6 +42,15 @@ export function buildApp() {
   app.route("/api/v1", privateApi);
 
   const publicSite = new Hono<AppEnv>();
+  // Widgets on any origin call the booking site; it holds no credentials, so `*` is safe. The
+  // private API sends no CORS headers: its key must never live in a browser.
+  publicSite.use("*", cors({
+    origin: "*",
+    allowMethods: ["GET", "POST", "OPTIONS"],
+    allowHeaders: ["Content-Type", "Idempotency-Key"],
+    exposeHeaders: ["Link", "Current-Page", "Page-Items", "Total-Count", "Total-Pages", "Retry-After"],
+    maxAge: 86_400,
+  }));
   publicSite.use("*", publicAccount);
   publicSite.use("*", idempotency);
   for (const [path, routes] of publicFeatures) publicSite.route(path, routes);

@@ -1,0 +1,35 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { newAccount, send, type Client } from "../support/api";
+
+let subdomain: string;
+let api: Client;
+
+beforeAll(async () => {
+  const mine = await newAccount();
+  subdomain = mine.account.subdomain;
+  api = mine.api;
+});
+
+describe("CORS on the booking site", () => {
+  it("answers a widget's preflight from any origin", async () => {
+    const res = await send("OPTIONS", `http://${subdomain}.localhost/bookings`, {
+      headers: { origin: "https://shop.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-allow-methods")).toContain("POST");
+    expect(res.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("content-type");
+  });
+
+  it("marks public reads as readable from any origin", async () => {
+    const res = await send("GET", `http://${subdomain}.localhost/services`, { headers: { origin: "https://shop.example" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
+  it("sends no CORS headers on the private API", async () => {
+    const res = await send("GET", "/api/v1/services", { headers: { origin: "https://shop.example", authorization: `Bearer ${api.apiKey}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+  });
+});
