@@ -14,6 +14,14 @@ beforeAll(async () => {
 });
 
 const slot = (resourceId: number, from = "2030-01-07 10:00", to = "2030-01-07 11:00") => ({ resource_id: resourceId, booked_from: from, booked_to: to });
+/** The 10:00 slot of 2030-01-07 as a widget sees it, for a service the resource alone provides. */
+async function slotAtTen(resourceId: number) {
+  const service = await make.service({ title: `Only ${resourceId}` });
+  await make.provider(resourceId, service.id);
+  const slots = (await api.get(`/services/${service.id}/slots?from=2030-01-07&to=2030-01-07`)).body;
+  return slots.find((e: any) => e.slot.timestamp === "2030-01-07T10:00:00+01:00")?.slot;
+}
+
 const statuses = (results: { status: number }[]) => results.map((r) => r.status).sort();
 
 describe("POST /api/v1/bookings under concurrency", () => {
@@ -24,6 +32,7 @@ describe("POST /api/v1/bookings under concurrency", () => {
     expect(results.filter((r) => r.status === 400)).toHaveLength(49);
     expect(results.find((r) => r.status === 400)!.body).toEqual({ booked_from: ["is not available: the resource is fully booked at this time"] });
     expect((await api.get(`/bookings?resource_id=${resource.id}`)).body).toHaveLength(1);
+    expect(await slotAtTen(resource.id)).toMatchObject({ free: 0, available_resources: [], maximum_capacity: 1 });
   });
 
   it("lets exactly three of 50 parallel bookings into a capacity-3 slot", async () => {
@@ -31,6 +40,7 @@ describe("POST /api/v1/bookings under concurrency", () => {
     const results = await Promise.all(Array.from({ length: 50 }, () => api.post("/bookings", { booking: slot(resource.id) })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(3);
     expect(results.filter((r) => r.status === 400)).toHaveLength(47);
+    expect(await slotAtTen(resource.id)).toMatchObject({ free: 0, available_resources: [], maximum_capacity: 3 });
   });
 
   it("never lets a reschedule and a create both take the last place", async () => {
