@@ -1,17 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env, newAccount, type Client } from "../support/api";
+import { must } from "../support/bookings";
 
 let api: Client;
 let other: Client;
 let resource: { id: number };
 let service: { id: number };
 let otherResource: { id: number };
-
-async function must(res: Promise<{ status: number; body: any }>) {
-  const r = await res;
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body;
-}
 
 beforeAll(async () => {
   api = (await newAccount()).api;
