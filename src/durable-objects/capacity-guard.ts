@@ -9,6 +9,12 @@ export type SqlRow = Record<string, string | number | null>;
 export interface GuardedBatch {
   /** Run in one D1 batch. The first statement is the guarded write: it must change one row. */
   statements: SqlStatement[];
+  /**
+   * Run every statement in one D1 batch, all or nothing. The follow-ups then run whether or not
+   * the first changed a row, so each must carry its own condition (e.g. "bookings that differ
+   * from their event"). Without it, follow-ups run in a second batch only after the first applied.
+   */
+  atomic?: boolean;
 }
 
 export interface GuardedResult {
@@ -27,7 +33,11 @@ export class CapacityGuard extends DurableObject<Env> {
   }
 }
 
-async function applyBatch(db: D1Database, { statements }: GuardedBatch): Promise<GuardedResult> {
+async function applyBatch(db: D1Database, { statements, atomic }: GuardedBatch): Promise<GuardedResult> {
+  if (atomic) {
+    const results = await db.batch(statements.map((s) => db.prepare(s.sql).bind(...s.params)));
+    return { applied: results[0].meta.changes === 1, rows: results.map((r) => r.results as SqlRow[]) };
+  }
   const [guarded, ...rest] = statements;
   const first = await db.prepare(guarded.sql).bind(...guarded.params).run();
   if (first.meta.changes !== 1) return { applied: false, rows: [first.results as SqlRow[]] };

@@ -4,6 +4,7 @@ import type { AppEnv } from "../env";
 import { clientRoutes } from "./account/routes";
 import { bookingRoutes, eventBookingRoutes, personBookingRoutes, publicBookingRoutes } from "./bookings/routes";
 import { categoryRoutes } from "./categories/routes";
+import { eventRoutes } from "./events/routes";
 import { peopleRoutes } from "./people/routes";
 import { providerRoutes } from "./providers/routes";
 import { resourceRoutes } from "./resources/routes";
@@ -25,6 +26,7 @@ export const privateFeatures: [string, Hono<AppEnv>][] = [
   ["/resources", resourceRoutes],
   ["/bookings", bookingRoutes],
   ["/events", eventBookingRoutes],
+  ["/events", eventRoutes],
 ];
 
 export const publicFeatures: [string, Hono<AppEnv>][] = [

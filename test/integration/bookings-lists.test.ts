@@ -1,7 +1,7 @@
 // The booking listings: which states each shows, every filter, order and pagination.
 import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount, type Client } from "../support/api";
-import { bookingIds, catalogue, env, insertEvent, must } from "../support/bookings";
+import { bookingIds, catalogue, env, must } from "../support/bookings";
 
 let api: Client;
 let other: Client;
@@ -81,8 +81,8 @@ describe("GET /api/v1/bookings", () => {
 
   it("filters by start, end, since, external_id, status, service, event and collection", async () => {
     const resource = await make.resource({ capacity: 10 });
-    const service = await make.service();
-    const eventId = await insertEvent(accountId, { resourceId: resource.id, serviceId: service.id, capacity: 5, starts: "2030-06-03 18:00", ends: "2030-06-03 19:00" });
+    const service = await make.service({ booking_type: "attendance" });
+    const eventId = await make.event({ resourceId: resource.id, serviceId: service.id, capacity: 5, starts: "2030-06-03 18:00", ends: "2030-06-03 19:00" });
     const early = await make.booking({ ...slot(resource.id, "2030-06-01 09:00", "2030-06-01 10:00"), external_id: "e-1", status: "new" });
     const late = await make.booking({ ...slot(resource.id, "2030-06-02 09:00", "2030-06-02 10:00"), service_id: service.id, status: "paid" });
     const onEvent = await make.booking({ event_id: eventId });
@@ -194,8 +194,8 @@ describe("GET /api/v1/people/{id}/bookings", () => {
 describe("GET /api/v1/events/{id}/bookings", () => {
   it("lists the event's active bookings", async () => {
     const resource = await make.resource();
-    const service = await make.service();
-    const eventId = await insertEvent(accountId, { resourceId: resource.id, serviceId: service.id, capacity: 5, starts: "2030-07-01 18:00", ends: "2030-07-01 19:00" });
+    const service = await make.service({ booking_type: "attendance" });
+    const eventId = await make.event({ resourceId: resource.id, serviceId: service.id, capacity: 5, starts: "2030-07-01 18:00", ends: "2030-07-01 19:00" });
     const kept = await make.booking({ event_id: eventId });
     const cancelled = await make.booking({ event_id: eventId });
     await must(api.put(`/bookings/${cancelled.id}/cancel`));
@@ -207,8 +207,8 @@ describe("GET /api/v1/events/{id}/bookings", () => {
 
   it("answers 404 for an unknown event and another tenant's event", async () => {
     const resource = await make.resource();
-    const service = await make.service();
-    const eventId = await insertEvent(accountId, { resourceId: resource.id, serviceId: service.id, capacity: 5, starts: "2030-07-01 18:00", ends: "2030-07-01 19:00" });
+    const service = await make.service({ booking_type: "attendance" });
+    const eventId = await make.event({ resourceId: resource.id, serviceId: service.id, capacity: 5, starts: "2030-07-01 18:00", ends: "2030-07-01 19:00" });
     expect((await api.get("/events/999999/bookings")).status).toBe(404);
     expect((await other.get(`/events/${eventId}/bookings`)).status).toBe(404);
   });

@@ -1,11 +1,10 @@
 // The booking site's POST /bookings and the public_booking rules on the private API.
 import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount, publicSite, send, type Client } from "../support/api";
-import { catalogue, insertEvent, must } from "../support/bookings";
+import { catalogue, must } from "../support/bookings";
 
 let api: Client;
 let site: ReturnType<typeof publicSite>;
-let accountId: number;
 let make: ReturnType<typeof catalogue>;
 let resource: any;
 let service: any;
@@ -14,7 +13,6 @@ let subdomain: string;
 beforeAll(async () => {
   const mine = await newAccount({ first_bookable_period: "2 hours", future_bookable_period: "2 years" });
   api = mine.api;
-  accountId = mine.account.id;
   subdomain = mine.account.subdomain;
   site = publicSite(subdomain);
   make = catalogue(api);
@@ -108,8 +106,9 @@ describe("public POST /bookings", () => {
   });
 
   it("books a published event, and refuses an unpublished one", async () => {
-    const published = await insertEvent(accountId, { resourceId: resource.id, serviceId: service.id, capacity: 2, starts: `${MONDAY} 18:00`, ends: `${MONDAY} 19:00` });
-    const hidden = await insertEvent(accountId, { resourceId: resource.id, serviceId: service.id, capacity: 2, starts: `${MONDAY} 18:00`, ends: `${MONDAY} 19:00`, published: false });
+    const classes = await make.service({ title: "Class", booking_type: "attendance" });
+    const published = await make.event({ resourceId: resource.id, serviceId: classes.id, capacity: 2, starts: `${MONDAY} 18:00`, ends: `${MONDAY} 19:00` });
+    const hidden = await make.event({ resourceId: resource.id, serviceId: classes.id, capacity: 2, starts: `${MONDAY} 18:00`, ends: `${MONDAY} 19:00`, published: false });
     const ok = await site.post("/bookings", { booking: { event_id: published, person_attributes: { name: "E" } } });
     expect(ok.status).toBe(200);
     expect(ok.body.booking.event).toEqual({ id: published, title: "Yoga class" });

@@ -1,17 +1,15 @@
 // POST, GET and PUT of single bookings on the private API.
 import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount, type Client } from "../support/api";
-import { catalogue, env, insertEvent, must, rawBooking } from "../support/bookings";
+import { catalogue, env, must, rawBooking } from "../support/bookings";
 
 let api: Client;
 let other: Client;
-let accountId: number;
 let make: ReturnType<typeof catalogue>;
 
 beforeAll(async () => {
   const mine = await newAccount();
   api = mine.api;
-  accountId = mine.account.id;
   make = catalogue(api);
   other = (await newAccount()).api;
 });
@@ -232,7 +230,7 @@ describe("POST /api/v1/bookings", () => {
   it("books an event: times, resource and service come from the event, and its capacity counts", async () => {
     const resource = await make.resource({ title: "Hall" });
     const service = await make.service({ title: "Yoga", booking_type: "attendance" });
-    const eventId = await insertEvent(accountId, { resourceId: resource.id, serviceId: service.id, capacity: 3, starts: "2030-01-09 18:00", ends: "2030-01-09 19:30" });
+    const eventId = await make.event({ resourceId: resource.id, serviceId: service.id, capacity: 3, starts: "2030-01-09 18:00", ends: "2030-01-09 19:30" });
     const booking = await make.booking({ event_id: eventId, count: 2, booked_from: "2030-01-01 00:00", booked_to: "2030-01-01 01:00" });
     expect(booking).toMatchObject({
       event_id: eventId, resource_id: resource.id, service_id: service.id,
@@ -249,8 +247,8 @@ describe("POST /api/v1/bookings", () => {
 
   it("answers 400 on event_id for an unknown or deleted event", async () => {
     const resource = await make.resource();
-    const service = await make.service();
-    const gone = await insertEvent(accountId, { resourceId: resource.id, serviceId: service.id, capacity: 3, starts: "2030-01-09 18:00", ends: "2030-01-09 19:00", active: false });
+    const service = await make.service({ booking_type: "attendance" });
+    const gone = await make.event({ resourceId: resource.id, serviceId: service.id, capacity: 3, starts: "2030-01-09 18:00", ends: "2030-01-09 19:00", active: false });
     expect((await api.post("/bookings", { booking: { event_id: gone } })).body).toEqual({ event_id: ["is not open for booking"] });
     expect((await api.post("/bookings", { booking: { event_id: 999999 } })).body).toEqual({ event_id: ["does not exist"] });
   });
@@ -356,8 +354,8 @@ describe("PUT /api/v1/bookings/{id}", () => {
 
   it("answers 400 on each event-owned attribute of an event booking, but accepts the values it already has", async () => {
     const resource = await make.resource();
-    const service = await make.service();
-    const eventId = await insertEvent(accountId, { resourceId: resource.id, serviceId: service.id, capacity: 5, starts: "2030-01-11 18:00", ends: "2030-01-11 19:00" });
+    const service = await make.service({ booking_type: "attendance" });
+    const eventId = await make.event({ resourceId: resource.id, serviceId: service.id, capacity: 5, starts: "2030-01-11 18:00", ends: "2030-01-11 19:00" });
     const booking = await make.booking({ event_id: eventId });
     const res = await api.put(`/bookings/${booking.id}`, {
       booking: { booked_from: "2030-01-11 17:00", booked_to: "2030-01-11 20:00", resource_id: resource.id + 1000, service_id: service.id + 1000 },

@@ -1,8 +1,7 @@
-// Factories for booking tests: catalogue rows through the API, events straight into D1 (the
-// events feature is not built yet), and small readers of raw booking rows.
+// Factories for booking tests: catalogue rows and events through the API, and small readers
+// of raw booking rows.
 import { expect } from "vitest";
 import { env, type Client } from "./api";
-import { parseDateTimeInput } from "../../src/domain/time";
 
 export async function must(res: Promise<{ status: number; body: any }>) {
   const r = await res;
@@ -25,22 +24,18 @@ export function catalogue(api: Client) {
       (await must(api.post("/people", { person: { name: "Kari", ...attributes } }))).person,
     booking: async (booking: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
       (await must(api.post("/bookings", { booking, ...extra }))).booking,
+    /** An event's id; `starts`/`ends` are wall times in the account zone, the service an attendance one. */
+    event: async (e: { resourceId: number; serviceId: number; capacity: number; starts: string; ends: string; title?: string; published?: boolean; active?: boolean }) => {
+      const { event } = await must(api.post("/events", {
+        event: {
+          resource_id: e.resourceId, service_id: e.serviceId, capacity: e.capacity, starts_at: e.starts, ends_at: e.ends,
+          title: e.title ?? "Yoga class", published: e.published ?? true,
+        },
+      }));
+      if (e.active === false) await must(api.delete(`/events/${event.id}`));
+      return event.id as number;
+    },
   };
-}
-
-/** An event row: `starts`/`ends` are wall times in the account zone. */
-export async function insertEvent(
-  accountId: number,
-  e: { resourceId: number; serviceId: number; capacity: number; starts: string; ends: string; title?: string; published?: boolean; active?: boolean; timeZone?: string },
-): Promise<number> {
-  const tz = e.timeZone ?? "Europe/Oslo";
-  const row = await env.DB.prepare(
-    `INSERT INTO events (account_id, resource_id, service_id, published, capacity, starts_at, ends_at, title, active, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0) RETURNING id`,
-  ).bind(accountId, e.resourceId, e.serviceId, e.published === false ? 0 : 1, e.capacity,
-    parseDateTimeInput(e.starts, tz), parseDateTimeInput(e.ends, tz), e.title ?? "Yoga class", e.active === false ? 0 : 1)
-    .first<{ id: number }>();
-  return row!.id;
 }
 
 export const rawBooking = (id: number) =>

@@ -26,21 +26,29 @@ export interface SqlStatement {
 
 const HOLDS_CAPACITY = `active = 1 AND NOT (state = 'awaiting_verification' AND expires_at IS NOT NULL AND expires_at <= ?)`;
 
+/** The condition for one booking row holding capacity, for writes elsewhere that must agree. */
+export const holdsCapacity = (now: number): SqlStatement => ({ sql: HOLDS_CAPACITY, params: [now] });
+
 /**
- * SQL that is true when `window.count` more fits into the scope. For resources this is the
- * peak of concurrent counts over the window (not the plain sum of overlaps, which would refuse
- * bookings that fit when capacity > 1): the load can only peak at the window's start or at the
- * start of an overlapping booking.
+ * The count an event's bookings hold now. Exported for the events feature, whose capacity
+ * changes must be checked against exactly what event bookings are checked against.
  */
-export function fitsCondition(scope: CapacityScope, window: CapacityWindow): SqlStatement {
+export function eventLoadSql(eventId: number, now: number, excludeBookingId = 0): SqlStatement {
+  return {
+    sql: `(SELECT COALESCE(SUM(count), 0) FROM bookings WHERE event_id = ? AND id != ? AND ${HOLDS_CAPACITY})`,
+    params: [eventId, excludeBookingId, now],
+  };
+}
+
+/**
+ * The load the new booking adds to: for events the sum of the event's bookings; for resources
+ * the peak of concurrent counts over the window (not the plain sum of overlaps, which would
+ * refuse bookings that fit when capacity > 1): the load can only peak at the window's start or
+ * at the start of an overlapping booking.
+ */
+function loadSql(scope: CapacityScope, window: CapacityWindow): SqlStatement {
   const exclude = window.excludeBookingId ?? 0;
-  if (scope.kind === "event") {
-    return {
-      sql: `(SELECT COALESCE(SUM(count), 0) FROM bookings
-              WHERE event_id = ? AND id != ? AND ${HOLDS_CAPACITY}) + ? <= ?`,
-      params: [scope.id, exclude, window.now, window.count, scope.capacity],
-    };
-  }
+  if (scope.kind === "event") return eventLoadSql(scope.id, window.now, exclude);
   return {
     sql: `(WITH overlapping AS (
               SELECT booked_from, booked_to, count FROM bookings
@@ -50,14 +58,30 @@ export function fitsCondition(scope: CapacityScope, window: CapacityWindow): Sql
               SELECT ? AS at UNION SELECT booked_from FROM overlapping WHERE booked_from > ?)
             SELECT COALESCE(MAX((SELECT COALESCE(SUM(count), 0) FROM overlapping
                                   WHERE booked_from <= peaks.at AND booked_to > peaks.at)), 0)
-            FROM peaks) + ? <= ?`,
-    params: [scope.id, exclude, window.now, window.to, window.from, window.from, window.from, window.count, scope.capacity],
+            FROM peaks)`,
+    params: [scope.id, exclude, window.now, window.to, window.from, window.from, window.from],
   };
 }
 
-/** Current peak load of the scope over the window (for messages and tests). */
+/**
+ * SQL that is true when `window.count` more fits into the scope. An event's capacity is read
+ * from its row, not from the caller's earlier read: an event update serialised just before this
+ * write (same guard) may have lowered it, moved the event or deleted it, and a booking must then
+ * not go in with the stale capacity or times (NULL compares false).
+ */
+export function fitsCondition(scope: CapacityScope, window: CapacityWindow): SqlStatement {
+  const load = loadSql(scope, window);
+  if (scope.kind === "event") {
+    return {
+      sql: `${load.sql} + ? <= (SELECT capacity FROM events WHERE id = ? AND active = 1 AND starts_at = ? AND ends_at = ?)`,
+      params: [...load.params, window.count, scope.id, window.from, window.to],
+    };
+  }
+  return { sql: `${load.sql} + ? <= ?`, params: [...load.params, window.count, scope.capacity] };
+}
+
+/** Current load of the scope over the window (for messages and tests). */
 export function peakLoadQuery(scope: CapacityScope, window: CapacityWindow): SqlStatement {
-  const fits = fitsCondition({ ...scope, capacity: 0 }, { ...window, count: 0 });
-  // `<peak> + 0 <= 0` → strip the comparison to read the peak itself.
-  return { sql: `SELECT ${fits.sql.replace(/\+ \? <= \?$/, "")} AS peak`, params: fits.params.slice(0, -2) };
+  const load = loadSql(scope, window);
+  return { sql: `SELECT ${load.sql} AS peak`, params: load.params };
 }

@@ -3,10 +3,11 @@
 import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import { bookings, events, people, resources, services, type Booking } from "../../db/schema";
 import { inIds } from "../../db/id-list";
-import { ACTIVE_STATES, type BookingState } from "../../domain/booking-states";
+import { ACTIVE_STATES } from "../../domain/booking-states";
 import type { Deps } from "../../env";
 import type { PageRequest } from "../../http/pagination";
 import { found } from "../../http/serialize";
+import { bookedCountsQuery, toBookedMap } from "../events/queries";
 import type { Related } from "./serializer";
 
 export const bookingOfAccount = ({ account }: Deps, id: number) => and(eq(bookings.id, id), eq(bookings.account_id, account.id));
@@ -26,17 +27,7 @@ export function getBookingByExternalId(deps: Deps, externalId: string): Promise<
   );
 }
 
-/** State as readers see it: an unverified booking past `expires_at` reads as verification_expired. */
-const effectiveStateSql = (now: number) =>
-  sql`(CASE WHEN ${bookings.state} = 'awaiting_verification' AND ${bookings.expires_at} IS NOT NULL AND ${bookings.expires_at} <= ${now}
-       THEN 'verification_expired' ELSE ${bookings.state} END)`;
-
-export const inEffectiveStates = (states: readonly BookingState[], now: number): SQL =>
-  sql`${effectiveStateSql(now)} IN (select value from json_each(${JSON.stringify(states)}))`;
-
-/** Active as the capacity check counts it (capacity-sql.ts), so lists and capacity agree. */
-export const isActiveSql = (now: number): SQL =>
-  sql`(${bookings.active} = 1 AND NOT (${bookings.state} = 'awaiting_verification' AND ${bookings.expires_at} IS NOT NULL AND ${bookings.expires_at} <= ${now}))`;
+export { inEffectiveStates, isActiveSql } from "./active-sql";
 
 export const ACTIVE = [...ACTIVE_STATES];
 
@@ -65,17 +56,18 @@ export async function pageOfBookings(
 const ids = (values: (number | null)[]) => [...new Set(values.filter((v): v is number => v !== null))];
 const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
 
-/** People, resources, services and events of the bookings: four queries in one batch at most. */
-export async function loadRelated({ db, account }: Deps, rows: Booking[]): Promise<Related> {
+/** People, resources, services and events (with their booked seats) of the bookings: one batch. */
+export async function loadRelated({ db, account, now }: Deps, rows: Booking[]): Promise<Related> {
   const personIds = ids(rows.map((b) => b.person_id));
   const resourceIds = ids(rows.map((b) => b.resource_id));
   const serviceIds = ids(rows.map((b) => b.service_id));
   const eventIds = ids(rows.map((b) => b.event_id));
-  const [p, r, s, e] = await db.batch([
+  const [p, r, s, e, booked] = await db.batch([
     db.select().from(people).where(and(eq(people.account_id, account.id), inIds(people.id, personIds))),
     db.select().from(resources).where(and(eq(resources.account_id, account.id), inIds(resources.id, resourceIds))),
     db.select().from(services).where(and(eq(services.account_id, account.id), inIds(services.id, serviceIds))),
     db.select().from(events).where(and(eq(events.account_id, account.id), inIds(events.id, eventIds))),
+    bookedCountsQuery(db, account.id, eventIds, now),
   ]);
-  return { people: byId(p), resources: byId(r), services: byId(s), events: byId(e) };
+  return { people: byId(p), resources: byId(r), services: byId(s), events: byId(e), booked: toBookedMap(booked) };
 }

@@ -5,6 +5,7 @@ import { effectiveState, isActive } from "../../domain/booking-states";
 import { formatInstant, formatNullableInstant } from "../../domain/time";
 import { customDataOut } from "../../http/custom-data";
 import { timestampsOut } from "../../http/serialize";
+import { toEventJson } from "../events/serializer";
 import { toPersonJson } from "../people/serializer";
 import { toResourceJson } from "../resources/serializer";
 import { toServiceJson } from "../services/serializer";
@@ -14,6 +15,8 @@ export interface Related {
   resources: Map<number, Resource>;
   services: Map<number, Service>;
   events: Map<number, Event>;
+  /** Seats each event's active bookings hold, for the extended event's `availability`. */
+  booked: Map<number, number>;
 }
 
 export interface View {
@@ -24,18 +27,6 @@ export interface View {
 
 const brief = (row: { id: number; title: string | null } | undefined) => (row ? { id: row.id, title: row.title } : null);
 
-/** Events have no feature serializer yet: their columns, times in the account zone. */
-export function toEventJson(event: Event, timeZone: string) {
-  const { account_id: _account, custom_data, starts_at, ends_at, created_at: _c, updated_at: _u, ...rest } = event;
-  return {
-    ...rest,
-    starts_at: formatInstant(starts_at, timeZone),
-    ends_at: formatInstant(ends_at, timeZone),
-    custom_data: customDataOut(custom_data, timeZone),
-    ...timestampsOut(event, timeZone),
-  };
-}
-
 function relatedOut(booking: Booking, related: Related, { timeZone, extended }: View) {
   const resource = related.resources.get(booking.resource_id);
   const service = booking.service_id === null ? undefined : related.services.get(booking.service_id);
@@ -45,7 +36,7 @@ function relatedOut(booking: Booking, related: Related, { timeZone, extended }: 
     person: person ? toPersonJson(person, timeZone) : null,
     resource: extended && resource ? toResourceJson(resource, timeZone) : brief(resource),
     service: extended && service ? toServiceJson(service, timeZone) : brief(service),
-    ...(booking.event_id === null ? {} : { event: extended && event ? toEventJson(event, timeZone) : brief(event) }),
+    ...(booking.event_id === null ? {} : { event: extended && event ? toEventJson(event, related.booked.get(event.id) ?? 0, timeZone) : brief(event) }),
   };
 }
 

@@ -1,0 +1,55 @@
+// Event reads: one event, a page of the list, and the booked counts behind `availability`
+// for a whole page in one grouped query (no N+1). Every query filters on account_id.
+import { and, asc, count, desc, eq, sum, type SQL } from "drizzle-orm";
+import { bookings, events, type Event } from "../../db/schema";
+import { inIds } from "../../db/id-list";
+import type { Db, Deps } from "../../env";
+import type { PageRequest } from "../../http/pagination";
+import { found } from "../../http/serialize";
+import { isActiveSql } from "../bookings/active-sql";
+
+export const eventOfAccount = ({ account }: Deps, id: number) => and(eq(events.id, id), eq(events.account_id, account.id));
+
+export function getEvent(deps: Deps, id: number): Promise<Event> {
+  return found(deps.db.query.events.findFirst({ where: eventOfAccount(deps, id) }), "event");
+}
+
+/**
+ * `[event_id, booked]` for the events' active bookings, as a query a caller may put into its own
+ * batch; active is what the capacity check counts, so an expired unverified booking is not.
+ */
+export const bookedCountsQuery = (db: Db, accountId: number, eventIds: readonly number[], now: number) =>
+  db
+    .select({ event_id: bookings.event_id, booked: sum(bookings.count).mapWith(Number) })
+    .from(bookings)
+    .where(and(eq(bookings.account_id, accountId), inIds(bookings.event_id, eventIds), isActiveSql(now)))
+    .groupBy(bookings.event_id);
+
+export const toBookedMap = (rows: { event_id: number | null; booked: number | null }[]) =>
+  new Map(rows.map((r) => [r.event_id!, r.booked ?? 0]));
+
+export async function bookedCounts({ db, account, now }: Deps, eventIds: readonly number[]): Promise<Map<number, number>> {
+  if (eventIds.length === 0) return new Map();
+  return toBookedMap(await bookedCountsQuery(db, account.id, eventIds, now));
+}
+
+export type EventOrder = "starts_at" | "starts_at_desc";
+
+const ORDERS: Record<EventOrder, SQL[]> = {
+  starts_at: [asc(events.starts_at), asc(events.id)],
+  starts_at_desc: [desc(events.starts_at), desc(events.id)],
+};
+
+export async function pageOfEvents(
+  { db, account }: Deps,
+  conditions: SQL[],
+  order: EventOrder,
+  request: PageRequest,
+): Promise<{ rows: Event[]; total: number }> {
+  const where = and(eq(events.account_id, account.id), ...conditions);
+  const [totals, rows] = await db.batch([
+    db.select({ total: count() }).from(events).where(where),
+    db.select().from(events).where(where).orderBy(...ORDERS[order]).limit(request.limit).offset(request.offset),
+  ]);
+  return { rows, total: totals[0]?.total ?? 0 };
+}

@@ -1,0 +1,115 @@
+// Events: single (non-recurring) events people book seats on. Deletion is soft (active=false)
+// and cancels the bookings still holding seats; moving an event moves its bookings.
+import { eq, sql, type SQL } from "drizzle-orm";
+import { events, type Event } from "../../db/schema";
+import { inIds } from "../../db/id-list";
+import { parseDateTimeInput } from "../../domain/time";
+import type { Deps } from "../../env";
+import { ApiError, ErrorCollector } from "../../http/errors";
+import type { PageRequest } from "../../http/pagination";
+import { resourceOf, serviceOf } from "../bookings/references";
+import { bookedCounts, getEvent, pageOfEvents } from "./queries";
+import type { EventInput, EventsQuery, EventUpdate } from "./schema";
+import { writeEventDelete, writeEventUpdate, type EventColumns } from "./writes";
+
+const BAD_DATETIME = "is not a valid datetime: use YYYY-MM-DD hh:mm or ISO 8601";
+
+function instant(deps: Deps, errors: ErrorCollector, attribute: string, text: string): number | null {
+  const value = parseDateTimeInput(text, deps.account.time_zone);
+  if (value === null) errors.add(attribute, BAD_DATETIME);
+  return value;
+}
+
+/** The event's times after the input, with `ends_at` after `starts_at`. */
+function timesOf(deps: Deps, errors: ErrorCollector, input: EventUpdate, current?: Event) {
+  const starts = input.starts_at !== undefined ? instant(deps, errors, "starts_at", input.starts_at) : current?.starts_at ?? null;
+  const ends = input.ends_at !== undefined ? instant(deps, errors, "ends_at", input.ends_at) : current?.ends_at ?? null;
+  if (starts !== null && ends !== null && ends <= starts) errors.add("ends_at", "must be after starts_at");
+  return { starts: starts!, ends: ends! };
+}
+
+/** The resource and service an event names must be the account's, active, and the service an attendance one. */
+async function checkReferences(deps: Deps, errors: ErrorCollector, ids: { resource_id?: number; service_id?: number }) {
+  const [resource, service] = await Promise.all([
+    ids.resource_id === undefined ? undefined : resourceOf(deps, ids.resource_id),
+    ids.service_id === undefined ? undefined : serviceOf(deps, ids.service_id),
+  ]);
+  if (ids.resource_id !== undefined) {
+    if (!resource) errors.add("resource_id", "does not exist");
+    else if (!resource.active) errors.add("resource_id", "is not active");
+  }
+  if (ids.service_id !== undefined) {
+    if (!service) errors.add("service_id", "does not exist");
+    else if (!service.active) errors.add("service_id", "is not active");
+    else if (service.booking_type !== "attendance") errors.add("service_id", "must be an attendance service");
+  }
+}
+
+export async function listEvents(deps: Deps, query: EventsQuery, request: PageRequest) {
+  const errors = new ErrorCollector();
+  const conditions: SQL[] = [eq(events.active, true)];
+  if (query.service_id) conditions.push(inIds(events.service_id, query.service_id));
+  if (query.resource_id) conditions.push(inIds(events.resource_id, query.resource_id));
+  const bound = (attribute: string, text: string | undefined, condition: (at: number) => SQL) => {
+    const at = text === undefined ? null : instant(deps, errors, attribute, text);
+    if (at !== null) conditions.push(condition(at));
+  };
+  bound("start", query.start, (at) => sql`${events.starts_at} >= ${at}`);
+  bound("end", query.end, (at) => sql`${events.ends_at} <= ${at}`);
+  bound("since", query.since, (at) => sql`${events.updated_at} > ${at}`);
+  errors.throwIfAny();
+  const page = await pageOfEvents(deps, conditions, query.order === "starts_at_desc" ? "starts_at_desc" : "starts_at", request);
+  return { ...page, booked: await bookedCounts(deps, page.rows.map((e) => e.id)) };
+}
+
+/** One event with the seats its active bookings hold. */
+export async function getEventWithBooked(deps: Deps, id: number): Promise<{ event: Event; booked: number }> {
+  const event = await getEvent(deps, id);
+  return { event, booked: (await bookedCounts(deps, [id])).get(id) ?? 0 };
+}
+
+export async function createEvent(deps: Deps, input: EventInput) {
+  const errors = new ErrorCollector();
+  const { starts, ends } = timesOf(deps, errors, input);
+  await checkReferences(deps, errors, input);
+  errors.throwIfAny();
+  const [event] = await deps.db
+    .insert(events)
+    .values({
+      ...input, starts_at: starts, ends_at: ends, account_id: deps.account.id, created_at: deps.now, updated_at: deps.now,
+    })
+    .returning();
+  return { event, booked: 0 };
+}
+
+export async function updateEvent(deps: Deps, id: number, input: EventUpdate) {
+  const event = await getEvent(deps, id);
+  const errors = new ErrorCollector();
+  const { starts, ends } = timesOf(deps, errors, input, event);
+  // Only a changed reference is checked, so an event on a since-deactivated resource stays editable.
+  await checkReferences(deps, errors, {
+    resource_id: input.resource_id !== event.resource_id ? input.resource_id : undefined,
+    service_id: input.service_id !== event.service_id ? input.service_id : undefined,
+  });
+  errors.throwIfAny();
+
+  const { starts_at: _s, ends_at: _e, ...plain } = input;
+  const values: EventColumns = { ...plain, starts_at: starts, ends_at: ends, updated_at: deps.now };
+  const moved = starts !== event.starts_at || ends !== event.ends_at
+    || (input.resource_id ?? event.resource_id) !== event.resource_id || (input.service_id ?? event.service_id) !== event.service_id;
+  const lowered = input.capacity !== undefined && input.capacity < event.capacity;
+  const target = { id, accountId: deps.account.id };
+  const capacityCheck = lowered ? { capacity: input.capacity!, now: deps.now } : undefined;
+  if (!(await writeEventUpdate(deps.env, target, values, { capacityCheck, moved }))) {
+    const booked = (await bookedCounts(deps, [id])).get(id) ?? 0;
+    throw ApiError.invalid("capacity", `is less than the seats already booked (${booked})`);
+  }
+  return getEventWithBooked(deps, id);
+}
+
+/** Deleting a deleted event changes nothing, not even updated_at. */
+export async function deleteEvent(deps: Deps, id: number) {
+  await getEvent(deps, id);
+  await writeEventDelete(deps.env, { id, accountId: deps.account.id }, deps.now);
+  return getEventWithBooked(deps, id);
+}
