@@ -2,7 +2,7 @@
 // derived date endpoints, the public site, the query budget, DST and tenancy.
 import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount, publicSite, type Client } from "../support/api";
-import { catalogue, env, insertEvent, must } from "../support/bookings";
+import { catalogue, env, must } from "../support/bookings";
 import { parseDateTimeInput } from "../../src/domain/time";
 
 let api: Client;
@@ -153,8 +153,8 @@ describe("attendance services", () => {
     const make = catalogue(api);
     const studio = await make.resource({ title: "Studio", capacity: 20 });
     const yoga = await make.service({ title: "Yoga", booking_type: "attendance" });
-    const eventId = await insertEvent(accountId, { resourceId: studio.id, serviceId: yoga.id, capacity: 3, starts: "2030-05-06 18:00", ends: "2030-05-06 19:00" });
-    await insertEvent(accountId, { resourceId: studio.id, serviceId: yoga.id, capacity: 3, starts: "2030-05-06 20:00", ends: "2030-05-06 21:00", published: false });
+    const eventId = await make.event({ resourceId: studio.id, serviceId: yoga.id, capacity: 3, starts: "2030-05-06 18:00", ends: "2030-05-06 19:00" });
+    await make.event({ resourceId: studio.id, serviceId: yoga.id, capacity: 3, starts: "2030-05-06 20:00", ends: "2030-05-06 21:00", published: false });
     await must(api.post("/bookings", { booking: { event_id: eventId, count: 2 } }));
     const res = await api.get(`/services/${yoga.id}/slots?from=2030-05-06&to=2030-05-06`);
     expect(res.body[0]).toEqual({
