@@ -5,6 +5,9 @@ import type { Account } from "./db/schema";
 
 export interface Env {
   DB: D1Database;
+  RECURRENCE_QUEUE: Queue<unknown>;
+  WEBHOOK_QUEUE: Queue<unknown>;
+  MESSAGE_QUEUE: Queue<unknown>;
   CAPACITY_GUARD: DurableObjectNamespace<import("./durable-objects/capacity-guard").CapacityGuard>;
   ADMIN_TOKEN?: string;
   ROOT_DOMAIN?: string;

@@ -1,6 +1,8 @@
-// Worker entry: HTTP through the Hono app; queue and cron handlers join as they are built.
+// Worker entry: HTTP through the Hono app, queue consumers, and the every-minute cron.
 import { buildApp } from "./app";
 import type { Env } from "./env";
+import { handleScheduled } from "./cron";
+import { handleQueue } from "./queues";
 
 export { CapacityGuard } from "./durable-objects/capacity-guard";
 
@@ -8,4 +10,6 @@ const app = buildApp();
 
 export default {
   fetch: app.fetch,
+  queue: handleQueue,
+  scheduled: handleScheduled,
 } satisfies ExportedHandler<Env>;

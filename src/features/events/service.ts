@@ -5,6 +5,7 @@ import { events, type Event } from "../../db/schema";
 import { inIds } from "../../db/id-list";
 import { parseDateTimeInput } from "../../domain/time";
 import type { Deps } from "../../env";
+import { afterEventChange } from "./effects";
 import { ApiError, ErrorCollector } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { resourceOf, serviceOf } from "../bookings/references";
@@ -79,7 +80,7 @@ export async function createEvent(deps: Deps, input: EventInput) {
       ...input, starts_at: starts, ends_at: ends, account_id: deps.account.id, created_at: deps.now, updated_at: deps.now,
     })
     .returning();
-  return { event, booked: 0 };
+  return afterEventChange(deps, "created", { event, booked: 0 });
 }
 
 export async function updateEvent(deps: Deps, id: number, input: EventUpdate) {
@@ -104,12 +105,13 @@ export async function updateEvent(deps: Deps, id: number, input: EventUpdate) {
     const booked = (await bookedCounts(deps, [id])).get(id) ?? 0;
     throw ApiError.invalid("capacity", `is less than the seats already booked (${booked})`);
   }
-  return getEventWithBooked(deps, id);
+  return afterEventChange(deps, "modified", await getEventWithBooked(deps, id));
 }
 
 /** Deleting a deleted event changes nothing, not even updated_at. */
 export async function deleteEvent(deps: Deps, id: number) {
-  await getEvent(deps, id);
+  const before = await getEvent(deps, id);
   await writeEventDelete(deps.env, { id, accountId: deps.account.id }, deps.now);
-  return getEventWithBooked(deps, id);
+  const after = await getEventWithBooked(deps, id);
+  return before.active ? afterEventChange(deps, "deleted", after) : after;
 }

@@ -3,6 +3,7 @@
 import { and, eq, ne } from "drizzle-orm";
 import { bookings, people, type Person } from "../../db/schema";
 import type { Deps } from "../../env";
+import { afterPersonChange } from "./effects";
 import { ApiError } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { found } from "../../http/serialize";
@@ -51,7 +52,7 @@ export async function createPerson(deps: Deps, input: PersonInput): Promise<Pers
     .values({ ...values, account_id: deps.account.id, created_at: deps.now, updated_at: deps.now })
     .returning()
     .catch(rethrowUniqueViolation);
-  return row;
+  return afterPersonChange(deps, "created", row);
 }
 
 export async function updatePerson(deps: Deps, id: number, input: PersonInput): Promise<Person> {
@@ -62,7 +63,7 @@ export async function updatePerson(deps: Deps, id: number, input: PersonInput): 
     .where(own(deps, id))
     .returning()
     .catch(rethrowUniqueViolation);
-  return row;
+  return afterPersonChange(deps, "modified", row);
 }
 
 /** Deactivates or reactivates; asking for the state a person is already in changes nothing. */
@@ -70,7 +71,7 @@ export async function setPersonActive(deps: Deps, id: number, active: boolean): 
   const person = await getPerson(deps, id);
   if (person.active === active) return person;
   const [row] = await deps.db.update(people).set({ active, updated_at: deps.now }).where(own(deps, id)).returning();
-  return row;
+  return afterPersonChange(deps, active ? "modified" : "deleted", row);
 }
 
 /**
@@ -102,5 +103,7 @@ export async function mergePeople(deps: Deps, id: number, mergedId: number, inpu
       db.update(people).set({ ...values, updated_at: now }).where(own(deps, id)).returning(),
     ])
     .catch(rethrowUniqueViolation);
-  return updated[0];
+  // The merged person is gone from the caller's view; the kept one changed.
+  await afterPersonChange(deps, "deleted", { ...merged, ...released, active: false, updated_at: now });
+  return afterPersonChange(deps, "modified", updated[0]);
 }

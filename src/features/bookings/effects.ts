@@ -1,0 +1,25 @@
+// What follows a booking change, after it is stored: its webhook event(s). Every path that
+// changes a booking (private and public API, recurrence, cron) ends here.
+import type { Booking } from "../../db/schema";
+import type { Deps } from "../../env";
+import { emitEvent, performedByOf, type PerformedBy, type WebhookEventName } from "../webhooks/emit";
+import { loadRelated } from "./queries";
+import { toBookingJson } from "./serializer";
+
+export type BookingChange = "created" | "modified" | "verified" | "confirmed" | "declined" | "cancelled" | "deleted";
+
+export async function afterBookingChange(
+  deps: Deps,
+  change: BookingChange,
+  booking: Booking,
+  performedBy: PerformedBy = performedByOf(deps.surface),
+): Promise<void> {
+  const related = await loadRelated(deps, [booking]);
+  const json = toBookingJson(booking, related, { timeZone: deps.account.time_zone, now: deps.now, extended: false });
+  const events: WebhookEventName[] = [`booking.${change}`];
+  // A verification that confirms at once is also a confirmation for whoever waits on that.
+  if (change === "verified" && booking.state === "confirmed") events.push("booking.confirmed");
+  for (const event of events) {
+    await emitEvent(deps.env, deps.account, event, { kind: "booking", id: booking.id, json }, performedBy, deps.now);
+  }
+}

@@ -1,0 +1,54 @@
+// Emitting a webhook event: one queue message per event, sent where the change happens; the
+// webhook consumer fans it out to the account's matching subscriptions and delivers it.
+import type { Account } from "../../db/schema";
+import { formatInstant } from "../../domain/time";
+import type { Env, Surface } from "../../env";
+
+// NOTES: Webhooks, the events the original service had.
+export const WEBHOOK_EVENTS = [
+  "booking.created", "booking.modified", "booking.verified", "booking.confirmed", "booking.declined",
+  "booking.cancelled", "booking.deleted", "event.created", "event.modified", "event.deleted",
+  "person.created", "person.modified", "person.deleted", "message.processed",
+] as const;
+export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+export type WebhookObject = "booking" | "event" | "person" | "message";
+
+/** NOTES: `performed_by` is `{via}` plus the user when one is known. */
+export interface PerformedBy {
+  via: "private_api" | "public_api" | "system";
+  user?: { id: number; name: string; email: string };
+}
+
+/** The body of a webhook queue message; the payload a receiver gets is built from it. */
+export interface WebhookEventMessage {
+  account_id: number;
+  event: WebhookEventName;
+  /** Unique per event: receivers deduplicate with it; each delivery is keyed by it too. */
+  idempotency_id: string;
+  generated_at: string;
+  performed_by: PerformedBy;
+  data: { object: WebhookObject; id: number } & Record<string, unknown>;
+}
+
+export const performedByOf = (surface: Surface): PerformedBy => ({
+  via: surface === "public_api" ? "public_api" : surface === "private_api" ? "private_api" : "system",
+});
+
+export async function emitEvent(
+  env: Env,
+  account: Account,
+  event: WebhookEventName,
+  object: { kind: WebhookObject; id: number; json: unknown },
+  performedBy: PerformedBy,
+  now: number,
+): Promise<void> {
+  const message: WebhookEventMessage = {
+    account_id: account.id,
+    event,
+    idempotency_id: crypto.randomUUID(),
+    generated_at: formatInstant(now, account.time_zone),
+    performed_by: performedBy,
+    data: { object: object.kind, id: object.id, [object.kind]: object.json },
+  };
+  await env.WEBHOOK_QUEUE.send(message, { contentType: "json" });
+}

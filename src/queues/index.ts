@@ -1,0 +1,26 @@
+// Queue entry: one consumer per queue kind, chosen by the queue's name (`booking-<kind>[-dlq]`).
+import type { Env } from "../env";
+
+export type QueueKind = "recurrence" | "webhooks" | "messages";
+
+export type Consumer = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) => Promise<void>;
+
+/** Each background feature registers its consumers here; `dead` handles its dead-letter queue. */
+export const consumers: Partial<Record<QueueKind, { live: Consumer; dead: Consumer }>> = {};
+
+export function kindOf(queueName: string): { kind: QueueKind; dead: boolean } | null {
+  const match = /^booking-(recurrence|webhooks|messages)(-dlq)?$/.exec(queueName);
+  return match ? { kind: match[1] as QueueKind, dead: match[2] !== undefined } : null;
+}
+
+export async function handleQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
+  const target = kindOf(batch.queue);
+  const consumer = target && consumers[target.kind];
+  if (!target || !consumer) {
+    // Never ack what nothing handles: retry, so the message reaches the dead-letter queue.
+    console.error(JSON.stringify({ queue: batch.queue, error: "no consumer for this queue" }));
+    batch.retryAll({ delaySeconds: 60 });
+    return;
+  }
+  await (target.dead ? consumer.dead : consumer.live)(batch, env, ctx);
+}
