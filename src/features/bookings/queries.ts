@@ -1,10 +1,11 @@
 // Booking reads: one booking by id or external_id, pages of a listing, and the related rows
 // of a page loaded with one query per kind (no N+1). Every query filters on account_id.
-import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, type SQL } from "drizzle-orm";
 import { bookings, events, people, resources, services, type Booking } from "../../db/schema";
 import { inIds } from "../../db/id-list";
 import { ACTIVE_STATES } from "../../domain/booking-states";
 import type { Deps } from "../../env";
+import { pageOf } from "../../db/page";
 import type { PageRequest } from "../../http/pagination";
 import { found } from "../../http/serialize";
 import { bookedCountsQuery, toBookedMap } from "../events/queries";
@@ -46,11 +47,7 @@ export async function pageOfBookings(
   request: PageRequest,
 ): Promise<{ rows: Booking[]; total: number }> {
   const where = and(eq(bookings.account_id, account.id), ...conditions);
-  const [totals, rows] = await db.batch([
-    db.select({ total: count() }).from(bookings).where(where),
-    db.select().from(bookings).where(where).orderBy(...ORDERS[order]).limit(request.limit).offset(request.offset),
-  ]);
-  return { rows, total: totals[0]?.total ?? 0 };
+  return pageOf(db, bookings, where, ORDERS[order], request);
 }
 
 const ids = (values: (number | null)[]) => [...new Set(values.filter((v): v is number => v !== null))];

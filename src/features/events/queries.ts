@@ -1,8 +1,9 @@
 // Event reads: one event, a page of the list, and the booked counts behind `availability`
 // for a whole page in one grouped query (no N+1). Every query filters on account_id.
-import { and, asc, count, desc, eq, sum, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, sum, type SQL } from "drizzle-orm";
 import { bookings, events, type Event } from "../../db/schema";
 import { inIds } from "../../db/id-list";
+import { pageOf } from "../../db/page";
 import type { Db, Deps } from "../../env";
 import type { PageRequest } from "../../http/pagination";
 import { found } from "../../http/serialize";
@@ -47,9 +48,5 @@ export async function pageOfEvents(
   request: PageRequest,
 ): Promise<{ rows: Event[]; total: number }> {
   const where = and(eq(events.account_id, account.id), ...conditions);
-  const [totals, rows] = await db.batch([
-    db.select({ total: count() }).from(events).where(where),
-    db.select().from(events).where(where).orderBy(...ORDERS[order]).limit(request.limit).offset(request.offset),
-  ]);
-  return { rows, total: totals[0]?.total ?? 0 };
+  return pageOf(db, events, where, ORDERS[order], request);
 }

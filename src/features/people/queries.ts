@@ -1,7 +1,8 @@
 // The people list query (GET /people, /people/all, children) as SQL conditions, and paging.
-import { and, asc, count, eq, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, eq, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { people, type Person } from "../../db/schema";
 import type { Deps } from "../../env";
+import { pageOf } from "../../db/page";
 import { parseDateTimeInput } from "../../domain/time";
 import { ApiError } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
@@ -48,9 +49,5 @@ export async function pageOfPeople(
   request: PageRequest,
 ): Promise<{ rows: Person[]; total: number }> {
   const where = and(eq(people.account_id, account.id), ...conditions);
-  const [totals, rows] = await db.batch([
-    db.select({ total: count() }).from(people).where(where),
-    db.select().from(people).where(where).orderBy(asc(people.id)).limit(request.limit).offset(request.offset),
-  ]);
-  return { rows, total: totals[0]?.total ?? 0 };
+  return pageOf(db, people, where, [asc(people.id)], request);
 }
