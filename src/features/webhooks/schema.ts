@@ -17,7 +17,7 @@ const event = () =>
   });
 
 const attributes = {
-  target_url: requiredText(MAX_TARGET_URL + 1),
+  target_url: requiredText(MAX_TARGET_URL),
   event: event(),
   // Web hooks are deleted for real, so `active` is the only way to pause one: it is input here.
   active: boolean().optional(),
