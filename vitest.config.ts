@@ -19,6 +19,14 @@ export default defineConfig({
                 // Tests that are not about the rate limit must not trip it (CONTRACT.md).
                 RATE_LIMIT_REQUESTS: "1000000",
               },
+              // Web hook deliveries are real HTTP exchanges with a receiver the tests control.
+              outboundService: "webhook-receiver",
+              workers: [{
+                name: "webhook-receiver",
+                modules: true,
+                scriptPath: path.join(import.meta.dirname, "test/support/webhook-receiver.mjs"),
+                compatibilityDate: "2026-04-01",
+              }],
             },
           })),
         ],

@@ -11,6 +11,7 @@ import { resourceRoutes } from "./resources/routes";
 import { publicServiceRoutes, serviceRoutes } from "./services/routes";
 import { privateSlotRoutes, publicSlotRoutes } from "./slots/routes";
 import { userRoutes } from "./users/routes";
+import { webHookRoutes } from "./webhooks/routes";
 
 export const privateFeatures: [string, Hono<AppEnv>][] = [
   // Registered before /client so the nested prefix never falls through to the account routes.
@@ -27,6 +28,7 @@ export const privateFeatures: [string, Hono<AppEnv>][] = [
   ["/bookings", bookingRoutes],
   ["/events", eventBookingRoutes],
   ["/events", eventRoutes],
+  ["/web_hooks", webHookRoutes],
 ];
 
 export const publicFeatures: [string, Hono<AppEnv>][] = [

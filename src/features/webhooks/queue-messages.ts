@@ -1,0 +1,45 @@
+// The two message shapes on booking-webhooks: an event to fan out (sent by emit.ts) and one
+// attempt of one delivery (sent by the fan-out, by a failed attempt and by redeliver).
+import { z } from "zod";
+import { WEBHOOK_EVENTS, type WebhookEventMessage } from "./emit";
+
+const eventMessage = z.object({
+  account_id: z.number().int().positive(),
+  event: z.enum(WEBHOOK_EVENTS),
+  idempotency_id: z.string().min(1).max(100),
+  generated_at: z.string(),
+  performed_by: z.object({
+    via: z.enum(["private_api", "public_api", "system"]),
+    user: z.object({ id: z.number(), name: z.string(), email: z.string() }).optional(),
+  }),
+  data: z.looseObject({ object: z.enum(["booking", "event", "person", "message"]), id: z.number() }),
+});
+
+const deliveryMessage = z.object({
+  type: z.literal("delivery"),
+  account_id: z.number().int().positive(),
+  delivery_id: z.number().int().positive(),
+  /** The attempt number this message makes; a duplicate or stale message finds it taken. */
+  attempt: z.number().int().positive(),
+  /** Attempts made before this series began: redeliver starts a fresh series of six. */
+  series_start: z.number().int().min(0),
+});
+
+export type DeliveryMessage = z.output<typeof deliveryMessage>;
+
+export type WebhookQueueMessage =
+  | { type: "event"; body: WebhookEventMessage }
+  | { type: "delivery"; body: DeliveryMessage };
+
+export function parseWebhookMessage(body: unknown): WebhookQueueMessage | null {
+  const delivery = deliveryMessage.safeParse(body);
+  if (delivery.success) return { type: "delivery", body: delivery.data };
+  const event = eventMessage.safeParse(body);
+  return event.success ? { type: "event", body: event.data as WebhookEventMessage } : null;
+}
+
+export const deliveryMessageFor = (
+  delivery: { id: number; account_id: number },
+  attempt: number,
+  seriesStart: number,
+): DeliveryMessage => ({ type: "delivery", account_id: delivery.account_id, delivery_id: delivery.id, attempt, series_start: seriesStart });

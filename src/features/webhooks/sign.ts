@@ -1,0 +1,38 @@
+// Request signatures: the service's own `X-Service-Signature` and the Standard Webhooks headers,
+// both keyed with the account's webhook secret (docs/decisions/webhooks.md says how to verify).
+const encoder = new TextEncoder();
+
+async function hmacSha256(key: Uint8Array, message: string): Promise<Uint8Array> {
+  const cryptoKey = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, encoder.encode(message)));
+}
+
+const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+const base64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+
+/** The Standard Webhooks key: the bytes after `whsec_`, which our secrets write as base64url. */
+export function standardWebhooksKey(secret: string): Uint8Array {
+  const encoded = secret.replace(/^whsec_/, "").replace(/-/g, "+").replace(/_/g, "/");
+  const padded = encoded + "=".repeat((4 - (encoded.length % 4)) % 4);
+  return Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
+}
+
+/** `sha256=<hex>` over the raw body, keyed with the secret exactly as shown (UTF-8). */
+export async function serviceSignature(secret: string, body: string): Promise<string> {
+  return `sha256=${hex(await hmacSha256(encoder.encode(secret), body))}`;
+}
+
+/** `v1,<base64>` over `{id}.{timestamp}.{body}` (Standard Webhooks). */
+export async function standardSignature(secret: string, id: string, timestamp: number, body: string): Promise<string> {
+  return `v1,${base64(await hmacSha256(standardWebhooksKey(secret), `${id}.${timestamp}.${body}`))}`;
+}
+
+export async function signatureHeaders(secret: string, id: string, timestamp: number, body: string): Promise<Record<string, string>> {
+  const [service, standard] = await Promise.all([serviceSignature(secret, body), standardSignature(secret, id, timestamp, body)]);
+  return {
+    "x-service-signature": service,
+    "webhook-id": id,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": standard,
+  };
+}

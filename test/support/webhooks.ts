@@ -1,0 +1,69 @@
+// Web hook test helpers: the test receiver (test/support/webhook-receiver.mjs), hand-made queue
+// messages driven straight into the Worker's queue handler, and signature checks as a
+// receiver would write them with node:crypto.
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
+import worker from "../../src/index";
+import type { WebhookEventMessage, WebhookEventName } from "../../src/features/webhooks/emit";
+
+let keys = 0;
+/** A receiver address of its own; `behaviour` is e.g. "fail=2" or "fail=always&status=404". */
+export function receiver(behaviour = "") {
+  keys += 1;
+  const key = `r${keys}-${crypto.randomUUID()}`;
+  return {
+    url: `https://hooks.receiver.test/${key}${behaviour ? `?${behaviour}` : ""}`,
+    /** The requests the receiver got, oldest first. */
+    requests: async (): Promise<{ headers: Record<string, string>; body: string }[]> =>
+      (await fetch(`https://hooks.receiver.test/_log/${key}`)).json(),
+  };
+}
+
+export function eventMessage(accountId: number, event: WebhookEventName, id = 1): WebhookEventMessage {
+  const object = event.split(".")[0] as "booking";
+  return {
+    account_id: accountId,
+    event,
+    idempotency_id: crypto.randomUUID(),
+    generated_at: "2030-01-07T10:00:00+01:00",
+    performed_by: { via: "private_api" },
+    data: { object, id, [object]: { id, title: "Cut" } },
+  };
+}
+
+export const attemptMessage = (accountId: number, deliveryId: number, attempt: number, seriesStart = 0) =>
+  ({ type: "delivery", account_id: accountId, delivery_id: deliveryId, attempt, series_start: seriesStart });
+
+let messages = 0;
+/** Runs the queue handler on one batch, as the Queues runtime would, and answers its acks and retries. */
+export async function drive(bodies: unknown[], queue = "booking-webhooks") {
+  const batch = createMessageBatch(queue, bodies.map((body) => ({ id: `m${(messages += 1)}`, timestamp: new Date(), attempts: 1, body })));
+  const ctx = createExecutionContext();
+  await worker.queue(batch, env, ctx);
+  return getQueueResult(batch, ctx);
+}
+
+export function serviceSignatureValid(secret: string, body: string, header: string): boolean {
+  const expected = Buffer.from(`sha256=${createHmac("sha256", secret).update(body).digest("hex")}`);
+  const given = Buffer.from(header);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+export function standardSignatureValid(secret: string, headers: Record<string, string>, body: string): boolean {
+  const key = Buffer.from(secret.slice("whsec_".length), "base64url");
+  const signed = `${headers["webhook-id"]}.${headers["webhook-timestamp"]}.${body}`;
+  const expected = `v1,${createHmac("sha256", key).update(signed).digest("base64")}`;
+  return headers["webhook-signature"].split(" ").includes(expected);
+}
+
+/** Polls until `check` passes on the fetched value: for work the real queue does in the background. */
+export async function eventually<T>(fetchValue: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fetchValue();
+    if (check(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+export { env };
