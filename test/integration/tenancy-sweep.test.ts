@@ -5,7 +5,7 @@ import { newAccount, type Client } from "../support/api";
 
 let owner: Client;
 let intruder: Client;
-let ids: Record<"resource" | "service" | "provider" | "category" | "person" | "otherPerson" | "userLink", number>;
+let ids: Record<"resource" | "service" | "provider" | "category" | "person" | "otherPerson" | "userLink" | "webHook", number>;
 const DATE = "2030-01-07";
 
 async function must(res: Promise<{ status: number; body: any }>) {
@@ -24,8 +24,9 @@ beforeAll(async () => {
   const person = (await must(owner.post("/people", { person: { name: "Secret Person", email: "secret@example.com" } }))).person;
   const otherPerson = (await must(owner.post("/people", { person: { name: "Other", email: "other@example.com" } }))).person;
   const userLink = (await must(owner.post("/client/users", { user: { name: "Staff", email: "staff@example.com" }, role: "staff" }))).client_user_link;
+  const webHook = (await must(owner.post("/web_hooks", { web_hook: { target_url: "http://127.0.0.1:9/hook", event: "booking.*" } }))).web_hook;
   await must(owner.put(`/resources/${resource.id}/exception_dates/${DATE}`, { resource_exception_date: { opening_hours: null } }));
-  ids = { resource: resource.id, service: service.id, provider: provider.id, category: category.id, person: person.id, otherPerson: otherPerson.id, userLink: userLink.id };
+  ids = { resource: resource.id, service: service.id, provider: provider.id, category: category.id, person: person.id, otherPerson: otherPerson.id, userLink: userLink.id, webHook: webHook.id };
 });
 
 /** Every route that names an object of the owner: the intruder must get 404 on each. */
@@ -57,6 +58,11 @@ const idRoutes = (): [string, string, unknown?][] => [
   ["GET", `/people/${ids.person}/children`],
   ["POST", `/people/${ids.person}/merge?merge_person_id=${ids.otherPerson}`],
   ["GET", `/client/users/${ids.userLink}`],
+  ["GET", `/web_hooks/${ids.webHook}`],
+  ["PUT", `/web_hooks/${ids.webHook}`, { web_hook: { target_url: "http://127.0.0.1:9/stolen" } }],
+  ["DELETE", `/web_hooks/${ids.webHook}`],
+  ["GET", `/web_hooks/${ids.webHook}/deliveries`],
+  ["POST", `/web_hooks/${ids.webHook}/deliveries/1/redeliver`],
 ];
 
 /** The owner's view of everything, to prove the sweep changed nothing. */
@@ -70,6 +76,7 @@ async function ownerSnapshot() {
     owner.get(`/people/${ids.person}`),
     owner.get(`/people/${ids.otherPerson}`),
     owner.get(`/client/users/${ids.userLink}`),
+    owner.get(`/web_hooks/${ids.webHook}`),
     owner.get("/client"),
   ]).then((all) => all.map((r) => ({ status: r.status, body: r.body })));
 }
@@ -96,6 +103,7 @@ describe("cross-tenant sweep", () => {
       ["/people/all", "person", ids.person],
       [`/people?search=Secret`, "person", ids.person],
       ["/client/users", "client_user_link", ids.userLink],
+      ["/web_hooks", "web_hook", ids.webHook],
     ];
     for (const [path, kind, id] of lists) {
       const res = await intruder.get(path);
