@@ -1,6 +1,8 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { fetch } from "miniflare";
 import { defineConfig } from "vitest/config";
+import { messageReceiver } from "./test/support/message-receiver";
 
 export default defineConfig({
   test: {
@@ -19,6 +21,8 @@ export default defineConfig({
                 // Tests that are not about the rate limit must not trip it (CONTRACT.md).
                 RATE_LIMIT_REQUESTS: "1000000",
               },
+              // The message provider tests' receiver; every other outbound request goes out unchanged.
+              outboundService: async (request) => (await messageReceiver(request)) ?? fetch(request),
             },
           })),
         ],
