@@ -1,4 +1,4 @@
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { createScheduledController } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { env, newAccount, type Client } from "../support/api";
@@ -21,9 +21,7 @@ function recordingQueue(queue: Queue<unknown>) {
 }
 
 async function runCron(at: number, webhooks = recordingQueue(env.WEBHOOK_QUEUE)) {
-  const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ scheduledTime: new Date(at), cron: "* * * * *" }), { ...env, WEBHOOK_QUEUE: webhooks.recorder }, ctx);
-  await waitOnExecutionContext(ctx);
+  await worker.scheduled(createScheduledController({ scheduledTime: new Date(at), cron: "* * * * *" }), { ...env, WEBHOOK_QUEUE: webhooks.recorder });
   return webhooks.sent;
 }
 

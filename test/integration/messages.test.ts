@@ -270,7 +270,7 @@ describe("booking-messages queue consumer", () => {
       MESSAGE_PROVIDER: "http", SMS_PROVIDER_URL: receiver(bucket, "fail"),
     });
     expect(result.explicitAcks).toEqual([]);
-    expect(result.retryMessages.map((m) => m.msgId)).toEqual(["m0"]);
+    expect(result.retryMessages.map((m: { msgId: string }) => m.msgId)).toEqual(["m0"]);
     expect(await received(bucket)).toHaveLength(1);
     expect(await messageRow(id)).toMatchObject({ status: "queued", provider: "http", error: "provider answered HTTP 503", sent_at: null });
   });
@@ -295,7 +295,7 @@ describe("booking-messages queue consumer", () => {
   it("retries an unreadable body rather than dropping it", async () => {
     const result = await runMessageConsumer("booking-messages", [{ nonsense: true }]);
     expect(result.explicitAcks).toEqual([]);
-    expect(result.retryMessages.map((m) => m.msgId)).toEqual(["m0"]);
+    expect(result.retryMessages.map((m: { msgId: string }) => m.msgId)).toEqual(["m0"]);
   });
 
   it("marks a message failed with its last error when the dead-letter queue receives it", async () => {
