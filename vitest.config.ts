@@ -19,7 +19,7 @@ export default defineConfig({
                 // Tests that are not about the rate limit must not trip it (CONTRACT.md).
                 RATE_LIMIT_REQUESTS: "1000000",
               },
-              // Web hook deliveries are real HTTP exchanges with a receiver the tests control.
+              // Web hook deliveries and message providers are real HTTP exchanges with a receiver the tests control.
               outboundService: "webhook-receiver",
               workers: [{
                 name: "webhook-receiver",

@@ -15,6 +15,13 @@ export interface Env {
   RATE_LIMIT_REQUESTS?: string;
   RATE_LIMIT_WINDOW_SECONDS?: string;
   ENVIRONMENT?: string;
+  /** "sink" (stores only; the development default) or "http" (the provider URLs below). */
+  MESSAGE_PROVIDER?: string;
+  SMS_PROVIDER_URL?: string;
+  EMAIL_PROVIDER_URL?: string;
+  /** Bearer token for the provider URLs: a secret, never a var. */
+  MESSAGE_PROVIDER_TOKEN?: string;
+  SMS_DAILY_CAP_PER_ACCOUNT?: string;
 }
 
 export type Db = DrizzleD1Database<typeof schema>;

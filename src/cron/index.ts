@@ -1,10 +1,19 @@
 // Cron entry (every minute): each job is idempotent, so overlapping runs do no harm.
 import type { Env } from "../env";
+import { expireVerifications } from "./jobs/expire-verifications";
+import { purgeIdempotencyKeys } from "./jobs/purge-idempotency-keys";
+import { purgePerishableTokens } from "./jobs/purge-perishable-tokens";
+import { sendReminders } from "./jobs/send-reminders";
 
 export type CronJob = (env: Env, now: number) => Promise<void>;
 
 /** Background features register their jobs here, in the order they should run. */
-export const cronJobs: { name: string; run: CronJob }[] = [];
+export const cronJobs: { name: string; run: CronJob }[] = [
+  { name: "expire-verifications", run: expireVerifications },
+  { name: "send-reminders", run: sendReminders },
+  { name: "purge-perishable-tokens", run: purgePerishableTokens },
+  { name: "purge-idempotency-keys", run: purgeIdempotencyKeys },
+];
 
 export async function handleScheduled(controller: ScheduledController, env: Env): Promise<void> {
   const now = controller.scheduledTime || Date.now();

@@ -5,7 +5,9 @@ import { clientRoutes } from "./account/routes";
 import { bookingRoutes, eventBookingRoutes, personBookingRoutes, publicBookingRoutes } from "./bookings/routes";
 import { categoryRoutes } from "./categories/routes";
 import { eventRoutes } from "./events/routes";
+import { messageRoutes } from "./messages/routes";
 import { peopleRoutes } from "./people/routes";
+import { perishableTokenRoutes } from "./perishable-tokens/routes";
 import { providerRoutes } from "./providers/routes";
 import { resourceRoutes } from "./resources/routes";
 import { publicServiceRoutes, serviceRoutes } from "./services/routes";
@@ -23,16 +25,21 @@ export const privateFeatures: [string, Hono<AppEnv>][] = [
   ["/categories", categoryRoutes],
   // Before the people feature, so /people/{id}/bookings is this feature's.
   ["/people", personBookingRoutes],
+  // Before the people feature, so /people/perishable_token is not read as a person id.
+  ["/people/perishable_token", perishableTokenRoutes],
   ["/people", peopleRoutes],
   ["/resources", resourceRoutes],
   ["/bookings", bookingRoutes],
   ["/events", eventBookingRoutes],
   ["/events", eventRoutes],
   ["/web_hooks", webHookRoutes],
+  ["/messages", messageRoutes],
 ];
 
 export const publicFeatures: [string, Hono<AppEnv>][] = [
   ["/services", publicSlotRoutes],
   ["/services", publicServiceRoutes],
   ["/bookings", publicBookingRoutes],
+  // A widget proves a visitor's phone number before booking; the SMS caps keep it from being pumped.
+  ["/people/perishable_token", perishableTokenRoutes],
 ];

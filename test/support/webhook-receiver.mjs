@@ -1,14 +1,34 @@
-// A web hook receiver for tests, run as an auxiliary Worker that receives the test Worker's
-// outbound fetches (vitest.config.ts, `outboundService`). Hosts under `receiver.test` are
-// answered here; anything else passes through unchanged.
+// The receivers of the tests' outbound HTTP, run as an auxiliary Worker that receives the test
+// Worker's outbound fetches (vitest.config.ts, `outboundService`): web hooks under
+// `receiver.test`, message providers at `messages-receiver.test`; anything else passes through.
 //   POST https://hooks.receiver.test/<key>?fail=N&status=S  fails the first N requests for <key>
 //        with S (default 500), then answers 200; fail=always never succeeds.
 //   GET  https://hooks.receiver.test/_log/<key>  the requests received for <key>, oldest first.
 const received = new Map();
+const messages = new Map();
+
+/**
+ * Message provider receiver: POST /<bucket>/ok records and answers 200, /<bucket>/fail records
+ * and answers 503; GET /<bucket> reads back what the bucket received.
+ */
+async function messageProvider(request, url) {
+  const [bucket, outcome] = url.pathname.slice(1).split("/");
+  if (request.method === "GET") return Response.json(messages.get(bucket) ?? []);
+  const entry = {
+    outcome,
+    authorization: request.headers.get("authorization"),
+    idempotency_key: request.headers.get("idempotency-key"),
+    content_type: request.headers.get("content-type"),
+    body: JSON.parse(await request.text()),
+  };
+  messages.set(bucket, [...(messages.get(bucket) ?? []), entry]);
+  return new Response(outcome === "fail" ? "unavailable" : "ok", { status: outcome === "fail" ? 503 : 200 });
+}
 
 export default {
   async fetch(request) {
     const url = new URL(request.url);
+    if (url.hostname === "messages-receiver.test") return messageProvider(request, url);
     if (url.hostname !== "receiver.test" && !url.hostname.endsWith(".receiver.test")) return fetch(request);
     if (request.method === "GET" && url.pathname.startsWith("/_log/")) {
       return Response.json(received.get(url.pathname.slice("/_log/".length)) ?? []);

@@ -105,7 +105,9 @@ export async function createBooking(deps: Deps, body: CreateBookingBody) {
     throw ApiError.invalid("count", "More than maximum count per booking");
   }
   const errors = new ErrorCollector();
-  const reminderAt = body.add_reminder_sms ? reminderBefore(deps, placement.from) : instantOf(deps, errors, "reminder_at", input.reminder_at);
+  // The account's reminder_sms is the default when the request neither asks nor gives a time.
+  const addReminder = body.add_reminder_sms ?? (deps.account.reminder_sms && input.reminder_at === undefined);
+  const reminderAt = addReminder ? reminderBefore(deps, placement.from) : instantOf(deps, errors, "reminder_at", input.reminder_at);
   const paidAt = instantOf(deps, errors, "paid_at", input.paid_at);
   errors.throwIfAny();
 

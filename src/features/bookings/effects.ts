@@ -1,7 +1,9 @@
-// What follows a booking change, after it is stored: its webhook event(s). Every path that
-// changes a booking (private and public API, recurrence, cron) ends here.
+// What follows a booking change, after it is stored: its webhook event(s) and the customer and
+// admin messages it calls for. Every path that changes a booking (private and public API,
+// recurrence, cron) ends here.
 import type { Booking } from "../../db/schema";
 import type { Deps } from "../../env";
+import { enqueueBookingMessages } from "../messages/booking-messages";
 import { emitEvent, performedByOf, type PerformedBy, type WebhookEventName } from "../webhooks/emit";
 import { loadRelated } from "./queries";
 import { toBookingJson } from "./serializer";
@@ -13,6 +15,7 @@ export async function afterBookingChange(
   change: BookingChange,
   booking: Booking,
   performedBy: PerformedBy = performedByOf(deps.surface),
+  opts: { messages?: boolean } = {},
 ): Promise<void> {
   const related = await loadRelated(deps, [booking]);
   const json = toBookingJson(booking, related, { timeZone: deps.account.time_zone, now: deps.now, extended: false });
@@ -22,4 +25,5 @@ export async function afterBookingChange(
   for (const event of events) {
     await emitEvent(deps.env, deps.account, event, { kind: "booking", id: booking.id, json }, performedBy, deps.now);
   }
+  if (opts.messages !== false) await enqueueBookingMessages(deps, change, booking, related);
 }

@@ -17,10 +17,10 @@ const CHANGE_OF: Record<ApiAction, BookingChange> = {
   verify: "verified", confirm: "confirmed", decline: "declined", cancel: "cancelled", delete: "deleted",
 };
 
-async function followed(deps: Deps, change: BookingChange, booking: Promise<Booking>): Promise<Booking> {
+async function followed(deps: Deps, change: BookingChange, booking: Promise<Booking>, opts: { messages?: boolean } = {}): Promise<Booking> {
   const stored = await booking;
   // A repeated action (deleting a deleted booking) writes nothing, and so announces nothing.
-  if (stored.updated_at === deps.now) await afterBookingChange(deps, change, stored);
+  if (stored.updated_at === deps.now) await afterBookingChange(deps, change, stored, undefined, opts);
   return stored;
 }
 
@@ -35,4 +35,6 @@ export const transition = (deps: Deps, id: number, action: ApiAction, flags: Par
 export const verifyWithCode = (deps: Deps, id: number, code: string | null | undefined, flags: Parameters<typeof writeVerifyWithCode>[3]) =>
   followed(deps, "verified", writeVerifyWithCode(deps, id, code, flags));
 
-export const setStatus = (deps: Deps, id: number, status: string | null) => followed(deps, "modified", writeStatus(deps, id, status));
+// `status` is the account's own label, nothing a customer is told about.
+export const setStatus = (deps: Deps, id: number, status: string | null) =>
+  followed(deps, "modified", writeStatus(deps, id, status), { messages: false });

@@ -1,0 +1,10 @@
+// Cron: expired perishable tokens are deleted; a burned token stays until it expires, so its
+// owner keeps hearing "tried too many times" rather than "invalid".
+import { lte } from "drizzle-orm";
+import { openDb } from "../../db/client";
+import { perishableTokens } from "../../db/schema";
+import type { Env } from "../../env";
+
+export async function purgePerishableTokens(env: Env, now: number): Promise<void> {
+  await openDb(env.DB).delete(perishableTokens).where(lte(perishableTokens.expires_at, now));
+}

@@ -1,0 +1,101 @@
+// The booking-messages queue: claims each stored message, delivers it through the configured
+// provider and settles it (sent, or failed once the dead-letter queue receives it).
+import { and, eq, inArray, lt, or } from "drizzle-orm";
+import { z } from "zod";
+import { accounts, messages } from "../../db/schema";
+import { openDb } from "../../db/client";
+import type { Env } from "../../env";
+import type { Consumer } from "../../queues";
+import { announceProcessed } from "./processed";
+import { providerFor } from "./providers";
+
+const queueBody = z.object({ account_id: z.number().int(), message_id: z.number().int(), secret_body: z.string().optional() });
+
+/** A claim older than this is taken as a crashed consumer's, and may be taken over. */
+const CLAIM_TIMEOUT_MS = 60_000;
+const retryDelay = (attempts: number) => Math.min(30 * 2 ** Math.max(0, attempts - 1), 3600);
+
+type Outcome = "ack" | "retry";
+
+async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: number, now: number): Promise<Outcome> {
+  const db = openDb(env.DB);
+  const own = and(eq(messages.id, body.message_id), eq(messages.account_id, body.account_id));
+  // Compare-and-swap claim: two deliveries of one queue message never both send it.
+  const [claimed] = await db.update(messages)
+    .set({ status: "sending", updated_at: now })
+    .where(and(own, or(eq(messages.status, "queued"), and(eq(messages.status, "sending"), lt(messages.updated_at, now - CLAIM_TIMEOUT_MS)))))
+    .returning();
+  if (!claimed) {
+    const current = await db.query.messages.findFirst({ where: own });
+    if (!current) {
+      console.error(JSON.stringify({ queue: "booking-messages", error: "message row not found", ...body }));
+      return "ack";
+    }
+    // Settled already (a redelivery): done. Claimed by a running consumer: look again later.
+    return current.status === "sent" || current.status === "failed" ? "ack" : "retry";
+  }
+  const account = await db.query.accounts.findFirst({ where: eq(accounts.id, body.account_id) });
+  const provider = providerFor(env);
+  const result = provider
+    ? await provider.deliver({ message: claimed, body: body.secret_body ?? claimed.body })
+    : { ok: false as const, error: `MESSAGE_PROVIDER ${env.MESSAGE_PROVIDER} is not known` };
+  if (!result.ok) {
+    await db.update(messages).set({ status: "queued", provider: provider?.name ?? null, error: result.error, updated_at: now }).where(own);
+    console.error(JSON.stringify({ queue: "booking-messages", message_id: claimed.id, attempts, error: result.error }));
+    return "retry";
+  }
+  const [sent] = await db.update(messages)
+    .set({
+      status: "sent", provider: provider!.name, error: null, sent_at: now, updated_at: now,
+      ...(provider!.storesDeliveredText && body.secret_body ? { body: body.secret_body } : {}),
+    })
+    .where(own)
+    .returning();
+  if (account) await announceProcessed(env, account, sent, now);
+  return "ack";
+}
+
+export const liveConsumer: Consumer = async (batch, env) => {
+  for (const message of batch.messages) {
+    const parsed = queueBody.safeParse(message.body);
+    if (!parsed.success) {
+      // Never acked silently: it goes on to the dead-letter queue, whose consumer logs it.
+      console.error(JSON.stringify({ queue: batch.queue, error: "unreadable message body", id: message.id }));
+      message.retry();
+      continue;
+    }
+    try {
+      const outcome = await deliverOne(env, parsed.data, message.attempts, Date.now());
+      if (outcome === "ack") message.ack();
+      else message.retry({ delaySeconds: retryDelay(message.attempts) });
+    } catch (error) {
+      console.error(JSON.stringify({ queue: batch.queue, message_id: parsed.data.message_id, error: String(error) }));
+      message.retry({ delaySeconds: retryDelay(message.attempts) });
+    }
+  }
+};
+
+/** Retries are spent: the message is recorded as failed with its last error, and announced. */
+export const deadConsumer: Consumer = async (batch, env) => {
+  const db = openDb(env.DB);
+  const now = Date.now();
+  for (const message of batch.messages) {
+    const parsed = queueBody.safeParse(message.body);
+    if (!parsed.success) {
+      console.error(JSON.stringify({ queue: batch.queue, error: "unreadable message body, dropped", body: message.body }));
+      message.ack();
+      continue;
+    }
+    const own = and(eq(messages.id, parsed.data.message_id), eq(messages.account_id, parsed.data.account_id));
+    const current = await db.query.messages.findFirst({ where: own });
+    const [failed] = await db.update(messages)
+      .set({ status: "failed", error: `not delivered, retries exhausted: ${current?.error ?? "unknown error"}`, updated_at: now })
+      .where(and(own, inArray(messages.status, ["queued", "sending"])))
+      .returning();
+    const account = failed && (await db.query.accounts.findFirst({ where: eq(accounts.id, parsed.data.account_id) }));
+    if (failed && account) await announceProcessed(env, account, failed, now);
+    message.ack();
+  }
+};
+
+export const messageConsumers = { live: liveConsumer, dead: deadConsumer };

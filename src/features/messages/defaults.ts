@@ -1,0 +1,146 @@
+// Built-in message texts per account locale, used when neither the service nor the account has
+// its own template. They are Liquid like the others, so every text goes through one renderer.
+import type { Locale } from "../../domain/slot-format";
+import type { MessageKind } from "./kinds";
+
+export interface DefaultText {
+  sms: string;
+  subject: string;
+  email: string;
+}
+
+const SIGN = "\n\n{{ account.name }}";
+const what = { en: "{{ service.title }} with {{ resource.title }}", sv: "{{ service.title }} hos {{ resource.title }}", nb: "{{ service.title }} hos {{ resource.title }}" };
+
+const en: Record<MessageKind, DefaultText> = {
+  verification: {
+    sms: `Your code is {{ code }}. Enter it to confirm your booking of ${what.en}: {{ booking.starts }}.`,
+    subject: "Verify your booking at {{ account.name }}",
+    email: `Hello {{ person.name }},\n\nyour code is {{ code }}. Enter it to confirm your booking of ${what.en}: {{ booking.starts }}.${SIGN}`,
+  },
+  confirmation: {
+    sms: `Your booking of ${what.en} is confirmed: {{ booking.starts }}. {{ account.name }}`,
+    subject: "Your booking at {{ account.name }} is confirmed",
+    email: `Hello {{ person.name }},\n\nyour booking of ${what.en} is confirmed: {{ booking.starts }}.${SIGN}`,
+  },
+  modification: {
+    sms: `Your booking of ${what.en} has changed: {{ booking.starts }}. {{ account.name }}`,
+    subject: "Your booking at {{ account.name }} has changed",
+    email: `Hello {{ person.name }},\n\nyour booking of ${what.en} has changed. It is now: {{ booking.starts }}.${SIGN}`,
+  },
+  cancellation: {
+    sms: `Your booking of ${what.en} on {{ booking.starts }} is cancelled. {{ account.name }}`,
+    subject: "Your booking at {{ account.name }} is cancelled",
+    email: `Hello {{ person.name }},\n\nyour booking of ${what.en} on {{ booking.starts }} is cancelled.${SIGN}`,
+  },
+  decline: {
+    sms: `Sorry, your booking request for ${what.en} on {{ booking.starts }} was declined. {{ account.name }}`,
+    subject: "Your booking request at {{ account.name }}",
+    email: `Hello {{ person.name }},\n\nsorry, your booking request for ${what.en} on {{ booking.starts }} was declined.${SIGN}`,
+  },
+  reminder: {
+    sms: `Reminder: ${what.en}, {{ booking.starts }}. {{ account.name }}`,
+    subject: "Reminder of your booking at {{ account.name }}",
+    email: `Hello {{ person.name }},\n\na reminder of your booking of ${what.en}: {{ booking.starts }}.${SIGN}`,
+  },
+  notification: {
+    sms: `New booking: ${what.en}, {{ booking.starts }}, {{ person.name }} ({{ booking.state }}).`,
+    subject: "New booking: {{ service.title }}, {{ booking.starts }}",
+    email: `New booking of ${what.en}: {{ booking.starts }}.\nCustomer: {{ person.name }} {{ person.phone_number }} {{ person.email }}\nState: {{ booking.state }}\nBooking id: {{ booking.id }}`,
+  },
+  token: {
+    sms: "Your code is {{ code }}. It is valid for 10 minutes. {{ account.name }}",
+    subject: "Your code",
+    email: "Your code is {{ code }}. It is valid for 10 minutes.",
+  },
+};
+
+const sv: Record<MessageKind, DefaultText> = {
+  verification: {
+    sms: `Din kod är {{ code }}. Ange den för att bekräfta din bokning av ${what.sv}: {{ booking.starts }}.`,
+    subject: "Verifiera din bokning hos {{ account.name }}",
+    email: `Hej {{ person.name }},\n\ndin kod är {{ code }}. Ange den för att bekräfta din bokning av ${what.sv}: {{ booking.starts }}.${SIGN}`,
+  },
+  confirmation: {
+    sms: `Din bokning av ${what.sv} är bekräftad: {{ booking.starts }}. {{ account.name }}`,
+    subject: "Din bokning hos {{ account.name }} är bekräftad",
+    email: `Hej {{ person.name }},\n\ndin bokning av ${what.sv} är bekräftad: {{ booking.starts }}.${SIGN}`,
+  },
+  modification: {
+    sms: `Din bokning av ${what.sv} har ändrats: {{ booking.starts }}. {{ account.name }}`,
+    subject: "Din bokning hos {{ account.name }} har ändrats",
+    email: `Hej {{ person.name }},\n\ndin bokning av ${what.sv} har ändrats. Den gäller nu: {{ booking.starts }}.${SIGN}`,
+  },
+  cancellation: {
+    sms: `Din bokning av ${what.sv} {{ booking.starts }} är avbokad. {{ account.name }}`,
+    subject: "Din bokning hos {{ account.name }} är avbokad",
+    email: `Hej {{ person.name }},\n\ndin bokning av ${what.sv} {{ booking.starts }} är avbokad.${SIGN}`,
+  },
+  decline: {
+    sms: `Tyvärr kunde din bokningsförfrågan för ${what.sv} {{ booking.starts }} inte godkännas. {{ account.name }}`,
+    subject: "Din bokningsförfrågan hos {{ account.name }}",
+    email: `Hej {{ person.name }},\n\ntyvärr kunde din bokningsförfrågan för ${what.sv} {{ booking.starts }} inte godkännas.${SIGN}`,
+  },
+  reminder: {
+    sms: `Påminnelse: ${what.sv}, {{ booking.starts }}. {{ account.name }}`,
+    subject: "Påminnelse om din bokning hos {{ account.name }}",
+    email: `Hej {{ person.name }},\n\nen påminnelse om din bokning av ${what.sv}: {{ booking.starts }}.${SIGN}`,
+  },
+  notification: {
+    sms: `Ny bokning: ${what.sv}, {{ booking.starts }}, {{ person.name }} ({{ booking.state }}).`,
+    subject: "Ny bokning: {{ service.title }}, {{ booking.starts }}",
+    email: `Ny bokning av ${what.sv}: {{ booking.starts }}.\nKund: {{ person.name }} {{ person.phone_number }} {{ person.email }}\nStatus: {{ booking.state }}\nBokningsnummer: {{ booking.id }}`,
+  },
+  token: {
+    sms: "Din kod är {{ code }}. Den gäller i 10 minuter. {{ account.name }}",
+    subject: "Din kod",
+    email: "Din kod är {{ code }}. Den gäller i 10 minuter.",
+  },
+};
+
+const nb: Record<MessageKind, DefaultText> = {
+  verification: {
+    sms: `Koden din er {{ code }}. Skriv den inn for å bekrefte bestillingen av ${what.nb}: {{ booking.starts }}.`,
+    subject: "Bekreft bestillingen din hos {{ account.name }}",
+    email: `Hei {{ person.name }},\n\nkoden din er {{ code }}. Skriv den inn for å bekrefte bestillingen av ${what.nb}: {{ booking.starts }}.${SIGN}`,
+  },
+  confirmation: {
+    sms: `Bestillingen din av ${what.nb} er bekreftet: {{ booking.starts }}. {{ account.name }}`,
+    subject: "Bestillingen din hos {{ account.name }} er bekreftet",
+    email: `Hei {{ person.name }},\n\nbestillingen din av ${what.nb} er bekreftet: {{ booking.starts }}.${SIGN}`,
+  },
+  modification: {
+    sms: `Bestillingen din av ${what.nb} er endret: {{ booking.starts }}. {{ account.name }}`,
+    subject: "Bestillingen din hos {{ account.name }} er endret",
+    email: `Hei {{ person.name }},\n\nbestillingen din av ${what.nb} er endret. Den gjelder nå: {{ booking.starts }}.${SIGN}`,
+  },
+  cancellation: {
+    sms: `Bestillingen din av ${what.nb} {{ booking.starts }} er avbestilt. {{ account.name }}`,
+    subject: "Bestillingen din hos {{ account.name }} er avbestilt",
+    email: `Hei {{ person.name }},\n\nbestillingen din av ${what.nb} {{ booking.starts }} er avbestilt.${SIGN}`,
+  },
+  decline: {
+    sms: `Beklager, forespørselen din om ${what.nb} {{ booking.starts }} ble avslått. {{ account.name }}`,
+    subject: "Forespørselen din hos {{ account.name }}",
+    email: `Hei {{ person.name }},\n\nbeklager, forespørselen din om ${what.nb} {{ booking.starts }} ble avslått.${SIGN}`,
+  },
+  reminder: {
+    sms: `Påminnelse: ${what.nb}, {{ booking.starts }}. {{ account.name }}`,
+    subject: "Påminnelse om bestillingen din hos {{ account.name }}",
+    email: `Hei {{ person.name }},\n\nen påminnelse om bestillingen din av ${what.nb}: {{ booking.starts }}.${SIGN}`,
+  },
+  notification: {
+    sms: `Ny bestilling: ${what.nb}, {{ booking.starts }}, {{ person.name }} ({{ booking.state }}).`,
+    subject: "Ny bestilling: {{ service.title }}, {{ booking.starts }}",
+    email: `Ny bestilling av ${what.nb}: {{ booking.starts }}.\nKunde: {{ person.name }} {{ person.phone_number }} {{ person.email }}\nStatus: {{ booking.state }}\nBestillingsnummer: {{ booking.id }}`,
+  },
+  token: {
+    sms: "Koden din er {{ code }}. Den er gyldig i 10 minutter. {{ account.name }}",
+    subject: "Koden din",
+    email: "Koden din er {{ code }}. Den er gyldig i 10 minutter.",
+  },
+};
+
+export const DEFAULT_TEXTS: Record<Locale, Record<MessageKind, DefaultText>> = { en, sv, nb };
+
+export const localeOf = (locale: string): Locale => (locale === "sv" || locale === "nb" ? locale : "en");

@@ -1,0 +1,11 @@
+// The message kinds and channels the service sends, shared by planning, rendering and the API.
+export const MESSAGE_KINDS = [
+  "verification", "confirmation", "modification", "cancellation", "decline", "reminder", "notification", "token",
+] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
+export const CHANNELS = ["sms", "email"] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** queued → sending (claimed by a consumer) → sent | failed. */
+export type MessageStatus = "queued" | "sending" | "sent" | "failed";

@@ -1,0 +1,86 @@
+// Renders message templates with liquidjs, an interpreter (no eval or new Function, so it runs in
+// workerd), and the variables a template may use (documented in docs/decisions/messages.md).
+import { Liquid } from "liquidjs";
+import type { Account, Booking, Event, Person, Resource, Service } from "../../db/schema";
+import { offsetMsAt, formatInstant, formatNullableInstant } from "../../domain/time";
+import { slotTimeTexts } from "../../domain/slot-format";
+import { localeOf } from "./defaults";
+import type { TemplateChoice } from "./templates";
+
+// Templates are tenant input: an in-memory file system (no partials on disk) and limits on
+// template size, render time and memory keep one account's template from hurting others.
+const engine = new Liquid({
+  templates: {},
+  ownPropertyOnly: true,
+  parseLimit: 50_000,
+  renderLimit: 200,
+  memoryLimit: 1_000_000,
+  cache: 100,
+});
+
+export interface MessageContext {
+  account: Account;
+  booking?: Booking | null;
+  person?: Person | null;
+  service?: Service | null;
+  resource?: Resource | null;
+  event?: Event | null;
+  code?: string | null;
+}
+
+const localTime = (ms: number, account: Account) => slotTimeTexts(ms, offsetMsAt(ms, account.time_zone), localeOf(account.locale)).local;
+
+/** Plain data only: templates see values, never rows with internal columns. */
+export function templateVariables(ctx: MessageContext): Record<string, unknown> {
+  const { account, booking, person, service, resource, event } = ctx;
+  const tz = account.time_zone;
+  return {
+    code: ctx.code ?? booking?.verification_code ?? null,
+    booking: booking && {
+      id: booking.id,
+      title: booking.title,
+      state: booking.state,
+      count: booking.count,
+      external_id: booking.external_id,
+      verification_code: booking.verification_code,
+      booked_from: formatInstant(booking.booked_from, tz),
+      booked_to: formatInstant(booking.booked_to, tz),
+      starts: localTime(booking.booked_from, account),
+      ends: localTime(booking.booked_to, account),
+      expires_at: formatNullableInstant(booking.expires_at, tz),
+      custom_data: booking.custom_data ?? {},
+    },
+    person: person && {
+      id: person.id, name: person.name, email: person.email,
+      phone_number: person.phone_number, phone_number_formatted: person.phone_e164,
+    },
+    service: service && { id: service.id, title: service.title, description: service.description, price: service.price },
+    resource: resource && { id: resource.id, title: resource.title },
+    event: event && { id: event.id, title: event.title },
+    account: {
+      name: account.name, subdomain: account.subdomain, email: account.email, phone_number: account.phone_number,
+      address: account.address, locale: account.locale, time_zone: account.time_zone,
+    },
+  };
+}
+
+async function renderFirst(candidates: string[], variables: Record<string, unknown>): Promise<string> {
+  let lastError: unknown = new Error("no template");
+  for (const template of candidates) {
+    try {
+      return (await engine.parseAndRender(template, variables)).trim();
+    } catch (error) {
+      // A broken account template must not silence the message: the next layer is tried.
+      console.error(JSON.stringify({ message_template_error: String(error) }));
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
+
+export async function renderMessage(choice: TemplateChoice, ctx: MessageContext): Promise<{ subject: string | null; body: string }> {
+  const variables = templateVariables(ctx);
+  const body = await renderFirst(choice.bodies, variables);
+  const subject = choice.subjects.length > 0 ? await renderFirst(choice.subjects, variables) : null;
+  return { subject, body };
+}

@@ -1,0 +1,23 @@
+// /messages on the private API: what was sent (or refused) for the account, read back.
+import { Hono } from "hono";
+import type { AppEnv } from "../../env";
+import { wrap, wrapList } from "../../http/envelope";
+import { pageRequest, setPageHeaders } from "../../http/pagination";
+import { params, query } from "../../http/validate";
+import { deps } from "../deps";
+import { listMessagesQuery } from "./schema";
+import { toMessageJson } from "./serializer";
+import { getMessage, listMessages } from "./service";
+
+export const messageRoutes = new Hono<AppEnv>();
+
+messageRoutes.get("/", query(listMessagesQuery), async (c) => {
+  const request = pageRequest(c.req.valid("query").page);
+  const { rows, total } = await listMessages(deps(c), c.req.valid("query"), request);
+  setPageHeaders(c, request, total, rows.length);
+  return c.json(wrapList("message", rows.map((m) => toMessageJson(m, c.var.account.time_zone))));
+});
+
+messageRoutes.get("/:id", params("id"), async (c) =>
+  c.json(wrap("message", toMessageJson(await getMessage(deps(c), c.req.valid("param").id), c.var.account.time_zone))),
+);
