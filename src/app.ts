@@ -9,6 +9,7 @@ import { refuseXml, requestContext, requireUserAgent } from "./http/middleware";
 import { renderError, renderNotFound } from "./http/render-error";
 import { ApiError } from "./http/errors";
 import { idempotency } from "./http/idempotency";
+import { rateLimit } from "./http/rate-limit";
 import { operatorRoutes } from "./features/operator/routes";
 import { privateFeatures, publicFeatures } from "./features";
 
@@ -20,12 +21,18 @@ const pathWithoutJsonSuffix = (request: Request) => {
   return path.endsWith(".json") ? path.slice(0, -".json".length) : path;
 };
 
-export function buildApp() {
+export interface AppOptions {
+  /** Only the benchmark's separate no-limiter build turns this off (bench/README.md). */
+  rateLimit: boolean;
+}
+
+export function buildApp(options: AppOptions = { rateLimit: true }) {
   const app = new Hono<AppEnv>({ getPath: pathWithoutJsonSuffix });
   app.onError(renderError);
   app.notFound(renderNotFound);
 
   app.use("*", requestContext);
+  if (options.rateLimit) app.use("*", rateLimit);
   app.use("*", refuseXml);
   app.use("*", requireUserAgent);
   app.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new ApiError(413, { error: "The request body is larger than 1 MiB." }); } }));
@@ -48,7 +55,8 @@ export function buildApp() {
     origin: "*",
     allowMethods: ["GET", "POST", "OPTIONS"],
     allowHeaders: ["Content-Type", "Idempotency-Key"],
-    exposeHeaders: ["Link", "Current-Page", "Page-Items", "Total-Count", "Total-Pages", "Retry-After"],
+    exposeHeaders: ["Link", "Current-Page", "Page-Items", "Total-Count", "Total-Pages", "Retry-After",
+      "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"],
     maxAge: 86_400,
   }));
   publicSite.use("*", publicAccount);
