@@ -1,6 +1,41 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+/** The rate limit tests run against the configured budget; every other file must never trip it. */
+const RATE_LIMIT_TESTS = "test/integration/rate-limit.test.ts";
+
+const workersProject = (name: string, include: string[], exclude: string[], bindings: Record<string, string>) => ({
+  plugins: [
+    cloudflareTest(async () => ({
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: {
+          TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, "drizzle")),
+          ADMIN_TOKEN: "test-admin-token",
+          ...bindings,
+        },
+        // Web hook deliveries and message providers are real HTTP exchanges with a receiver the tests control.
+        outboundService: "webhook-receiver",
+        workers: [{
+          name: "webhook-receiver",
+          modules: true,
+          scriptPath: path.join(import.meta.dirname, "test/support/webhook-receiver.mjs"),
+          compatibilityDate: "2026-04-01",
+        }],
+      },
+    })),
+  ],
+  test: {
+    name,
+    // Two cores shared by workerd and vitest: generous, so load never fails a test.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    include,
+    exclude: [...configDefaults.exclude, ...exclude],
+    setupFiles: ["./test/support/apply-migrations.ts"],
+  },
+});
 
 export default defineConfig({
   test: {
@@ -8,37 +43,10 @@ export default defineConfig({
       {
         test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" },
       },
-      {
-        plugins: [
-          cloudflareTest(async () => ({
-            wrangler: { configPath: "./wrangler.toml" },
-            miniflare: {
-              bindings: {
-                TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, "drizzle")),
-                ADMIN_TOKEN: "test-admin-token",
-                // Tests that are not about the rate limit must not trip it (CONTRACT.md).
-                RATE_LIMIT_REQUESTS: "1000000",
-              },
-              // Web hook deliveries and message providers are real HTTP exchanges with a receiver the tests control.
-              outboundService: "webhook-receiver",
-              workers: [{
-                name: "webhook-receiver",
-                modules: true,
-                scriptPath: path.join(import.meta.dirname, "test/support/webhook-receiver.mjs"),
-                compatibilityDate: "2026-04-01",
-              }],
-            },
-          })),
-        ],
-        test: {
-          name: "workers",
-          // Two cores shared by workerd and vitest: generous, so load never fails a test.
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          include: ["test/integration/**/*.test.ts"],
-          setupFiles: ["./test/support/apply-migrations.ts"],
-        },
-      },
+      // Tests that are not about the rate limit raise it (CONTRACT.md).
+      workersProject("workers", ["test/integration/**/*.test.ts"], [RATE_LIMIT_TESTS], { RATE_LIMIT_REQUESTS: "1000000" }),
+      // wrangler.toml's own budget (80 per 20 s), so the 429 path is tested as deployed.
+      workersProject("workers-rate-limit", [RATE_LIMIT_TESTS], [], {}),
     ],
   },
 });

@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
+import { createMiddleware } from "hono/factory";
 import { getPath } from "hono/utils/url";
 import type { AppEnv } from "./env";
 import { privateAuth, publicAccount } from "./http/auth";
@@ -9,6 +10,7 @@ import { refuseXml, requestContext, requireUserAgent } from "./http/middleware";
 import { renderError, renderNotFound } from "./http/render-error";
 import { ApiError } from "./http/errors";
 import { idempotency } from "./http/idempotency";
+import { rateLimit } from "./http/rate-limit";
 import { operatorRoutes } from "./features/operator/routes";
 import { privateFeatures, publicFeatures } from "./features";
 
@@ -20,17 +22,38 @@ const pathWithoutJsonSuffix = (request: Request) => {
   return path.endsWith(".json") ? path.slice(0, -".json".length) : path;
 };
 
-export function buildApp() {
+export interface AppOptions {
+  /** Only the benchmark's separate no-limiter build turns this off (bench/README.md). */
+  rateLimit: boolean;
+}
+
+// Widgets on any origin call the booking site; it holds no credentials, so `*` is safe. The
+// private and operator APIs send no CORS headers: their keys must never live in a browser.
+const bookingSiteCors = cors({
+  origin: "*",
+  allowMethods: ["GET", "POST", "OPTIONS"],
+  allowHeaders: ["Content-Type", "Idempotency-Key"],
+  exposeHeaders: ["Link", "Current-Page", "Page-Items", "Total-Count", "Total-Pages", "Retry-After",
+    "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"],
+  maxAge: 86_400,
+});
+
+/** Runs before every early answer (429, 400, 406, 413) so a widget can read those too. */
+const corsOnBookingSite = createMiddleware<AppEnv>((c, next) =>
+  /^\/(api|admin)\//.test(c.req.path) ? next() : bookingSiteCors(c, next));
+
+export function buildApp(options: AppOptions = { rateLimit: true }) {
   const app = new Hono<AppEnv>({ getPath: pathWithoutJsonSuffix });
   app.onError(renderError);
   app.notFound(renderNotFound);
 
   app.use("*", requestContext);
+  app.use("*", corsOnBookingSite);
+  if (options.rateLimit) app.use("*", rateLimit);
   app.use("*", refuseXml);
   app.use("*", requireUserAgent);
   app.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new ApiError(413, { error: "The request body is larger than 1 MiB." }); } }));
 
-  operatorRoutes.all("*", renderNotFound);
   app.route("/admin/v1", operatorRoutes);
 
   const privateApi = new Hono<AppEnv>();
@@ -42,15 +65,6 @@ export function buildApp() {
   app.route("/api/v1", privateApi);
 
   const publicSite = new Hono<AppEnv>();
-  // Widgets on any origin call the booking site; it holds no credentials, so `*` is safe. The
-  // private API sends no CORS headers: its key must never live in a browser.
-  publicSite.use("*", cors({
-    origin: "*",
-    allowMethods: ["GET", "POST", "OPTIONS"],
-    allowHeaders: ["Content-Type", "Idempotency-Key"],
-    exposeHeaders: ["Link", "Current-Page", "Page-Items", "Total-Count", "Total-Pages", "Retry-After"],
-    maxAge: 86_400,
-  }));
   publicSite.use("*", publicAccount);
   publicSite.use("*", idempotency);
   for (const [path, routes] of publicFeatures) publicSite.route(path, routes);

@@ -9,6 +9,7 @@ export interface Env {
   WEBHOOK_QUEUE: Queue<unknown>;
   MESSAGE_QUEUE: Queue<unknown>;
   CAPACITY_GUARD: DurableObjectNamespace<import("./durable-objects/capacity-guard").CapacityGuard>;
+  RATE_LIMITER: DurableObjectNamespace<import("./durable-objects/rate-limiter").RateLimiter>;
   ADMIN_TOKEN?: string;
   ROOT_DOMAIN?: string;
   DEFAULT_SUBDOMAIN?: string;

@@ -5,6 +5,7 @@ import { handleScheduled } from "./cron";
 import { handleQueue } from "./queues";
 
 export { CapacityGuard } from "./durable-objects/capacity-guard";
+export { RateLimiter } from "./durable-objects/rate-limiter";
 
 const app = buildApp();
 

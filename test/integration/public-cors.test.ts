@@ -33,3 +33,12 @@ describe("CORS on the booking site", () => {
     expect(res.headers.get("access-control-allow-origin")).toBeNull();
   });
 });
+
+describe("CORS on early answers of the booking site", () => {
+  it("lets a widget read a 400 answered before routing", async () => {
+    const { exports } = await import("cloudflare:workers");
+    const res = await exports.default.fetch(new Request(`http://${subdomain}.localhost/services`, { headers: { origin: "https://shop.example" } }));
+    expect(res.status).toBe(400); // no User-Agent
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+  });
+});

@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../env";
 import { operatorAuth } from "../../http/auth";
+import { renderNotFound } from "../../http/render-error";
 import { wrapList } from "../../http/envelope";
 import { body, params } from "../../http/validate";
 import { toAccountJson } from "../account/serializer";
@@ -27,3 +28,6 @@ operatorRoutes.put("/accounts/:id", params("id"), body(operatorUpdateBody, { roo
   const account = await updateAccountAsOperator(c.var.db, c.req.valid("param").id, c.req.valid("json").account, c.var.now);
   return c.json({ account: toAccountJson(account) });
 });
+
+// Unknown operator paths end here rather than falling through to the public site.
+operatorRoutes.all("*", renderNotFound);

@@ -1,0 +1,17 @@
+// Benchmark-only Worker entry: the production app without the rate limiter, so `npm run bench`
+// can measure what the limiter adds. Built only by bench/wrangler.no-limiter.toml, never deployed.
+import { buildApp } from "../src/app";
+import type { Env } from "../src/env";
+import { handleScheduled } from "../src/cron";
+import { handleQueue } from "../src/queues";
+
+export { CapacityGuard } from "../src/durable-objects/capacity-guard";
+export { RateLimiter } from "../src/durable-objects/rate-limiter";
+
+const app = buildApp({ rateLimit: false });
+
+export default {
+  fetch: app.fetch,
+  queue: handleQueue,
+  scheduled: handleScheduled,
+} satisfies ExportedHandler<Env>;

@@ -1,0 +1,163 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { env } from "cloudflare:test";
+import { ADMIN_TOKEN, newAccount, send, type Client } from "../support/api";
+
+// This file runs in the `workers-rate-limit` project: wrangler.toml's budget of 80 per 20 s.
+const LIMIT = 80;
+const WINDOW_SECONDS = 20;
+
+let api: Client;
+let subdomain: string;
+
+beforeAll(async () => {
+  const mine = await newAccount();
+  api = mine.api;
+  subdomain = mine.account.subdomain;
+});
+
+let ipCounter = 0;
+const freshIp = () => `198.51.${(ipCounter += 1)}.${Math.floor(Math.random() * 250) + 1}`;
+const from = (ip: string) => ({ "cf-connecting-ip": ip });
+const publicGet = (ip: string, path: string) => send("GET", `http://${subdomain}.localhost${path}`, { headers: from(ip) });
+
+const rateHeaders = (res: { headers: Headers }) => ({
+  limit: res.headers.get("ratelimit-limit"),
+  remaining: res.headers.get("ratelimit-remaining"),
+  reset: res.headers.get("ratelimit-reset"),
+});
+
+/** Spends the whole budget of `ip`, checking each answer's countdown. */
+async function exhaust(ip: string) {
+  for (let i = 1; i <= LIMIT; i += 1) {
+    const res = await api.get("/services", from(ip));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("ratelimit-remaining")).toBe(String(LIMIT - i));
+  }
+}
+
+describe("rate limit on HTTP requests", () => {
+  it("answers the 81st request in a window with 429, the spec's body, Retry-After and the headers", async () => {
+    const ip = freshIp();
+    const started = Date.now();
+    await exhaust(ip);
+    const res = await api.get("/services", from(ip));
+    const elapsed = Date.now() - started;
+
+    expect(res.status).toBe(429);
+    expect(res.body).toEqual({ error: expect.stringContaining("Too many requests") });
+    const retryAfter = Number(res.headers.get("retry-after"));
+    // Whole seconds until the first request of the window leaves it.
+    expect(retryAfter).toBeLessThanOrEqual(WINDOW_SECONDS);
+    expect(retryAfter).toBeGreaterThanOrEqual(Math.floor((WINDOW_SECONDS * 1000 - elapsed) / 1000));
+    expect(rateHeaders(res)).toEqual({ limit: "80", remaining: "0", reset: String(retryAfter) });
+  });
+
+  it("carries the headers on a success, counting down from the limit", async () => {
+    const res = await api.get("/services", from(freshIp()));
+    expect(res.status).toBe(200);
+    expect(rateHeaders(res)).toEqual({ limit: "80", remaining: "79", reset: "20" });
+  });
+
+  it("carries the headers on 404s and errors", async () => {
+    const ip = freshIp();
+    const answers = [
+      await api.get("/services/999999", from(ip)),
+      await send("GET", "/api/v1/nothing-here", { headers: { ...from(ip), authorization: `Bearer ${api.apiKey}` } }),
+      await send("GET", "/api/v1/services", { headers: { ...from(ip), authorization: "Bearer wrong" } }),
+      await send("GET", "/api/v1/services", { headers: { ...from(ip), "user-agent": "" } }),
+      await send("GET", "/api/v1/services.xml", { headers: { ...from(ip), authorization: `Bearer ${api.apiKey}` } }),
+      await api.post("/services", { service: {} }, from(ip)),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([404, 404, 401, 400, 406, 400]);
+    expect(answers.map((r) => rateHeaders(r).remaining)).toEqual(["79", "78", "77", "76", "75", "74"]);
+    for (const res of answers) expect(res.headers.get("ratelimit-limit")).toBe("80");
+  });
+
+  it("counts private, public and operator requests against one budget per address", async () => {
+    const ip = freshIp();
+    expect((await api.get("/services", from(ip))).status).toBe(200);
+    const site = await publicGet(ip, "/services");
+    expect(site.status).toBe(200);
+    expect(site.headers.get("ratelimit-remaining")).toBe("78");
+    // A widget on another origin must be able to read its budget.
+    expect(site.headers.get("access-control-expose-headers")).toContain("RateLimit-Remaining");
+    const op = await send("GET", "/admin/v1/accounts", { headers: { ...from(ip), authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(op.status).toBe(200);
+    expect(op.headers.get("ratelimit-remaining")).toBe("77");
+  });
+
+  it("refuses a write over the limit without changing anything", async () => {
+    const ip = freshIp();
+    await exhaust(ip);
+    const res = await api.post("/services", { service: { title: "Over the limit" } }, from(ip));
+    expect(res.status).toBe(429);
+    const list = await api.get("/services", from(freshIp()));
+    expect(list.body.map((s: { service: { title: string } }) => s.service.title)).not.toContain("Over the limit");
+  });
+
+  it("refuses the public site too once the address has spent its budget", async () => {
+    const ip = freshIp();
+    await exhaust(ip);
+    const res = await publicGet(ip, "/services");
+    expect(res.status).toBe(429);
+    expect(res.body).toEqual({ error: expect.any(String) });
+  });
+
+  it("gives each address its own budget", async () => {
+    const spent = freshIp();
+    await exhaust(spent);
+    expect((await api.get("/services", from(spent))).status).toBe(429);
+    const other = await api.get("/services", from(freshIp()));
+    expect(other.status).toBe(200);
+    expect(other.headers.get("ratelimit-remaining")).toBe("79");
+  });
+
+  it("treats the IPv6 addresses of one /64 as one client", async () => {
+    await exhaust("2001:db8:aa:1::1");
+    expect((await api.get("/services", from("2001:0db8:00aa:0001:ffff::9"))).status).toBe(429);
+    expect((await api.get("/services", from("2001:db8:aa:2::1"))).status).toBe(200);
+  });
+});
+
+describe("RateLimiter durable object", () => {
+  const limiter = () => env.RATE_LIMITER.getByName(`test-${crypto.randomUUID()}`);
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it("refuses once the budget is spent and lets requests through when the window has passed", async () => {
+    const stub = limiter();
+    const policy = { limit: 2, windowMs: 2000 };
+    expect(await stub.hit(policy)).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 2 });
+    expect(await stub.hit(policy)).toEqual({ allowed: true, limit: 2, remaining: 0, resetSeconds: 2 });
+    const refused = await stub.hit(policy);
+    expect(refused).toEqual({ allowed: false, limit: 2, remaining: 0, resetSeconds: 2 });
+
+    await sleep(1000);
+    // Retry-After is not too generous: one second in, the window still holds both requests.
+    expect(await stub.hit(policy)).toEqual({ allowed: false, limit: 2, remaining: 0, resetSeconds: 1 });
+
+    await sleep(1100);
+    // Refused attempts were not counted, so the whole budget is back.
+    expect(await stub.hit(policy)).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 2 });
+  });
+
+  it("slides: frees one request when the oldest leaves the window, not the whole budget", async () => {
+    const stub = limiter();
+    const policy = { limit: 2, windowMs: 1500 };
+    await stub.hit(policy);
+    await sleep(800);
+    await stub.hit(policy);
+    expect((await stub.hit(policy)).allowed).toBe(false);
+
+    await sleep(900);
+    expect(await stub.hit(policy)).toMatchObject({ allowed: true, remaining: 0 });
+    expect((await stub.hit(policy)).allowed).toBe(false);
+  });
+
+  it("keeps separate budgets per object", async () => {
+    const policy = { limit: 1, windowMs: 20_000 };
+    const a = limiter();
+    expect((await a.hit(policy)).allowed).toBe(true);
+    expect((await a.hit(policy)).allowed).toBe(false);
+    expect((await limiter().hit(policy)).allowed).toBe(true);
+  });
+});
