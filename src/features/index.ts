@@ -7,6 +7,7 @@ import { categoryRoutes } from "./categories/routes";
 import { eventRoutes } from "./events/routes";
 import { peopleRoutes } from "./people/routes";
 import { providerRoutes } from "./providers/routes";
+import { recurringBookingRoutes, recurringEventRoutes } from "./recurrence/routes";
 import { resourceRoutes } from "./resources/routes";
 import { publicServiceRoutes, serviceRoutes } from "./services/routes";
 import { privateSlotRoutes, publicSlotRoutes } from "./slots/routes";
@@ -24,7 +25,9 @@ export const privateFeatures: [string, Hono<AppEnv>][] = [
   ["/people", personBookingRoutes],
   ["/people", peopleRoutes],
   ["/resources", resourceRoutes],
+  ["/bookings/recurring", recurringBookingRoutes],
   ["/bookings", bookingRoutes],
+  ["/events/recurring", recurringEventRoutes],
   ["/events", eventBookingRoutes],
   ["/events", eventRoutes],
 ];

@@ -1,5 +1,6 @@
 // Queue entry: one consumer per queue kind, chosen by the queue's name (`booking-<kind>[-dlq]`).
 import type { Env } from "../env";
+import { recurrenceConsumer } from "../features/recurrence/consumer";
 
 export type QueueKind = "recurrence" | "webhooks" | "messages";
 
@@ -7,6 +8,7 @@ export type Consumer = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionCo
 
 /** Each background feature registers its consumers here; `dead` handles its dead-letter queue. */
 export const consumers: Partial<Record<QueueKind, { live: Consumer; dead: Consumer }>> = {};
+consumers.recurrence = recurrenceConsumer;
 
 export function kindOf(queueName: string): { kind: QueueKind; dead: boolean } | null {
   const match = /^booking-(recurrence|webhooks|messages)(-dlq)?$/.exec(queueName);
