@@ -1,5 +1,5 @@
 // The recurrence queue's consumer: each message creates one chunk of a collection's occurrences,
-// queues the next chunk, then records its progress; the dead-letter consumer marks it failed.
+// records its progress, then queues the next chunk; the dead-letter consumer marks it failed.
 import { and, eq } from "drizzle-orm";
 import { openDb } from "../../db/client";
 import { accounts, recurringCollections } from "../../db/schema";
@@ -13,8 +13,6 @@ import { deleteOccurrences } from "./service";
 /** Occurrences per message: keeps one invocation's D1, guard and queue calls well under the subrequest limit. */
 export const CHUNK_SIZE = 25;
 
-type Outcome = "done" | "not_ready";
-
 async function loadContext(env: Env, message: RecurrenceMessage) {
   const db = openDb(env.DB);
   const account = await db.query.accounts.findFirst({ where: eq(accounts.id, message.account_id) });
@@ -27,26 +25,29 @@ async function loadContext(env: Env, message: RecurrenceMessage) {
   return { deps, collection };
 }
 
-async function processChunk(env: Env, message: RecurrenceMessage): Promise<Outcome> {
-  const { deps, collection } = await loadContext(env, message);
-  // Already processed (a redelivery), or stopped: nothing left for this message.
-  if (collection.status !== "pending" || collection.next_index > message.from) return "done";
-  // The previous chunk queued this one before recording its own progress; wait for that record.
-  if (collection.next_index < message.from) return "not_ready";
+async function queueChunk(env: Env, message: RecurrenceMessage, from: number): Promise<void> {
+  await env.RECURRENCE_QUEUE.send({ ...message, from } satisfies RecurrenceMessage, { contentType: "json" });
+}
 
+async function processChunk(env: Env, message: RecurrenceMessage): Promise<void> {
+  const { deps, collection } = await loadContext(env, message);
+  // Completed, stopped by DELETE, or dead-lettered: nothing left to create.
+  if (collection.status !== "pending") return;
   const chunk = { from: message.from, to: Math.min(message.from + CHUNK_SIZE, collection.occurrences.length) };
+  // This chunk is recorded but the message came back: the crash fell between the record and
+  // queueing the next chunk, so queue it (a duplicate of it is harmless).
+  if (collection.next_index === chunk.to) return queueChunk(env, message, chunk.to);
+  // A redelivery of a chunk already behind the cursor.
+  if (collection.next_index !== chunk.from) return;
+
   const skipped = collection.kind === "booking" ? await createBookingChunk(deps, collection, chunk) : await createEventChunk(deps, collection, chunk);
-  // Queued before the progress record: a crash in between redelivers this chunk (idempotent)
-  // rather than leaving the rest unqueued.
-  if (chunk.to < collection.occurrences.length) {
-    await env.RECURRENCE_QUEUE.send({ ...message, from: chunk.to } satisfies RecurrenceMessage, { contentType: "json" });
+  if (await recordChunk(deps, collection, { ...chunk, skipped })) {
+    if (chunk.to < collection.occurrences.length) await queueChunk(env, message, chunk.to);
+    return;
   }
-  if (!(await recordChunk(deps, collection, { ...chunk, skipped }))) {
-    const now = await deps.db.query.recurringCollections.findFirst({ where: eq(recurringCollections.id, collection.id) });
-    // DELETE ran while this chunk was creating: what it created after the sweep is swept here.
-    if (now?.status === "deleted" && collection.kind === "booking") await deleteOccurrences(deps, collection);
-  }
-  return "done";
+  const now = await deps.db.query.recurringCollections.findFirst({ where: eq(recurringCollections.id, collection.id) });
+  // DELETE ran while this chunk was creating: what the chunk created after DELETE's sweep goes too.
+  if (now?.status === "deleted" && collection.kind === "booking") await deleteOccurrences(deps, collection);
 }
 
 const live: Consumer = async (batch, env) => {
@@ -54,9 +55,8 @@ const live: Consumer = async (batch, env) => {
     const parsed = recurrenceMessage.safeParse(message.body);
     try {
       if (!parsed.success) throw new Error(`unreadable message: ${JSON.stringify(message.body)}`);
-      const outcome = await processChunk(env, parsed.data);
-      if (outcome === "not_ready") message.retry({ delaySeconds: 2 });
-      else message.ack();
+      await processChunk(env, parsed.data);
+      message.ack();
     } catch (error) {
       console.error(JSON.stringify({ queue: batch.queue, message: message.id, attempts: message.attempts, error: String(error) }));
       message.retry({ delaySeconds: Math.min(300, 5 * 2 ** message.attempts) });
