@@ -27,8 +27,8 @@ export interface Env {
 
 export type Db = DrizzleD1Database<typeof schema>;
 
-/** Who is asking: drives webhook `performed_by` and public-API restrictions. */
-export type Surface = "private_api" | "public_api" | "operator_api";
+/** Who is asking: drives webhook `performed_by` and public-API restrictions; "system" is background work. */
+export type Surface = "private_api" | "public_api" | "operator_api" | "system";
 
 export interface Deps {
   db: Db;

@@ -345,6 +345,40 @@ export const bookings = sqliteTable(
   ],
 );
 
+/** One skipped occurrence of a recurring collection and why (the 400 body a single create would give). */
+export interface SkippedOccurrence {
+  index: number;
+  from: number;
+  to: number;
+  errors: Record<string, unknown>;
+}
+
+export const recurringCollections = sqliteTable(
+  "recurring_collections",
+  {
+    // The collection_id its bookings or events carry.
+    id: text("id").primaryKey(),
+    account_id: accountId(),
+    // booking | event
+    kind: text("kind").notNull(),
+    // The validated request body the occurrences are created from, times replaced per occurrence.
+    template: text("template", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    rrule: text("rrule"),
+    rdate: text("rdate"),
+    exdate: text("exdate"),
+    // [from, to] epoch ms per occurrence, expanded once when the request was accepted.
+    occurrences: text("occurrences", { mode: "json" }).$type<[number, number][]>().notNull(),
+    // pending → completed | failed (dead-lettered); any → deleted
+    status: text("status").notNull(),
+    // Occurrences before this index are processed: the consumer's resume point.
+    next_index: integer("next_index").notNull().default(0),
+    created_count: integer("created_count").notNull().default(0),
+    skipped: text("skipped", { mode: "json" }).$type<SkippedOccurrence[]>().notNull(),
+    ...timestamps,
+  },
+  (t) => [index("recurring_collections_account").on(t.account_id, t.created_at)],
+);
+
 export const webHooks = sqliteTable(
   "web_hooks",
   {
@@ -463,3 +497,4 @@ export type Booking = typeof bookings.$inferSelect;
 export type User = typeof users.$inferSelect;
 export type UserLink = typeof userLinks.$inferSelect;
 export type WebHook = typeof webHooks.$inferSelect;
+export type RecurringCollection = typeof recurringCollections.$inferSelect;

@@ -9,6 +9,7 @@ import { messageRoutes } from "./messages/routes";
 import { peopleRoutes } from "./people/routes";
 import { perishableTokenRoutes } from "./perishable-tokens/routes";
 import { providerRoutes } from "./providers/routes";
+import { recurringBookingRoutes, recurringEventRoutes } from "./recurrence/routes";
 import { resourceRoutes } from "./resources/routes";
 import { publicServiceRoutes, serviceRoutes } from "./services/routes";
 import { privateSlotRoutes, publicSlotRoutes } from "./slots/routes";
@@ -29,7 +30,9 @@ export const privateFeatures: [string, Hono<AppEnv>][] = [
   ["/people/perishable_token", perishableTokenRoutes],
   ["/people", peopleRoutes],
   ["/resources", resourceRoutes],
+  ["/bookings/recurring", recurringBookingRoutes],
   ["/bookings", bookingRoutes],
+  ["/events/recurring", recurringEventRoutes],
   ["/events", eventBookingRoutes],
   ["/events", eventRoutes],
   ["/web_hooks", webHookRoutes],

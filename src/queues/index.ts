@@ -2,6 +2,7 @@
 import type { Env } from "../env";
 import { webhookConsumer } from "../features/webhooks/consumer";
 import { messageConsumers } from "../features/messages/consumer";
+import { recurrenceConsumer } from "../features/recurrence/consumer";
 
 export type QueueKind = "recurrence" | "webhooks" | "messages";
 
@@ -11,6 +12,7 @@ export type Consumer = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionCo
 export const consumers: Partial<Record<QueueKind, { live: Consumer; dead: Consumer }>> = {};
 consumers.webhooks = webhookConsumer;
 consumers.messages = messageConsumers;
+consumers.recurrence = recurrenceConsumer;
 
 export function kindOf(queueName: string): { kind: QueueKind; dead: boolean } | null {
   const match = /^booking-(recurrence|webhooks|messages)(-dlq)?$/.exec(queueName);

@@ -1,5 +1,5 @@
 // POST /bookings on the private API and the booking site: where the booking goes (event, resource
-// or a free provider of the service), who it is for, its first state, and the guarded insert.
+// or a free provider of the service), who it is for, its first state (the draft), and the guarded insert.
 import type { Resource, Service } from "../../db/schema";
 import { initialState } from "../../domain/booking-states";
 import type { Deps } from "../../env";
@@ -7,7 +7,7 @@ import { ApiError, ErrorCollector } from "../../http/errors";
 import type { CapacityScope } from "./capacity-sql";
 import { insertBookingStatement, runWrite, type BookingColumns } from "./guarded-write";
 import {
-  applyPersonFill, createPlannedPerson, discardPlannedPerson, personError, planPerson, plannedPerson,
+  applyPersonFill, createPlannedPerson, discardPlannedPerson, personError, planPerson, plannedPerson, type PersonPlan,
 } from "./person-link";
 import { checkPublicTimes, isInsideOpeningHours } from "./public-rules";
 import { getBooking } from "./queries";
@@ -91,7 +91,19 @@ function messageFlags(body: Record<string, unknown>, names: readonly string[]): 
   return given.length > 0 ? Object.fromEntries(given) : null;
 }
 
-export async function createBooking(deps: Deps, body: CreateBookingBody) {
+/** A booking that passed every check a create makes, ready to be written. */
+export interface BookingDraft {
+  placement: Placement;
+  plan: PersonPlan;
+  ignoreCapacity: boolean;
+  values: (resourceId: number, personId: number | null) => BookingColumns;
+}
+
+/**
+ * Every check POST /bookings makes, in its order, without writing anything: recurring creates
+ * validate their first booking with it and create each occurrence from it.
+ */
+export async function draftBooking(deps: Deps, body: CreateBookingBody): Promise<BookingDraft> {
   const input = body.booking;
   const onSite = deps.surface === "public_api";
   // The booking site always books under the public rules, and always through verification.
@@ -118,8 +130,7 @@ export async function createBooking(deps: Deps, body: CreateBookingBody) {
   if (verify) checkVerificationContact(deps.account, plannedPerson(plan));
   const state = initialState({ confirm, verificationRequired: verify, confirmManually: deps.account.confirm_manually });
 
-  const personId = await createPlannedPerson(deps, plan);
-  const values = (resourceId: number): BookingColumns => ({
+  const values = (resourceId: number, personId: number | null): BookingColumns => ({
     account_id: deps.account.id,
     service_id: placement.service?.id ?? null,
     event_id: placement.eventId,
@@ -144,18 +155,38 @@ export async function createBooking(deps: Deps, body: CreateBookingBody) {
     created_at: deps.now,
     updated_at: deps.now,
   });
+  return { placement, plan, ignoreCapacity, values };
+}
 
+/**
+ * Writes the draft: its person, then the guarded insert on each candidate in turn. A refused
+ * booking (full) and a failed write both remove a person created for it. `extra` columns
+ * (a recurring occurrence's collection_id) go into the same insert.
+ */
+export async function insertDraft(deps: Deps, draft: BookingDraft, extra: BookingColumns = {}): Promise<number> {
+  const { placement, plan, ignoreCapacity } = draft;
+  const personId = await createPlannedPerson(deps, plan);
   let id: number | null = null;
-  for (const { resource, scope } of placement.candidates) {
-    const window = { from: placement.from, to: placement.to, count, now: deps.now };
-    const statement = insertBookingStatement(values(resource.id), ignoreCapacity ? undefined : { scope, window });
-    id = await runWrite(deps.env, statement, ignoreCapacity ? undefined : scope);
-    if (id !== null) break;
+  try {
+    for (const { resource, scope } of placement.candidates) {
+      const row = draft.values(resource.id, personId);
+      const window = { from: placement.from, to: placement.to, count: row.count!, now: deps.now };
+      const statement = insertBookingStatement({ ...row, ...extra }, ignoreCapacity ? undefined : { scope, window });
+      id = await runWrite(deps.env, statement, ignoreCapacity ? undefined : scope);
+      if (id !== null) break;
+    }
+  } catch (error) {
+    await discardPlannedPerson(deps, plan, personId);
+    throw error;
   }
   if (id === null) {
     await discardPlannedPerson(deps, plan, personId);
     throw placement.eventId ? ApiError.invalid("event_id", EVENT_FULL) : ApiError.invalid("booked_from", FULLY_BOOKED);
   }
   await applyPersonFill(deps, plan);
-  return getBooking(deps, id);
+  return id;
+}
+
+export async function createBooking(deps: Deps, body: CreateBookingBody) {
+  return getBooking(deps, await insertDraft(deps, await draftBooking(deps, body)));
 }

@@ -6,7 +6,7 @@ import type { Deps } from "../../env";
 import { enqueueBookingMessages } from "../messages/booking-messages";
 import { emitEvent, performedByOf, type PerformedBy, type WebhookEventName } from "../webhooks/emit";
 import { loadRelated } from "./queries";
-import { toBookingJson } from "./serializer";
+import { toBookingJson, type Related } from "./serializer";
 
 export type BookingChange = "created" | "modified" | "verified" | "confirmed" | "declined" | "cancelled" | "deleted";
 
@@ -15,9 +15,14 @@ export async function afterBookingChange(
   change: BookingChange,
   booking: Booking,
   performedBy: PerformedBy = performedByOf(deps.surface),
-  opts: { messages?: boolean } = {},
+  opts: {
+    /** False where the caller sends its own messages or none (cron expiry, recurrence occurrences). */
+    messages?: boolean;
+    /** Related rows already loaded for many bookings at once (a collection's), saving a query each. */
+    preloaded?: Related;
+  } = {},
 ): Promise<void> {
-  const related = await loadRelated(deps, [booking]);
+  const related = opts.preloaded ?? (await loadRelated(deps, [booking]));
   const json = toBookingJson(booking, related, { timeZone: deps.account.time_zone, now: deps.now, extended: false });
   const events: WebhookEventName[] = [`booking.${change}`];
   // A verification that confirms at once is also a confirmation for whoever waits on that.

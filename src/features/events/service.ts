@@ -13,6 +13,8 @@ import { bookedCounts, getEvent, pageOfEvents } from "./queries";
 import type { EventInput, EventsQuery, EventUpdate } from "./schema";
 import { writeEventDelete, writeEventUpdate, type EventColumns } from "./writes";
 
+export type NewEvent = typeof events.$inferInsert;
+
 const BAD_DATETIME = "is not a valid datetime: use YYYY-MM-DD hh:mm or ISO 8601";
 
 function instant(deps: Deps, errors: ErrorCollector, attribute: string, text: string): number | null {
@@ -69,17 +71,17 @@ export async function getEventWithBooked(deps: Deps, id: number): Promise<{ even
   return { event, booked: (await bookedCounts(deps, [id])).get(id) ?? 0 };
 }
 
-export async function createEvent(deps: Deps, input: EventInput) {
+/** The new event's row after every check a create makes, without writing: recurring creates reuse it. */
+export async function draftEvent(deps: Deps, input: EventInput): Promise<NewEvent> {
   const errors = new ErrorCollector();
   const { starts, ends } = timesOf(deps, errors, input);
   await checkReferences(deps, errors, input);
   errors.throwIfAny();
-  const [event] = await deps.db
-    .insert(events)
-    .values({
-      ...input, starts_at: starts, ends_at: ends, account_id: deps.account.id, created_at: deps.now, updated_at: deps.now,
-    })
-    .returning();
+  return { ...input, starts_at: starts, ends_at: ends, account_id: deps.account.id, created_at: deps.now, updated_at: deps.now };
+}
+
+export async function createEvent(deps: Deps, input: EventInput) {
+  const [event] = await deps.db.insert(events).values(await draftEvent(deps, input)).returning();
   return afterEventChange(deps, "created", { event, booked: 0 });
 }
 
