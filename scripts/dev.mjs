@@ -16,7 +16,7 @@ if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
 const server = spawn(
   "npx",
-  ["wrangler", "dev", "--ip", DEV_HOST, "--port", String(DEV_PORT), "--var", `ADMIN_TOKEN:${token}`, ...passThrough],
+  ["wrangler", "dev", "--ip", DEV_HOST, "--port", String(DEV_PORT), "--test-scheduled", "--var", `ADMIN_TOKEN:${token}`, ...passThrough],
   { stdio: ["inherit", "inherit", "inherit"] },
 );
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
