@@ -1,53 +1,15 @@
-// One object per client IP holding that client's request budget as a sliding log in memory.
+// One object per client IP holding that client's request budget in memory. Nothing is written
+// to storage: losing the log on eviction only forgives a client, it never blocks one wrongly.
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
+import { SlidingLog, type RateLimitDecision, type RateLimitPolicy } from "../domain/sliding-log";
 
-export interface RateLimitPolicy {
-  limit: number;
-  windowMs: number;
-}
+export type { RateLimitDecision, RateLimitPolicy } from "../domain/sliding-log";
 
-export interface RateLimitDecision {
-  allowed: boolean;
-  limit: number;
-  /** Requests still allowed in the window after this one. */
-  remaining: number;
-  /** Whole seconds until the oldest counted request leaves the window and frees one request. */
-  resetSeconds: number;
-}
-
-/**
- * Sliding log rather than a fixed window: a fixed window lets a client send twice the budget
- * across a window boundary, the log never allows more than `limit` in any `windowMs`. Memory is
- * one number per counted request, bounded by `limit`. Nothing is written to storage: losing the
- * log on eviction only forgives a client, it never blocks one wrongly.
- */
 export class RateLimiter extends DurableObject<Env> {
-  #log: number[] = [];
-  #head = 0;
+  #budget = new SlidingLog();
 
-  hit({ limit, windowMs }: RateLimitPolicy): RateLimitDecision {
-    const now = Date.now();
-    this.#forgetBefore(now - windowMs);
-    const counted = this.#log.length - this.#head;
-    // Refused requests are not counted, so a client that waits for Retry-After gets in then.
-    const allowed = counted < limit;
-    if (allowed) this.#log.push(now);
-    const oldest = this.#log[this.#head] ?? now;
-    return {
-      allowed,
-      limit,
-      remaining: Math.max(0, limit - counted - (allowed ? 1 : 0)),
-      resetSeconds: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)),
-    };
-  }
-
-  #forgetBefore(cutoff: number): void {
-    while (this.#head < this.#log.length && this.#log[this.#head] <= cutoff) this.#head += 1;
-    // Compacting only once the dead prefix dominates keeps each hit amortised O(1).
-    if (this.#head > 64 && this.#head * 2 > this.#log.length) {
-      this.#log = this.#log.slice(this.#head);
-      this.#head = 0;
-    }
+  hit(policy: RateLimitPolicy): RateLimitDecision {
+    return this.#budget.hit(policy, Date.now());
   }
 }
