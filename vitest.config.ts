@@ -29,8 +29,8 @@ const workersProject = (name: string, include: string[], exclude: string[], bind
   test: {
     name,
     // Two cores shared by workerd and vitest: generous, so load never fails a test.
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     include,
     exclude: [...configDefaults.exclude, ...exclude],
     setupFiles: ["./test/support/apply-migrations.ts"],

@@ -16,7 +16,7 @@ export async function messagesOf(api: Client, query = "") {
 }
 
 /** Polls until every message of the query is settled (the real queue consumer runs in the background). */
-export async function settledMessagesOf(api: Client, query: string, timeoutMs = 20_000) {
+export async function settledMessagesOf(api: Client, query: string, timeoutMs = 40_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const messages = await messagesOf(api, query);

@@ -57,7 +57,7 @@ export function standardSignatureValid(secret: string, headers: Record<string, s
 }
 
 /** Polls until `check` passes on the fetched value: for work the real queue does in the background. */
-export async function eventually<T>(fetchValue: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+export async function eventually<T>(fetchValue: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 40_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await fetchValue();
