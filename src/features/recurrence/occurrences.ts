@@ -44,13 +44,17 @@ async function personOfCollection(deps: Deps, collectionId: string): Promise<num
   return row?.person_id ?? null;
 }
 
+/** Starts of the collection's stored occurrences. */
+async function storedStarts(deps: Deps, collectionId: string): Promise<Set<number>> {
+  const rows = await deps.db.select({ at: bookings.booked_from }).from(bookings)
+    .where(and(eq(bookings.account_id, deps.account.id), eq(bookings.collection_id, collectionId)));
+  return new Set(rows.map((r) => r.at));
+}
+
 export async function createBookingChunk(deps: Deps, collection: RecurringCollection, chunk: Chunk): Promise<SkippedOccurrence[]> {
   const template = collection.template as CreateBookingBody;
   const tz = deps.account.time_zone;
-  const existing = new Set(
-    (await deps.db.select({ at: bookings.booked_from }).from(bookings)
-      .where(and(eq(bookings.account_id, deps.account.id), eq(bookings.collection_id, collection.id)))).map((r) => r.at),
-  );
+  const existing = await storedStarts(deps, collection.id);
   const findsPerson = template.booking.person_id == null && template.booking.person_attributes !== undefined;
   let personId = findsPerson ? await personOfCollection(deps, collection.id) : null;
   const skipped: SkippedOccurrence[] = [];
@@ -67,7 +71,11 @@ export async function createBookingChunk(deps: Deps, collection: RecurringCollec
       await afterBookingChange(deps, "created", created, undefined, { messages: false });
     });
   }
-  return skipped;
+  if (skipped.length === 0) return skipped;
+  // A concurrent delivery of this chunk may have created an occurrence first, which then no longer
+  // fits here: it exists, so it is not skipped. Its insert came before our refusal, so it shows now.
+  const stored = await storedStarts(deps, collection.id);
+  return skipped.filter((s) => !stored.has(s.from));
 }
 
 export async function createEventChunk(deps: Deps, collection: RecurringCollection, chunk: Chunk): Promise<SkippedOccurrence[]> {
