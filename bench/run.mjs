@@ -15,6 +15,8 @@ mkdirSync(out, { recursive: true });
 // servers of their own). `npm run bench -- rate-limit` runs only the named suites.
 const allSuites = [
   { name: "engine", entry: join(here, "engine.ts") },
+  { name: "slots", entry: join(here, "slots-http.ts") },
+  { name: "lists", entry: join(here, "lists-http.ts") },
   { name: "rate-limit", script: join(here, "rate-limit.mjs") },
 ];
 const only = process.argv.slice(2);
@@ -25,7 +27,7 @@ for (const suite of suites) {
   let file = suite.script;
   if (suite.entry) {
     file = join(out, `${suite.name}.mjs`);
-    await build({ entryPoints: [suite.entry], bundle: true, platform: "node", format: "esm", outfile: file, logLevel: "error" });
+    await build({ entryPoints: [suite.entry], bundle: true, platform: "node", format: "esm", outfile: file, logLevel: "error", packages: "external" });
   }
   const figures = JSON.parse(execFileSync(process.execPath, [file], { encoding: "utf8", maxBuffer: 16 * 1024 * 1024, stdio: ["ignore", "pipe", "inherit"] }));
   results.figures.push(...figures);
