@@ -62,12 +62,12 @@ const figures = await withBenchServer("lists", sql, async (server) => {
       throw new Error(`${path}: ${got} rows, Total-Count ${probe.headers.get("total-count")}`);
     }
     log("lists", `${label}: ${got} bookings, ${probe.text.length} bytes`);
-    const [floor, route] = await compareWithFloor(server, {
+    const [route, floor] = await compareWithFloor(server, {
       label: `http: ${label}, 10,000 bookings`,
       target: { path, key },
       bytes: Buffer.byteLength(probe.text),
     }, LOAD);
-    out.push(floor, { ...route, detail: `${got} bookings` });
+    out.push({ ...route, detail: `${got} bookings` }, floor);
   }
   return out;
 });

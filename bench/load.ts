@@ -17,7 +17,11 @@ export interface Figure {
   ratio?: number;
   /** The floor's req/s over the route's (for throughput figures). */
   rps_ratio?: number;
+  /** Writes that took capacity per second (throughput figures). */
+  bookings_per_s?: number;
   bytes?: number;
+  /** On a floor figure: the route it is the floor of. */
+  floor_for?: string;
   /** "pass" or "FAIL" for invariant lines, with what was checked. */
   check?: string;
   detail?: string;
@@ -115,7 +119,7 @@ export interface Comparison {
  * The route and its floor in alternating rounds at the same concurrency, after a warm-up of
  * each; p50/p99 and req/s over all rounds, and the ratio of the two p50s.
  */
-export async function compareWithFloor(server: BenchServer, { label, target, bytes }: Comparison, load: { connections: number; seconds: number; rounds: number }): Promise<Figure[]> {
+export async function compareWithFloor(server: BenchServer, { label, target, bytes }: Comparison, load: { connections: number; seconds: number; rounds: number }): Promise<[Figure, Figure]> {
   const floor: Target = { path: floorPath(bytes), key: target.key, method: target.method };
   const once = { connections: load.connections, seconds: 1 };
   await fire(server, floor, once);
@@ -127,11 +131,15 @@ export async function compareWithFloor(server: BenchServer, { label, target, byt
     }
   }
   expectStatuses(label, [...runs.route, ...runs.floor], [200]);
-  const floorFigure = summarise(`floor: ${kib(bytes)} JSON, same middleware (for ${label})`, runs.floor, { bytes });
+  const floorFigure = floorSummary(label, runs.floor, bytes);
   const routeFigure = summarise(label, runs.route, { bytes });
   routeFigure.ratio = round(routeFigure.median! / floorFigure.median!);
   routeFigure.rps_ratio = round(floorFigure.rps! / routeFigure.rps!);
-  return [floorFigure, routeFigure];
+  return [routeFigure, floorFigure];
 }
+
+/** The floor's row sits under its route's in the table; `floor_for` names the route in results.json. */
+export const floorSummary = (route: string, runs: Run[], bytes: number): Figure =>
+  summarise(`  floor: ${kib(bytes)} JSON, same Worker and middleware`, runs, { bytes, floor_for: route });
 
 export const kib = (bytes: number) => (bytes >= 1024 ? `${round(bytes / 1024, 1)} KiB` : `${bytes} B`);

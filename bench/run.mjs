@@ -17,6 +17,7 @@ const allSuites = [
   { name: "engine", entry: join(here, "engine.ts") },
   { name: "slots", entry: join(here, "slots-http.ts") },
   { name: "lists", entry: join(here, "lists-http.ts") },
+  { name: "writes", entry: join(here, "booking-writes.ts") },
   { name: "rate-limit", script: join(here, "rate-limit.mjs") },
 ];
 const only = process.argv.slice(2);
@@ -34,10 +35,25 @@ for (const suite of suites) {
 }
 
 const pad = (s, n) => String(s).padEnd(n);
-const extra = (f) => [f.slots && `${f.slots} slots`, f.p99 !== undefined && `p99 ${f.p99} ${f.unit}`, f.rps !== undefined && (f.unit === "x" ? `req/s ${f.rps} x` : `${f.rps} req/s`)].filter(Boolean).join(", ");
-console.log(`\n${pad("benchmark", 72)} ${pad("median", 10)} ${pad("p95", 10)} ${pad("mean", 10)} ${pad("calls", 6)} other`);
+const withUnit = (f, key) => (f[key] === undefined ? "-" : `${f[key]} ${f.unit}`);
+const other = (f) => [
+  f.slots && `${f.slots} slots`,
+  f.bookings_per_s !== undefined && `${f.bookings_per_s} bookings/s`,
+  f.rps_ratio !== undefined && `floor req/s ÷ req/s ${f.rps_ratio}`,
+  f.detail,
+].filter(Boolean).join(", ");
+const width = Math.max(...results.figures.map((f) => f.name.length)) + 1;
+console.log(`\n${pad("benchmark", width)} ${pad("p50", 11)} ${pad("p95", 11)} ${pad("p99", 11)} ${pad("mean", 11)} ${pad("calls", 6)} ${pad("req/s", 8)} ${pad("x floor", 8)} other`);
 for (const f of results.figures) {
-  console.log(`${pad(f.name, 72)} ${pad(`${f.median} ${f.unit}`, 10)} ${pad(`${f.p95} ${f.unit}`, 10)} ${pad(`${f.mean} ${f.unit}`, 10)} ${pad(f.calls, 6)} ${extra(f)}`);
+  if (f.check) {
+    console.log(`${pad(f.name, width)} ${f.check === "pass" ? "PASS" : "FAIL"}: ${f.detail}`);
+    continue;
+  }
+  console.log(`${pad(f.name, width)} ${pad(withUnit(f, "median"), 11)} ${pad(withUnit(f, "p95"), 11)} ${pad(withUnit(f, "p99"), 11)} `
+    + `${pad(withUnit(f, "mean"), 11)} ${pad(f.calls, 6)} ${pad(f.rps ?? "-", 8)} ${pad(f.ratio ?? "-", 8)} ${other(f)}`);
 }
 writeFileSync(join(here, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
-console.log(`\nwritten: bench/results.json (target: engine under 5 ms per call, the Workers free-plan CPU budget is 10 ms)`);
+// A broken invariant is a failed run, not just a line in the table.
+if (results.figures.some((f) => f.check && f.check !== "pass")) process.exitCode = 1;
+console.log("\nwritten: bench/results.json. x floor: p50 over the p50 of the same Worker's floor route answering as many bytes,"
+  + " measured in the same run (target for slots: 1.5 or less). Engine target: under 5 ms per call.");

@@ -36,12 +36,12 @@ const figures = await withBenchServer("slots", sql, async (server) => {
     // The seeded rows must be the engine bench's data, or the two figures would not compare.
     if (last === to && slots !== expectedSlots) throw new Error(`31 days gave ${slots} slots, the engine ${expectedSlots}`);
     log("slots", `${label}: ${slots} slots, ${probe.text.length} bytes`);
-    const [floor, route] = await compareWithFloor(server, {
+    const [route, floor] = await compareWithFloor(server, {
       label: `http: GET /services/{id}/slots, ${label}, large account`,
       target: { path, key },
       bytes: Buffer.byteLength(probe.text),
     }, LOAD);
-    out.push(floor, { ...route, detail: `${slots} slots` });
+    out.push({ ...route, detail: `${slots} slots` }, floor);
   }
   return out;
 });
