@@ -1,6 +1,7 @@
 // Load with autocannon against a bench server, and figures as ratios to the floor measured in
 // the same run: each route alternates with its same-size floor, so drift lands on both alike.
 import autocannon from "autocannon";
+import { profileWhile } from "./cpu-profile";
 import type { BenchServer } from "./wrangler-dev";
 import { USER_AGENT } from "./wrangler-dev";
 
@@ -131,6 +132,13 @@ export async function compareWithFloor(server: BenchServer, { label, target, byt
     }
   }
   expectStatuses(label, [...runs.route, ...runs.floor], [200]);
+  if (process.env.BENCH_CPU_PROFILE) {
+    // After the measured rounds, so the profiler's own cost never lands in a figure.
+    const slug = label.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "").toLowerCase();
+    for (const [side, which] of [["route", target], ["floor", floor]] as const) {
+      console.error(await profileWhile(server.inspectorPort, `${slug}-${side}`, () => fire(server, which, { connections: load.connections, seconds: 3 })));
+    }
+  }
   const floorFigure = floorSummary(label, runs.floor, bytes);
   const routeFigure = summarise(label, runs.route, { bytes });
   routeFigure.ratio = round(routeFigure.median! / floorFigure.median!);

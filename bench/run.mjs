@@ -20,9 +20,17 @@ const allSuites = [
   { name: "writes", entry: join(here, "booking-writes.ts") },
   { name: "rate-limit", script: join(here, "rate-limit.mjs") },
 ];
-const only = process.argv.slice(2);
+const args = process.argv.slice(2);
+// --profile: each HTTP read figure also takes a CPU profile of the Worker (after measuring).
+const profile = args.includes("--profile");
+const only = args.filter((a) => a !== "--profile");
 const suites = only.length ? allSuites.filter((s) => only.includes(s.name)) : allSuites;
-const results = { generated_at: new Date().toISOString(), machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version }, figures: [] };
+// The load average tells a reader of results.json how much else the machine was doing.
+const results = {
+  generated_at: new Date().toISOString(),
+  machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, loadavg_at_start: os.loadavg().map((n) => Number(n.toFixed(2))) },
+  figures: [],
+};
 
 for (const suite of suites) {
   let file = suite.script;
@@ -30,7 +38,12 @@ for (const suite of suites) {
     file = join(out, `${suite.name}.mjs`);
     await build({ entryPoints: [suite.entry], bundle: true, platform: "node", format: "esm", outfile: file, logLevel: "error", packages: "external" });
   }
-  const figures = JSON.parse(execFileSync(process.execPath, [file], { encoding: "utf8", maxBuffer: 16 * 1024 * 1024, stdio: ["ignore", "pipe", "inherit"] }));
+  // Node 20 has a WebSocket (for the DevTools protocol) only behind this flag.
+  const flags = profile && typeof WebSocket === "undefined" ? ["--experimental-websocket"] : [];
+  const figures = JSON.parse(execFileSync(process.execPath, [...flags, file], {
+    encoding: "utf8", maxBuffer: 16 * 1024 * 1024, stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...(profile ? { BENCH_CPU_PROFILE: "1" } : {}) },
+  }));
   results.figures.push(...figures);
 }
 
