@@ -11,8 +11,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, ".build");
 mkdirSync(out, { recursive: true });
 
-// `entry` suites are TypeScript bundled for Node; `script` suites run as they are (they start
-// servers of their own). `npm run bench -- rate-limit` runs only the named suites.
+// `entry` suites are TypeScript bundled for Node, their npm packages left to node_modules (the
+// HTTP ones start `wrangler dev` themselves); `script` suites run as they are.
+// `npm run bench -- slots lists` runs only the named suites.
 const allSuites = [
   { name: "engine", entry: join(here, "engine.ts") },
   { name: "slots", entry: join(here, "slots-http.ts") },
@@ -24,6 +25,8 @@ const args = process.argv.slice(2);
 // --profile: each HTTP read figure also takes a CPU profile of the Worker (after measuring).
 const profile = args.includes("--profile");
 const only = args.filter((a) => a !== "--profile");
+const unknown = only.filter((name) => !allSuites.some((s) => s.name === name));
+if (unknown.length) throw new Error(`unknown suite ${unknown.join(", ")}: use ${allSuites.map((s) => s.name).join(", ")}`);
 const suites = only.length ? allSuites.filter((s) => only.includes(s.name)) : allSuites;
 // The load average tells a reader of results.json how much else the machine was doing.
 const results = {

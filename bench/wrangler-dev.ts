@@ -38,7 +38,7 @@ const freePort = () => new Promise<number>((resolve, reject) => {
   });
 });
 
-export interface Response {
+export interface BenchResponse {
   status: number;
   headers: Headers;
   text: string;
@@ -48,7 +48,7 @@ export interface BenchServer {
   port: number;
   /** wrangler's DevTools endpoint for the Worker: how a CPU profile of a route is taken. */
   inspectorPort: number;
-  request(path: string, init?: { method?: string; key?: string; body?: unknown }): Promise<Response>;
+  request(path: string, init?: { method?: string; key?: string; body?: unknown }): Promise<BenchResponse>;
   /** SELECT against the server's local D1, read from the SQLite file by wrangler itself. */
   query<T>(sql: string): T[];
   stop(): Promise<void>;
