@@ -25,6 +25,11 @@ const pathWithoutJsonSuffix = (request: Request) => {
 export interface AppOptions {
   /** Only the benchmark's separate no-limiter build turns this off (bench/README.md). */
   rateLimit: boolean;
+  /**
+   * Extra routes on the private API, behind the same auth as every feature. Only the benchmark's
+   * floor entry (bench/floor-worker.ts) passes any; the production entry never does.
+   */
+  privateExtras?: [string, Hono<AppEnv>][];
 }
 
 // Widgets on any origin call the booking site; it holds no credentials, so `*` is safe. The
@@ -59,7 +64,7 @@ export function buildApp(options: AppOptions = { rateLimit: true }) {
   const privateApi = new Hono<AppEnv>();
   privateApi.use("*", privateAuth);
   privateApi.use("*", idempotency);
-  for (const [path, routes] of privateFeatures) privateApi.route(path, routes);
+  for (const [path, routes] of [...privateFeatures, ...(options.privateExtras ?? [])]) privateApi.route(path, routes);
   // Unknown private paths end here rather than falling through to the public site.
   privateApi.all("*", renderNotFound);
   app.route("/api/v1", privateApi);

@@ -1,0 +1,134 @@
+// POST /bookings throughput through a real `wrangler dev`: clients spread over 20 resources (one
+// CapacityGuard each) and all clients on one resource, then the capacity invariant read back
+// from D1 after the server has stopped; figures as JSON.
+import autocannon from "autocannon";
+import { expectStatuses, fire, floorPath, floorSummary, round, summarise, type Figure, type Run } from "./load";
+import { account, resources, serviceWithProviders } from "./seed-sql";
+import { log } from "./suite";
+import { withBenchServer } from "./wrangler-dev";
+
+const ACCOUNT_ID = 1;
+const SERVICE_ID = 1;
+const SPREAD = 20;
+const SINGLE = SPREAD + 1;
+const CONNECTIONS = 20;
+const ATTEMPTS = 600;
+/**
+ * Every slot is asked for by two requests in a row, so with capacity 1 half the attempts must be
+ * refused: the guard is exercised under real contention, not only on free slots.
+ */
+const ASKS_PER_SLOT = 2;
+const SLOT_MS = 30 * 60_000;
+const FIRST_SLOT = Date.UTC(2031, 0, 1, 7);
+const PROBE_FROM = Date.UTC(2035, 0, 1, 7);
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, "Z");
+const bookingBody = (resourceId: number, from: number) =>
+  JSON.stringify({ booking: { resource_id: resourceId, service_id: SERVICE_ID, booked_from: iso(from), booked_to: iso(from + SLOT_MS) } });
+
+/** Request n asks for slot `slotOf(n)` on `resourceOf(n)`; the counter is shared by all clients. */
+function asking(resourceOf: (ask: number) => number, slotOf: (ask: number) => number) {
+  let n = 0;
+  const asked = new Set<string>();
+  const setupRequest = (request: autocannon.Request) => {
+    const ask = Math.floor(n / ASKS_PER_SLOT);
+    n += 1;
+    asked.add(`${resourceOf(ask)}@${slotOf(ask)}`);
+    return { ...request, body: bookingBody(resourceOf(ask), FIRST_SLOT + slotOf(ask) * SLOT_MS) };
+  };
+  return { setupRequest, asked };
+}
+
+interface Row {
+  resource_id: number;
+  booked_from: number;
+  booked_to: number;
+  count: number;
+}
+
+/** The most `count` held at any instant on each resource, from the stored rows (half-open ranges). */
+function peakPerResource(rows: Row[]): Map<number, number> {
+  const edges = new Map<number, [number, number][]>();
+  for (const r of rows) {
+    const list = edges.get(r.resource_id) ?? [];
+    list.push([r.booked_from, r.count], [r.booked_to, -r.count]);
+    edges.set(r.resource_id, list);
+  }
+  const peaks = new Map<number, number>();
+  for (const [resource, list] of edges) {
+    // An end and a start at the same instant do not overlap: ends first.
+    list.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    let load = 0;
+    let peak = 0;
+    for (const [, delta] of list) peak = Math.max(peak, (load += delta));
+    peaks.set(resource, peak);
+  }
+  return peaks;
+}
+
+const tenant = account(ACCOUNT_ID, "writes");
+const ids = Array.from({ length: SINGLE }, (_, i) => i + 1);
+const sql = [
+  tenant.sql,
+  resources(ACCOUNT_ID, ids.map((id) => ({ id, capacity: 1, hours: null }))),
+  serviceWithProviders(ACCOUNT_ID, SERVICE_ID, 30, ids),
+].join("\n");
+const key = tenant.apiKey;
+
+const figures = await withBenchServer("writes", sql, async (server) => {
+  const probe = await server.request("/api/v1/bookings", { method: "POST", key, body: JSON.parse(bookingBody(1, PROBE_FROM)) });
+  if (probe.status !== 200) throw new Error(`POST /bookings: ${probe.status} ${probe.text}`);
+  const bytes = Buffer.byteLength(probe.text);
+  const target = { path: "/api/v1/bookings", method: "POST" as const, key, body: bookingBody(1, PROBE_FROM) };
+  const floor = { path: floorPath(bytes), method: "POST" as const, key, body: target.body };
+
+  await fire(server, floor, { connections: CONNECTIONS, seconds: 1 });
+  const floorRuns: Run[] = [await fire(server, floor, { connections: CONNECTIONS, seconds: 3 })];
+
+  const cases = [
+    { label: `${SPREAD} resources in parallel`, ...asking((ask) => 1 + (ask % SPREAD), (ask) => Math.floor(ask / SPREAD)) },
+    { label: "all clients on one resource", ...asking(() => SINGLE, (ask) => ask) },
+  ];
+  const runs: { label: string; run: Run; asked: Set<string> }[] = [];
+  for (const { label, setupRequest, asked } of cases) {
+    log("writes", `${label}: ${ATTEMPTS} attempts from ${CONNECTIONS} clients`);
+    const run = await fire(server, { ...target, setupRequest }, { connections: CONNECTIONS, amount: ATTEMPTS });
+    expectStatuses(`POST /bookings, ${label}`, [run], [200, 400]);
+    runs.push({ label, run, asked });
+    floorRuns.push(await fire(server, floor, { connections: CONNECTIONS, seconds: 3 }));
+  }
+  expectStatuses("POST floor", floorRuns, [200]);
+
+  await server.stop();
+  const rows = server.query<Row>(`SELECT resource_id, booked_from, booked_to, count FROM bookings WHERE account_id = ${ACCOUNT_ID} AND active = 1 AND booked_from < ${PROBE_FROM}`);
+  const capacity = 1;
+  const peaks = peakPerResource(rows);
+  const over = [...peaks].filter(([, peak]) => peak > capacity);
+  const created = runs.reduce((n, r) => n + (r.run.statuses.get(200) ?? 0), 0);
+  const slots = runs.reduce((n, r) => n + r.asked.size, 0);
+  const distinct = new Set(rows.map((r) => `${r.resource_id}@${(r.booked_from - FIRST_SLOT) / SLOT_MS}`)).size;
+  const pass = over.length === 0 && rows.length === created && created === slots && distinct === slots;
+
+  const floorFigure = floorSummary("POST /bookings", floorRuns, bytes);
+  const out: Figure[] = [];
+  for (const { label, run } of runs) {
+    const figure = summarise(`http: POST /bookings, ${label} (${CONNECTIONS} clients)`, [run], { bytes });
+    const booked = run.statuses.get(200) ?? 0;
+    out.push({
+      ...figure,
+      ratio: round(figure.median! / floorFigure.median!),
+      rps_ratio: round(floorFigure.rps! / figure.rps!),
+      bookings_per_s: round(booked / run.seconds, 1),
+      detail: `${booked} booked, ${run.statuses.get(400) ?? 0} refused as full (each slot asked ${ASKS_PER_SLOT}x)`,
+    });
+  }
+  out.push(floorFigure, {
+    name: "bookings: capacity invariant, read back from D1 after the runs", unit: "", calls: rows.length,
+    check: pass ? "pass" : "FAIL",
+    detail: `${rows.length} rows on ${peaks.size} resources, max concurrent ${Math.max(0, ...peaks.values())} (capacity ${capacity}), `
+      + `${over.length} over capacity; ${created} answered 200, ${slots} slots asked, ${distinct} booked`,
+  });
+  return out;
+});
+
+process.stdout.write(JSON.stringify(figures));

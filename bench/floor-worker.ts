@@ -1,0 +1,36 @@
+// Benchmark-only Worker entry: the production app (rate limiter included) plus the runtime's floor,
+// a private API route that answers a JSON body of a requested size and does nothing else. Built
+// only by the generated bench/.build/wrangler.floor.toml, never deployed (bench/README.md).
+import { Hono } from "hono";
+import { buildApp } from "../src/app";
+import type { AppEnv, Env } from "../src/env";
+import { handleScheduled } from "../src/cron";
+import { handleQueue } from "../src/queues";
+
+export { CapacityGuard } from "../src/durable-objects/capacity-guard";
+export { RateLimiter } from "../src/durable-objects/rate-limiter";
+
+const FRAME = '{"floor":""}';
+const MAX_BYTES = 8 * 1024 * 1024;
+// Built once per size, so a floor request spends nothing on making its body.
+const paddings = new Map<number, string>();
+
+const floor = new Hono<AppEnv>();
+// Any method: a POST floor must answer as cheaply as a GET one and never reads its body.
+floor.all("/floor", (c) => {
+  const bytes = Math.min(MAX_BYTES, Math.max(FRAME.length, Number(c.req.query("bytes")) || FRAME.length));
+  let padding = paddings.get(bytes);
+  if (padding === undefined) {
+    padding = "x".repeat(bytes - FRAME.length);
+    paddings.set(bytes, padding);
+  }
+  return c.json({ floor: padding });
+});
+
+const app = buildApp({ rateLimit: true, privateExtras: [["/__bench", floor]] });
+
+export default {
+  fetch: app.fetch,
+  queue: handleQueue,
+  scheduled: handleScheduled,
+} satisfies ExportedHandler<Env>;

@@ -1,0 +1,75 @@
+// Booking listings of an account with 10,000 bookings through a real `wrangler dev`: page 1, the
+// last page and a `since` sync, each against a floor of the same size; figures as JSON.
+import { compareWithFloor, type Figure } from "./load";
+import { account, bookings, people, resources, serviceWithProviders, type SeedBooking } from "./seed-sql";
+import { LOAD, log } from "./suite";
+import { withBenchServer } from "./wrangler-dev";
+
+const ACCOUNT_ID = 1;
+const SERVICE_ID = 1;
+const BOOKINGS = 10_000;
+const RESOURCES = 20;
+const PEOPLE = 500;
+/** The sync asks for what changed after the booking this many from the newest. */
+const SYNC_CHANGES = 500;
+const PAGE_SIZE = 750; // spec: Limits, bookings
+
+/**
+ * Hour-long bookings back to back on 20 resources from 2030 on (never over capacity), one person
+ * in twenty, updated one minute apart so a `since` selects exactly the newest ones.
+ */
+function seed() {
+  const tenant = account(ACCOUNT_ID, "lists");
+  const start = Date.UTC(2030, 0, 1, 7);
+  const updatedFrom = Date.now() - BOOKINGS * 60_000;
+  const rows: SeedBooking[] = Array.from({ length: BOOKINGS }, (_, i) => ({
+    resource_id: 1 + (i % RESOURCES),
+    service_id: SERVICE_ID,
+    person_id: 1 + (i % PEOPLE),
+    from: start + Math.floor(i / RESOURCES) * 3_600_000,
+    to: start + (Math.floor(i / RESOURCES) + 1) * 3_600_000,
+    updated_at: updatedFrom + i * 60_000,
+  }));
+  const ids = Array.from({ length: RESOURCES }, (_, i) => i + 1);
+  const sql = [
+    tenant.sql,
+    resources(ACCOUNT_ID, ids.map((id) => ({ id, capacity: 1, hours: ["08:00", "17:00"] }))),
+    serviceWithProviders(ACCOUNT_ID, SERVICE_ID, 60, ids),
+    people(ACCOUNT_ID, Array.from({ length: PEOPLE }, (_, i) => i + 1)),
+    bookings(ACCOUNT_ID, rows),
+  ].join("\n");
+  // `since` is exclusive: the instant of the last booking not to be returned.
+  const since = new Date(rows[BOOKINGS - SYNC_CHANGES - 1].updated_at!).toISOString();
+  return { sql, key: tenant.apiKey, since };
+}
+
+const { sql, key, since } = seed();
+const lastPage = Math.ceil(BOOKINGS / PAGE_SIZE);
+const cases = [
+  { label: "GET /bookings page 1", path: "/api/v1/bookings", rows: PAGE_SIZE, total: BOOKINGS },
+  { label: `GET /bookings last page (${lastPage})`, path: `/api/v1/bookings?page=${lastPage}`, rows: BOOKINGS - (lastPage - 1) * PAGE_SIZE, total: BOOKINGS },
+  { label: `GET /bookings/all?since= (${SYNC_CHANGES} changed)`, path: `/api/v1/bookings/all?since=${encodeURIComponent(since)}`, rows: SYNC_CHANGES, total: SYNC_CHANGES },
+];
+
+const figures = await withBenchServer("lists", sql, async (server) => {
+  const out: Figure[] = [];
+  for (const { label, path, rows, total } of cases) {
+    const probe = await server.request(path, { key });
+    if (probe.status !== 200) throw new Error(`${path}: ${probe.status} ${probe.text}`);
+    const got = (JSON.parse(probe.text) as unknown[]).length;
+    // Wrong seeding would make the figure measure another list than it names.
+    if (got !== rows || probe.headers.get("total-count") !== String(total)) {
+      throw new Error(`${path}: ${got} rows, Total-Count ${probe.headers.get("total-count")}`);
+    }
+    log("lists", `${label}: ${got} bookings, ${probe.text.length} bytes`);
+    const [route, floor] = await compareWithFloor(server, {
+      label: `http: ${label}, 10,000 bookings`,
+      target: { path, key },
+      bytes: Buffer.byteLength(probe.text),
+    }, LOAD);
+    out.push({ ...route, detail: `${got} bookings` }, floor);
+  }
+  return out;
+});
+
+process.stdout.write(JSON.stringify(figures));

@@ -1,0 +1,153 @@
+// Load with autocannon against a bench server, and figures as ratios to the floor measured in
+// the same run: each route alternates with its same-size floor, so drift lands on both alike.
+import autocannon from "autocannon";
+import { profileWhile } from "./cpu-profile";
+import type { BenchServer } from "./wrangler-dev";
+import { USER_AGENT } from "./wrangler-dev";
+
+export interface Figure {
+  name: string;
+  unit: string;
+  calls: number;
+  median?: number;
+  p95?: number;
+  p99?: number;
+  mean?: number;
+  rps?: number;
+  /** The route's p50 over the floor's p50, measured in the same run. */
+  ratio?: number;
+  /** The floor's req/s over the route's (for throughput figures). */
+  rps_ratio?: number;
+  /** Writes that took capacity per second (throughput figures). */
+  bookings_per_s?: number;
+  bytes?: number;
+  /** On a floor figure: the route it is the floor of. */
+  floor_for?: string;
+  /** "pass" or "FAIL" for invariant lines, with what was checked. */
+  check?: string;
+  detail?: string;
+}
+
+export interface Target {
+  path: string;
+  method?: "GET" | "POST";
+  key: string;
+  body?: string;
+  /** Rewrites each request before it is sent (e.g. a fresh booking time). */
+  setupRequest?: (request: autocannon.Request) => autocannon.Request;
+}
+
+export interface Run {
+  latencies: number[];
+  statuses: Map<number, number>;
+  seconds: number;
+}
+
+export interface Load {
+  connections: number;
+  /** Seconds, or a fixed number of requests when `amount` is set. */
+  seconds?: number;
+  amount?: number;
+}
+
+export function fire(server: BenchServer, target: Target, load: Load): Promise<Run> {
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const instance = autocannon({
+      url: `http://127.0.0.1:${server.port}`,
+      connections: load.connections,
+      ...(load.amount ? { amount: load.amount } : { duration: load.seconds ?? 3 }),
+      // Slow answers are measured, never cut off: a timeout would hide the slowest path.
+      timeout: 60,
+      requests: [{
+        method: target.method ?? "GET",
+        path: target.path,
+        headers: {
+          "user-agent": USER_AGENT,
+          authorization: `Bearer ${target.key}`,
+          ...(target.body !== undefined ? { "content-type": "application/json" } : {}),
+        },
+        ...(target.body !== undefined ? { body: target.body } : {}),
+        ...(target.setupRequest ? { setupRequest: target.setupRequest } : {}),
+      }],
+    }, (error) => {
+      if (error) reject(error);
+      else resolve({ latencies, statuses, seconds: (performance.now() - started) / 1000 });
+    });
+    instance.on("response", (_client, status, _bytes, time) => {
+      latencies.push(time);
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    });
+  });
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+export const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+
+export function summarise(name: string, runs: Run[], extra: Partial<Figure> = {}): Figure {
+  const sorted = runs.flatMap((r) => r.latencies).sort((a, b) => a - b);
+  const seconds = runs.reduce((t, r) => t + r.seconds, 0);
+  return {
+    name, unit: "ms", calls: sorted.length,
+    median: round(quantile(sorted, 0.5)), p95: round(quantile(sorted, 0.95)), p99: round(quantile(sorted, 0.99)),
+    mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length),
+    rps: round(sorted.length / seconds, 1),
+    ...extra,
+  };
+}
+
+/** Anything but the expected statuses means the figure would not measure what it says. */
+export function expectStatuses(what: string, runs: Run[], allowed: number[]) {
+  for (const run of runs) {
+    for (const [status, n] of run.statuses) {
+      if (!allowed.includes(status)) throw new Error(`${what}: ${n} answers with status ${status}`);
+    }
+  }
+}
+
+export const floorPath = (bytes: number) => `/api/v1/__bench/floor?bytes=${bytes}`;
+
+export interface Comparison {
+  label: string;
+  target: Target;
+  /** Size of the route's answer: the floor answers exactly this many bytes. */
+  bytes: number;
+}
+
+/**
+ * The route and its floor in alternating rounds at the same concurrency, after a warm-up of
+ * each; p50/p99 and req/s over all rounds, and the ratio of the two p50s.
+ */
+export async function compareWithFloor(server: BenchServer, { label, target, bytes }: Comparison, load: { connections: number; seconds: number; rounds: number }): Promise<[Figure, Figure]> {
+  const floor: Target = { path: floorPath(bytes), key: target.key, method: target.method };
+  const once = { connections: load.connections, seconds: 1 };
+  await fire(server, floor, once);
+  await fire(server, target, once);
+  const runs = { route: [] as Run[], floor: [] as Run[] };
+  for (let r = 0; r < load.rounds; r += 1) {
+    for (const side of r % 2 === 0 ? (["route", "floor"] as const) : (["floor", "route"] as const)) {
+      runs[side].push(await fire(server, side === "route" ? target : floor, load));
+    }
+  }
+  expectStatuses(label, [...runs.route, ...runs.floor], [200]);
+  if (process.env.BENCH_CPU_PROFILE) {
+    // After the measured rounds, so the profiler's own cost never lands in a figure.
+    const slug = label.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "").toLowerCase();
+    for (const [side, which] of [["route", target], ["floor", floor]] as const) {
+      console.error(await profileWhile(server.inspectorPort, `${slug}-${side}`, () => fire(server, which, { connections: load.connections, seconds: 3 })));
+    }
+  }
+  const floorFigure = floorSummary(label, runs.floor, bytes);
+  const routeFigure = summarise(label, runs.route, { bytes });
+  routeFigure.ratio = round(routeFigure.median! / floorFigure.median!);
+  routeFigure.rps_ratio = round(floorFigure.rps! / routeFigure.rps!);
+  return [routeFigure, floorFigure];
+}
+
+/** The floor's row sits under its route's in the table; `floor_for` names the route in results.json. */
+export const floorSummary = (route: string, runs: Run[], bytes: number): Figure =>
+  summarise(`  floor: ${kib(bytes)} JSON, same Worker and middleware`, runs, { bytes, floor_for: route });
+
+export const kib = (bytes: number) => (bytes >= 1024 ? `${round(bytes / 1024, 1)} KiB` : `${bytes} B`);

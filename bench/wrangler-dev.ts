@@ -1,0 +1,135 @@
+// A real `wrangler dev` on loopback for the HTTP benchmarks: a fresh --persist-to directory with the
+// migrations applied and seed SQL loaded, the floor entry's config, and a stop that always runs.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+// Bundled into bench/.build/, so the repository is two levels up from the running file.
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const ADMIN_TOKEN = "bench-admin-token";
+export const USER_AGENT = "booking-bench/1.0";
+const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" };
+
+/** wrangler.toml itself with the floor entry as `main`, so the bench Worker's bindings never drift. */
+function floorConfig(): string {
+  const config = readFileSync(join(root, "wrangler.toml"), "utf8")
+    .replace(/^name = "(.*)"$/m, 'name = "$1-bench-floor"')
+    .replace(/^main = ".*"$/m, 'main = "../floor-worker.ts"')
+    .replace(/^migrations_dir = "(.*)"$/m, 'migrations_dir = "../../$1"');
+  const file = join(root, "bench", ".build", "wrangler.floor.toml");
+  writeFileSync(file, config);
+  return file;
+}
+
+function wrangler(args: string[], what: string): string {
+  const run = spawnSync("npx", ["wrangler", ...args], { cwd: root, env: wranglerEnv, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  if (run.status !== 0) throw new Error(`${what} failed: ${run.stderr || run.stdout}`);
+  return run.stdout;
+}
+
+const freePort = () => new Promise<number>((resolve, reject) => {
+  const server = net.createServer().once("error", reject);
+  server.listen(0, "127.0.0.1", () => {
+    const { port } = server.address() as net.AddressInfo;
+    server.close(() => resolve(port));
+  });
+});
+
+export interface BenchResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+export interface BenchServer {
+  port: number;
+  /** wrangler's DevTools endpoint for the Worker: how a CPU profile of a route is taken. */
+  inspectorPort: number;
+  request(path: string, init?: { method?: string; key?: string; body?: unknown }): Promise<BenchResponse>;
+  /** SELECT against the server's local D1, read from the SQLite file by wrangler itself. */
+  query<T>(sql: string): T[];
+  stop(): Promise<void>;
+}
+
+const children = new Set<ChildProcess>();
+/** Each server runs in its own process group, so npx, wrangler and workerd stop together. */
+function signal(child: ChildProcess, name: NodeJS.Signals) {
+  try { process.kill(-child.pid!, name); } catch { /* already gone */ }
+}
+// Last resort when a suite dies early: nothing may keep listening after the benchmark.
+process.on("exit", () => { for (const child of children) signal(child, "SIGKILL"); });
+for (const name of ["SIGINT", "SIGTERM"] as const) process.on(name, () => process.exit(1));
+
+async function stopChild(child: ChildProcess) {
+  if (!children.delete(child)) return;
+  signal(child, "SIGTERM");
+  const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once("exit", r));
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+  signal(child, "SIGKILL");
+}
+
+/**
+ * Runs `work` against a fresh server seeded with `seedSql`; the server is stopped and its state
+ * removed afterwards, also when `work` throws. Seeding is not part of any figure.
+ */
+export async function withBenchServer<T>(label: string, seedSql: string, work: (server: BenchServer) => Promise<T>): Promise<T> {
+  const persistTo = mkdtempSync(join(os.tmpdir(), `booking-bench-${label}-`));
+  let child: ChildProcess | undefined;
+  try {
+    const config = floorConfig();
+    wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo, "-c", config], "migrations");
+    const seedFile = join(persistTo, "seed.sql");
+    writeFileSync(seedFile, seedSql);
+    wrangler(["d1", "execute", "DB", "--local", "--persist-to", persistTo, "-c", config, "--file", seedFile], "seeding");
+
+    const [port, inspectorPort] = [await freePort(), await freePort()];
+    const started = spawn("npx", [
+      "wrangler", "dev", "-c", config, "--ip", "127.0.0.1", "--port", String(port),
+      "--inspector-port", String(inspectorPort), "--persist-to", persistTo,
+      // A budget no benchmark reaches: the limiter still runs in full on every request.
+      "--var", `ADMIN_TOKEN:${ADMIN_TOKEN}`, "--var", "RATE_LIMIT_REQUESTS:1000000000",
+    ], { cwd: root, env: wranglerEnv, detached: true, stdio: ["ignore", "ignore", "pipe"] });
+    child = started;
+    children.add(started);
+    let stderr = "";
+    started.stderr!.on("data", (chunk) => { stderr = (stderr + chunk).slice(-4000); });
+
+    const request: BenchServer["request"] = async (path, init = {}) => {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+        method: init.method ?? "GET",
+        headers: {
+          "user-agent": USER_AGENT,
+          ...(init.key ? { authorization: `Bearer ${init.key}` } : {}),
+          ...(init.body !== undefined ? { "content-type": "application/json" } : {}),
+        },
+        body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+      });
+      return { status: res.status, headers: res.headers, text: await res.text() };
+    };
+
+    for (let attempt = 0; ; attempt += 1) {
+      if (started.exitCode !== null) throw new Error(`wrangler dev exited: ${stderr}`);
+      const up = await request("/admin/v1/accounts", { key: ADMIN_TOKEN }).then((r) => r.status === 200, () => false);
+      if (up) break;
+      if (attempt > 240) throw new Error(`wrangler dev did not answer on port ${port}: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+
+    return await work({
+      port,
+      inspectorPort,
+      request,
+      query: <R>(sql: string) => {
+        const out = wrangler(["d1", "execute", "DB", "--local", "--persist-to", persistTo, "-c", config, "--json", "--command", sql], "query");
+        return (JSON.parse(out) as { results: R[] }[])[0].results;
+      },
+      stop: () => stopChild(started),
+    });
+  } finally {
+    if (child) await stopChild(child);
+    rmSync(persistTo, { recursive: true, force: true });
+  }
+}
