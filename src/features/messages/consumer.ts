@@ -28,7 +28,8 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
   if (!claimed) {
     const current = await db.query.messages.findFirst({ where: own });
     if (!current) {
-      console.error(JSON.stringify({ queue: "booking-messages", error: "message row not found", ...body }));
+      // Ids only: `secret_body` holds the real text of a token SMS, code included.
+      console.error(JSON.stringify({ queue: "booking-messages", error: "message row not found", account_id: body.account_id, message_id: body.message_id }));
       return "ack";
     }
     // Settled already (a redelivery): done. Claimed by a running consumer: look again later.
@@ -82,7 +83,8 @@ export const deadConsumer: Consumer = async (batch, env) => {
   for (const message of batch.messages) {
     const parsed = queueBody.safeParse(message.body);
     if (!parsed.success) {
-      console.error(JSON.stringify({ queue: batch.queue, error: "unreadable message body, dropped", body: message.body }));
+      // The body is not logged: an unreadable one may still carry a token SMS's real text.
+      console.error(JSON.stringify({ queue: batch.queue, error: "unreadable message body, dropped", id: message.id }));
       message.ack();
       continue;
     }

@@ -1,0 +1,184 @@
+// What the booking site (no key) lets anyone read: active services without message templates,
+// slots without people, its own booking answer without private fields, and nothing else. Every
+// route mounted on the site is checked here; a new one without a check fails the suite.
+import { beforeAll, describe, expect, it } from "vitest";
+import { newAccount, publicSite, send, type Client } from "../support/api";
+import { catalogue, must, rawBooking } from "../support/bookings";
+import { settledMessagesOf, uniquePhone } from "../support/messages";
+import { mountedRoutes } from "../support/security";
+
+const HIDDEN = "HIDDENMARK";
+const DAY = "2030-01-07";
+
+let api: Client;
+let site: ReturnType<typeof publicSite>;
+let ids: Record<string, number>;
+let person: any;
+
+beforeAll(async () => {
+  const created = await newAccount({ verification_method: 1 });
+  api = created.api;
+  site = publicSite(created.account.subdomain);
+  const make = catalogue(api);
+  const resource = await make.resource({ title: "Room" });
+  const service = await make.service({ title: "Cut", sms_verification: `${HIDDEN} {{ code }}`, mail_confirmation: `${HIDDEN} mail`, sms_reminder: `${HIDDEN} remind` });
+  const retired = await make.service({ title: `${HIDDEN} retired` });
+  await must(api.delete(`/services/${retired.id}`));
+  const attendance = await make.service({ title: "Class", booking_type: "attendance" });
+  await make.provider(resource.id, service.id);
+  await make.provider(resource.id, retired.id);
+  person = await make.person({ name: "Ann", email: "ann@example.com", phone_number: uniquePhone(), notes: `${HIDDEN} notes`, national_id_no: `${HIDDEN}-id`, external_id: `${HIDDEN}-ext`, custom_data: { secret: HIDDEN } });
+  await make.booking({ resource_id: resource.id, service_id: service.id, person_id: person.id, booked_from: `${DAY} 09:00`, booked_to: `${DAY} 10:00`, notes: `${HIDDEN} booking`, title: `${HIDDEN} title` });
+  const published = await make.event({ resourceId: resource.id, serviceId: attendance.id, capacity: 3, starts: `${DAY} 12:00`, ends: `${DAY} 13:00`, title: "Open class" });
+  const unpublished = await make.event({ resourceId: resource.id, serviceId: attendance.id, capacity: 3, starts: `${DAY} 15:00`, ends: `${DAY} 16:00`, title: `${HIDDEN} private class`, published: false });
+  await must(api.post("/web_hooks", { web_hook: { target_url: "https://hooks.example.com/x", event: "*", active: false } }));
+  ids = { resource: resource.id, service: service.id, retired: retired.id, attendance: attendance.id, published, unpublished };
+});
+
+const SERVICE_KEYS = ["id", "title", "description", "active", "booking_capacity", "day_booking_specify_time", "has_day_booking", "interval", "max_slots",
+  "price", "same_day", "template", "interval_rounding", "booking_type", "booking_type_id", "custom_data", "booking_form", "created_at", "updated_at"].sort();
+const SLOT_KEYS = ["timestamp", "timestamp_end", "formatted_timestamp", "formatted_timestamp_end", "free", "available_resources", "maximum_capacity"].sort();
+const PUBLIC_BOOKING_KEYS = ["id", "service_id", "event_id", "resource_id", "booked_from", "booked_to", "expires_at", "title", "state", "active", "count",
+  "created_at", "updated_at", "resource", "service"].sort();
+const VISITOR_PERSON_KEYS = ["id", "name", "email", "phone_number", "phonenumber", "phone_number_formatted", "date_of_birth", "street", "city",
+  "postal_code", "state", "country_code", "parent_id", "active", "created_at", "updated_at"].sort();
+
+/** Each route the site mounts, and the test below that checks its answers. */
+const CHECKED_SITE_ROUTES = [
+  "GET /services", "GET /services/:id", "GET /services/:id/slots", "GET /services/:id/next_available_date", "GET /services/:id/available_dates",
+  "POST /bookings", "POST /people/perishable_token/send", "POST /people/perishable_token/verify",
+].sort();
+
+describe("the booking site's route table", () => {
+  it("mounts exactly the routes whose answers are checked here", () => {
+    const mounted = mountedRoutes("/").filter((r) => !/^\/(api|admin)\//.test(r.path)).map((r) => `${r.method} ${r.path}`).sort();
+    expect(mounted).toEqual(CHECKED_SITE_ROUTES);
+  });
+
+  it("answers 404 for every private listing or object asked for without a key", async () => {
+    for (const path of ["/bookings", "/bookings/1", "/people", "/people/1", "/events", "/events/1", "/resources", "/providers", "/categories",
+      "/client", "/client/users", "/web_hooks", "/messages", "/services/appointments", "/bookings/all", "/people/1/bookings"]) {
+      const res = await site.get(path);
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+      expect(res.body).toEqual({ error: expect.any(String) });
+    }
+  });
+});
+
+describe("GET /services and /services/{id} on the site", () => {
+  it("lists active services only, without message templates or account ids", async () => {
+    const res = await site.get("/services");
+    expect(res.status).toBe(200);
+    expect(res.body.map((e: any) => e.service.id)).toEqual([ids.service, ids.attendance]);
+    for (const { service } of res.body) expect(Object.keys(service).sort()).toEqual(SERVICE_KEYS);
+    expect(JSON.stringify(res.body)).not.toContain(HIDDEN);
+  });
+
+  it("shows an active service without templates and answers 404 for a retired one", async () => {
+    const one = await site.get(`/services/${ids.service}`);
+    expect(Object.keys(one.body.service).sort()).toEqual(SERVICE_KEYS);
+    expect(JSON.stringify(one.body)).not.toContain(HIDDEN);
+    expect((await site.get(`/services/${ids.retired}`)).status).toBe(404);
+  });
+});
+
+describe("slots, next_available_date and available_dates on the site", () => {
+  it("answers slots that carry times and counts only, never the booking or person that fills one", async () => {
+    const res = await site.get(`/services/${ids.service}/slots?from=${DAY}&to=${DAY}`);
+    expect(res.status).toBe(200);
+    const taken = res.body.find((e: any) => e.slot.timestamp === `${DAY}T09:00:00+01:00`).slot;
+    expect(taken).toMatchObject({ free: 0, available_resources: [] });
+    for (const { slot } of res.body) expect(Object.keys(slot).sort()).toEqual(SLOT_KEYS);
+    expect(JSON.stringify(res.body)).not.toContain(HIDDEN);
+  });
+
+  it("lists published events only as attendance slots", async () => {
+    const res = await site.get(`/services/${ids.attendance}/slots?from=${DAY}&to=${DAY}`);
+    expect(res.body.map((e: any) => e.slot.timestamp)).toEqual([`${DAY}T12:00:00+01:00`]);
+    expect(JSON.stringify(res.body)).not.toContain(HIDDEN);
+  });
+
+  it("answers 404 for a retired service's slots and dates", async () => {
+    for (const path of ["slots", "next_available_date", "available_dates"]) {
+      const res = await site.get(`/services/${ids.retired}/${path}?from=${DAY}`);
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+    }
+  });
+
+  it("answers dates only from next_available_date and available_dates", async () => {
+    const next = await site.get(`/services/${ids.service}/next_available_date?from=${DAY}`);
+    expect(next.body).toEqual({ available_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+    const dates = await site.get(`/services/${ids.service}/available_dates?from=${DAY}`);
+    for (const e of dates.body) expect(e).toEqual({ available_date: { date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) } });
+  });
+});
+
+describe("POST /bookings on the site", () => {
+  it("answers a visitor matched to a stored person without the person, the code or any private field", async () => {
+    const res = await site.post("/bookings", { booking: { service_id: ids.service, booked_from: `${DAY} 11:00`, booked_to: `${DAY} 12:00`, person_attributes: { email: "ann@example.com", phone_number: person.phone_number } } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(Object.keys(res.body.booking).sort()).toEqual(PUBLIC_BOOKING_KEYS);
+    expect(res.body.booking).toMatchObject({ state: "awaiting_verification", resource: { id: ids.resource, title: "Room" }, service: { id: ids.service, title: "Cut" } });
+    const stored = await rawBooking(res.body.booking.id);
+    expect(stored!.person_id).toBe(person.id);
+    expect(stored!.verification_code).toMatch(/^\d{5}$/);
+    const text = JSON.stringify(res.body);
+    for (const secret of [HIDDEN, stored!.verification_code, "ann@example.com", person.phone_number]) expect(text).not.toContain(secret);
+  });
+
+  it("answers an event booking with the event in brief and nothing of its other attendees", async () => {
+    const res = await site.post("/bookings", { booking: { event_id: ids.published, person_attributes: { name: "Visitor", phone_number: uniquePhone() } } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(Object.keys(res.body.booking).sort()).toEqual([...PUBLIC_BOOKING_KEYS, "event"].sort());
+    expect(res.body.booking.event).toEqual({ id: ids.published, title: "Open class" });
+  });
+
+  it("refuses a booking on an unpublished event as it would an unknown one", async () => {
+    const res = await site.post("/bookings", { booking: { event_id: ids.unpublished, person_attributes: { name: "Visitor", phone_number: uniquePhone() } } });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).not.toContain(HIDDEN);
+  });
+});
+
+describe("perishable tokens on the site", () => {
+  it("answers the number and expiry on send, never the code", async () => {
+    const res = await site.post("/people/perishable_token/send", { person: { phone_number: person.phone_number } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ perishable_token: { phone_number: person.phone_number_formatted, expires_at: expect.any(String) } });
+  });
+
+  it("answers a wrong code with 400 and no person, and the right code with the visitor's own contact data only", async () => {
+    const [latest] = await settledMessagesOf(api, "?kind=token");
+    const code = /(\d{5})/.exec(latest.body)![1];
+    const wrong = await site.post("/people/perishable_token/verify", { perishable_token: code === "00000" ? "11111" : "00000", person: { phone_number: person.phone_number } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toEqual({ perishable_token: ["is invalid"] });
+    const right = await site.post("/people/perishable_token/verify", { perishable_token: code, person: { phone_number: person.phone_number } });
+    expect(right.status).toBe(200);
+    expect(Object.keys(right.body.person).sort()).toEqual(VISITOR_PERSON_KEYS);
+    expect(JSON.stringify(right.body)).not.toContain(HIDDEN);
+  });
+
+  it("answers an empty person for a proven number nobody in the account has", async () => {
+    const phone = uniquePhone();
+    await must(site.post("/people/perishable_token/send", { person: { phone_number: phone } }));
+    const [latest] = await settledMessagesOf(api, "?kind=token");
+    const code = /(\d{5})/.exec(latest.body)![1];
+    const res = await site.post("/people/perishable_token/verify", { perishable_token: code, person: { phone_number: phone } });
+    expect(res.body).toEqual({ person: {} });
+  });
+});
+
+describe("another account's ids on this account's site", () => {
+  it("answers 404 for another account's service, its slots and dates", async () => {
+    const other = await newAccount();
+    const theirs = await catalogue(other.api).service({ title: `${HIDDEN} theirs` });
+    for (const path of ["", "/slots", "/next_available_date", "/available_dates"]) {
+      const res = await site.get(`/services/${theirs.id}${path}?from=${DAY}`);
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+    }
+    const booking = await send("POST", `http://${other.account.subdomain}.localhost/bookings`, { headers: { "content-type": "application/json" }, body: JSON.stringify({ booking: { service_id: ids.service, booked_from: `${DAY} 13:00`, booked_to: `${DAY} 14:00`, person_attributes: { name: "X", phone_number: uniquePhone() } } }) });
+    expect(booking.status).toBe(400);
+    expect(booking.body).toHaveProperty("service_id");
+  });
+});
