@@ -1,6 +1,6 @@
 // The reads behind a slot answer, at most four statements whatever the range: the service, its
 // provider resources, then their exception dates and active bookings in one batch.
-import { and, asc, eq, gt, gte, isNull, lt, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, isNull, lt, lte } from "drizzle-orm";
 import { bookings, events, providers, resourceExceptionDates, resources, type Service } from "../../db/schema";
 import { inIds } from "../../db/id-list";
 import type { Deps } from "../../env";
@@ -54,12 +54,8 @@ export function exceptionsAndBookings(
   ]);
 }
 
-/** Events of an attendance service in the range, with the seats their active bookings hold. */
-export function eventsWithSeats({ db, account, now }: Deps, service: Service, instants: { from: number; to: number }, publicOnly: boolean) {
-  // "events"."id" is written out: Drizzle renders a bare "id" here, which would bind to b.id.
-  const held = sql<number>`(SELECT COALESCE(SUM(b.count), 0) FROM bookings b
-    WHERE b.event_id = "events"."id" AND b.account_id = ${account.id} AND b.active = 1
-      AND NOT (b.state = 'awaiting_verification' AND b.expires_at IS NOT NULL AND b.expires_at <= ${now}))`;
+/** Active events of an attendance service starting in the range (published only on the site). */
+export function eventsInRange({ db, account }: Deps, service: Service, instants: { from: number; to: number }, publicOnly: boolean) {
   const conditions = [
     eq(events.account_id, account.id),
     eq(events.service_id, service.id),
@@ -68,9 +64,5 @@ export function eventsWithSeats({ db, account, now }: Deps, service: Service, in
     lt(events.starts_at, instants.to),
   ];
   if (publicOnly) conditions.push(eq(events.published, true));
-  return db
-    .select({ event: events, held })
-    .from(events)
-    .where(and(...conditions))
-    .orderBy(asc(events.starts_at), asc(events.id));
+  return db.select().from(events).where(and(...conditions)).orderBy(asc(events.starts_at), asc(events.id));
 }

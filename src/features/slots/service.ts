@@ -13,7 +13,8 @@ import type { OpeningHours } from "../../db/schema";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
 import { getService } from "../services/service";
-import { eventsWithSeats, exceptionsAndBookings, providerResources } from "./queries";
+import { bookedCounts } from "../events/queries";
+import { eventsInRange, exceptionsAndBookings, providerResources } from "./queries";
 import { MAX_RANGE_DAYS, NEXT_AVAILABLE_WINDOW_DAYS, type SlotsQuery } from "./schema";
 
 export interface DateRange {
@@ -51,7 +52,10 @@ async function compute(deps: Deps, serviceId: number, range: DateRange, selected
 
   if (service.booking_type === "attendance") {
     const window = bookableWindow(now, account, tz);
-    const rows = await eventsWithSeats(deps, service, instants, publicOnly);
+    const found = await eventsInRange(deps, service, instants, publicOnly);
+    // Seats held as the events feature counts them, so slots and event availability agree.
+    const booked = await bookedCounts(deps, found.map((e) => e.id));
+    const rows = found.map((event) => ({ event, held: booked.get(event.id) ?? 0 }));
     const locale = account.locale as Locale;
     const eventSlots = rows
       .filter(({ event }) => event.starts_at >= window.earliest && event.starts_at <= window.latest)
