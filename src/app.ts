@@ -11,6 +11,7 @@ import { renderError, renderNotFound } from "./http/render-error";
 import { ApiError } from "./http/errors";
 import { idempotency } from "./http/idempotency";
 import { rateLimit } from "./http/rate-limit";
+import { meterRequest } from "./http/server-timing";
 import { operatorRoutes } from "./features/operator/routes";
 import { privateFeatures, publicFeatures } from "./features";
 
@@ -39,7 +40,7 @@ const bookingSiteCors = cors({
   allowMethods: ["GET", "POST", "OPTIONS"],
   allowHeaders: ["Content-Type", "Idempotency-Key"],
   exposeHeaders: ["Link", "Current-Page", "Page-Items", "Total-Count", "Total-Pages", "Retry-After",
-    "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"],
+    "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Server-Timing"],
   maxAge: 86_400,
 });
 
@@ -52,6 +53,7 @@ export function buildApp(options: AppOptions = { rateLimit: true }) {
   app.onError(renderError);
   app.notFound(renderNotFound);
 
+  app.use("*", meterRequest);
   app.use("*", requestContext);
   app.use("*", corsOnBookingSite);
   if (options.rateLimit) app.use("*", rateLimit);

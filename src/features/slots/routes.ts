@@ -1,10 +1,8 @@
 // GET /services/{id}/slots, /next_available_date and /available_dates, on the private API and
-// on the booking site (active services only there). Each answers its D1 statement count in
-// Server-Timing: the budget is four, whatever the range.
-import { Hono, type Context } from "hono";
-import { countingD1 } from "../../db/query-counter";
-import { openDb } from "../../db/client";
-import type { AppEnv, Deps } from "../../env";
+// on the booking site (active services only there). Their D1 round trips show in Server-Timing
+// (http/server-timing.ts); the budget is in docs/decisions/latency.md.
+import { Hono } from "hono";
+import type { AppEnv } from "../../env";
 import { wrapList } from "../../http/envelope";
 import { params, query } from "../../http/validate";
 import { deps } from "../deps";
@@ -22,26 +20,18 @@ const toSlotJson = (s: Slot) => ({
   maximum_capacity: s.maximum_capacity,
 });
 
-/** Deps whose D1 counts statements; the count goes out in Server-Timing after the work. */
-async function counted<T>(c: Context<AppEnv>, work: (d: Deps) => Promise<T>): Promise<T> {
-  const counter = countingD1(c.env.DB);
-  const result = await work({ ...deps(c), db: openDb(counter.d1) });
-  c.header("Server-Timing", `d1;desc="${counter.statements()} statements"`);
-  return result;
-}
-
 function slotRoutes(publicOnly: boolean) {
   const routes = new Hono<AppEnv>();
   routes.get("/:id/slots", params("id"), query(slotsQuery), async (c) => {
-    const slots = await counted(c, (d) => slotsOf(d, c.req.valid("param").id, c.req.valid("query"), publicOnly));
+    const slots = await slotsOf(deps(c), c.req.valid("param").id, c.req.valid("query"), publicOnly);
     return c.json(wrapList("slot", slots.map(toSlotJson)));
   });
   routes.get("/:id/next_available_date", params("id"), query(slotsQuery), async (c) => {
-    const date = await counted(c, (d) => nextAvailableDateOf(d, c.req.valid("param").id, c.req.valid("query"), publicOnly));
+    const date = await nextAvailableDateOf(deps(c), c.req.valid("param").id, c.req.valid("query"), publicOnly);
     return c.json({ available_date: date });
   });
   routes.get("/:id/available_dates", params("id"), query(slotsQuery), async (c) => {
-    const dates = await counted(c, (d) => availableDatesOf(d, c.req.valid("param").id, c.req.valid("query"), publicOnly));
+    const dates = await availableDatesOf(deps(c), c.req.valid("param").id, c.req.valid("query"), publicOnly);
     return c.json(dates.map((date) => ({ available_date: { date } })));
   });
   return routes;

@@ -1,0 +1,76 @@
+// The round-trip budget of the main routes (docs/decisions/latency.md), read from the
+// Server-Timing every answer carries. Round trips are deterministic, unlike times.
+import { beforeAll, describe, expect, it } from "vitest";
+import { newAccount, publicSite, type Client } from "../support/api";
+import { catalogue } from "../support/bookings";
+
+let api: Client;
+let site: ReturnType<typeof publicSite>;
+let service: any;
+let attendance: any;
+let person: any;
+
+export const costOf = (headers: Headers) => {
+  const timing = headers.get("server-timing") ?? "";
+  const count = (name: string, unit: string) => Number(new RegExp(`${name};desc="(\\d+) ${unit}"`).exec(timing)?.[1]);
+  return { roundTrips: count("d1", "round trips"), rows: count("d1-rows", "rows read"), doCalls: count("do", "calls") };
+};
+
+beforeAll(async () => {
+  const mine = await newAccount({ time_zone: "Europe/Oslo", locale: "en" });
+  api = mine.api;
+  site = publicSite(mine.account.subdomain);
+  const make = catalogue(api);
+  const room = await make.resource({ title: "Room" });
+  const hall = await make.resource({ title: "Hall" });
+  service = await make.service({ title: "Cut", interval: 60 });
+  attendance = await make.service({ title: "Yoga", booking_type: "attendance" });
+  await make.provider(room.id, service.id);
+  await make.provider(hall.id, service.id);
+  await make.provider(hall.id, attendance.id);
+  await make.event({ resourceId: hall.id, serviceId: attendance.id, capacity: 5, starts: "2030-01-08 10:00", ends: "2030-01-08 11:00" });
+  person = await make.person({ name: "Kari", email: "kari@example.com" });
+  await make.booking({ resource_id: room.id, service_id: service.id, booked_from: "2030-01-07 10:00", booked_to: "2030-01-07 11:00", person_id: person.id });
+});
+
+/** Asked twice: the first warms this isolate's caches, the second is what a warm isolate pays. */
+async function warm(ask: () => Promise<{ status: number; headers: Headers; body: unknown }>) {
+  await ask();
+  const res = await ask();
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return costOf(res.headers);
+}
+
+const BUDGET: [string, number, () => Promise<{ status: number; headers: Headers; body: unknown }>][] = [
+  ["private slots, one week", 4, () => api.get(`/services/${service.id}/slots?from=2030-01-07&to=2030-01-13`)],
+  ["private slots, 31 days", 4, () => api.get(`/services/${service.id}/slots?from=2030-01-01&to=2030-01-31`)],
+  ["private slots of an attendance service", 4, () => api.get(`/services/${attendance.id}/slots?from=2030-01-07&to=2030-01-13`)],
+  ["public slots", 4, () => site.get(`/services/${service.id}/slots?from=2030-01-07&to=2030-01-13`)],
+  ["private next_available_date", 4, () => api.get(`/services/${service.id}/next_available_date?from=2030-01-07`)],
+  ["public next_available_date", 4, () => site.get(`/services/${service.id}/next_available_date?from=2030-01-07`)],
+  ["private available_dates", 4, () => api.get(`/services/${service.id}/available_dates?from=2030-01-01&to=2030-01-31`)],
+  ["public available_dates", 4, () => site.get(`/services/${service.id}/available_dates?from=2030-01-01&to=2030-01-31`)],
+  ["private services list", 2, () => api.get("/services")],
+  ["public services list", 2, () => site.get("/services")],
+  ["bookings list", 3, () => api.get("/bookings")],
+  ["GET /client", 1, () => api.get("/client")],
+];
+
+describe("Server-Timing round trips of the main read routes (warm isolate)", () => {
+  for (const [name, budget, ask] of BUDGET) {
+    it(`${name}: at most ${budget} D1 round trip(s), one rate-limiter call`, async () => {
+      const cost = await warm(ask);
+      expect(cost.roundTrips).toBeGreaterThan(0);
+      expect(cost.roundTrips).toBeLessThanOrEqual(budget);
+      expect(cost.doCalls).toBe(1);
+    });
+  }
+
+  it("counts rows read, and error answers carry the header too", async () => {
+    const list = await api.get("/bookings");
+    expect(costOf(list.headers).rows).toBeGreaterThan(0);
+    const missing = await api.get("/services/999999/slots");
+    expect(missing.status).toBe(404);
+    expect(costOf(missing.headers).roundTrips).toBeGreaterThan(0);
+  });
+});
