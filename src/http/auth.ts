@@ -4,6 +4,7 @@ import { createMiddleware } from "hono/factory";
 import { and, eq, isNull } from "drizzle-orm";
 import { accounts, apiKeys } from "../db/schema";
 import type { AppEnv } from "../env";
+import { apiKeyCacheKey, cachedAccount, subdomainCacheKey } from "./account-cache";
 import { ApiError } from "./errors";
 import { secretsEqual, sha256Hex } from "./secrets";
 
@@ -32,18 +33,22 @@ export const privateAuth = createMiddleware<AppEnv>(async (c, next) => {
   const key = apiKeyFrom(c.req.header("authorization"));
   if (!key) throw unauthorized("Authentication required: send your API key as 'Authorization: Bearer <key>'.");
   const hash = await sha256Hex(key);
-  const [row] = await c.var.db
-    .select({ account: accounts, keyHash: apiKeys.key_hash })
-    .from(apiKeys)
-    .innerJoin(accounts, eq(accounts.id, apiKeys.account_id))
-    .where(and(eq(apiKeys.key_hash, hash), isNull(apiKeys.revoked_at)))
-    .limit(1);
-  if (!row || !(await secretsEqual(row.keyHash, hash))) throw unauthorized("The API key is not valid.");
-  if (!row.account.api_enabled) throw unauthorized("The API is not enabled for this account.");
-  if (row.account.billing_status === "unpaid") {
+  // Looked up by the key's SHA-256, never the key: equality of hashes leaks nothing about the key.
+  const account = await cachedAccount(apiKeyCacheKey(hash), c.var.now, async () => {
+    const [row] = await c.var.db
+      .select({ account: accounts })
+      .from(apiKeys)
+      .innerJoin(accounts, eq(accounts.id, apiKeys.account_id))
+      .where(and(eq(apiKeys.key_hash, hash), isNull(apiKeys.revoked_at)))
+      .limit(1);
+    return row?.account ?? null;
+  });
+  if (!account) throw unauthorized("The API key is not valid.");
+  if (!account.api_enabled) throw unauthorized("The API is not enabled for this account.");
+  if (account.billing_status === "unpaid") {
     throw new ApiError(402, { error: "The account has an unpaid bill: the API is closed until it is paid." });
   }
-  c.set("account", row.account);
+  c.set("account", account);
   c.set("surface", "private_api");
   await next();
 });
@@ -63,7 +68,8 @@ export const publicAccount = createMiddleware<AppEnv>(async (c, next) => {
   // The URL carries the Host the client used (also under wrangler dev and in tests).
   const subdomain = subdomainOf(new URL(c.req.url).host, c.env.ROOT_DOMAIN || "localhost", c.env.DEFAULT_SUBDOMAIN);
   if (!subdomain) throw new ApiError(404, { error: "No booking site is served at this address." });
-  const account = await c.var.db.query.accounts.findFirst({ where: eq(accounts.subdomain, subdomain) });
+  const account = await cachedAccount(subdomainCacheKey(subdomain), c.var.now, async () =>
+    (await c.var.db.query.accounts.findFirst({ where: eq(accounts.subdomain, subdomain) })) ?? null);
   if (!account || !account.public_access) throw new ApiError(404, { error: "No booking site is served at this address." });
   c.set("account", account);
   c.set("surface", "public_api");

@@ -4,6 +4,7 @@ import { accounts, type Account } from "../../db/schema";
 import { publicHolidays, type Holiday } from "../../domain/holidays";
 import { addDays, addYears, todayIn } from "../../domain/time";
 import type { Deps } from "../../env";
+import { evictAccount } from "../../http/account-cache";
 import { ApiError } from "../../http/errors";
 import { assertSubdomainFree } from "../operator/service";
 import type { AccountUpdate, HolidaysQuery } from "./schema";
@@ -19,6 +20,7 @@ export async function updateAccount({ db, account, now }: Deps, input: AccountUp
     .set({ ...changes, ...(remove_logo ? { logo: null } : {}), updated_at: now } as Partial<Account>)
     .where(eq(accounts.id, account.id))
     .returning();
+  evictAccount(account.id);
   return updated;
 }
 

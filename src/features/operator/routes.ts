@@ -1,6 +1,7 @@
 // Operator API (CONTRACT.md): tenants are created and managed here, behind ADMIN_TOKEN.
 import { Hono } from "hono";
 import type { AppEnv } from "../../env";
+import { ACCOUNT_CACHE_TTL_MS } from "../../http/account-cache";
 import { operatorAuth } from "../../http/auth";
 import { renderNotFound } from "../../http/render-error";
 import { wrapList } from "../../http/envelope";
@@ -21,7 +22,8 @@ operatorRoutes.get("/accounts", async (c) => c.json(wrapList("account", (await l
 
 operatorRoutes.post("/accounts/:id/api_key", params("id"), async (c) => {
   const apiKey = await rotateApiKey(c.var.db, c.req.valid("param").id, c.var.now);
-  return c.json({ api_key: apiKey });
+  // Other isolates may still know the old key from their account cache for its lifetime.
+  return c.json({ api_key: apiKey, previous_key_stops_within_seconds: ACCOUNT_CACHE_TTL_MS / 1000 });
 });
 
 operatorRoutes.put("/accounts/:id", params("id"), body(operatorUpdateBody, { root: "account" }), async (c) => {

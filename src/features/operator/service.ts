@@ -2,6 +2,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { accounts, apiKeys, type Account } from "../../db/schema";
 import type { Db } from "../../env";
+import { evictAccount } from "../../http/account-cache";
 import { ApiError } from "../../http/errors";
 import { newApiKey, newWebhookSecret, sha256Hex } from "../../http/secrets";
 import type { z } from "zod";
@@ -30,6 +31,7 @@ export async function rotateApiKey(db: Db, accountId: number, now: number): Prom
     db.update(apiKeys).set({ revoked_at: now }).where(and(eq(apiKeys.account_id, accountId), isNull(apiKeys.revoked_at))),
     db.insert(apiKeys).values({ account_id: accountId, key_hash: hash, created_at: now }),
   ]);
+  evictAccount(accountId);
   return apiKey;
 }
 
@@ -42,6 +44,7 @@ export async function updateAccountAsOperator(db: Db, accountId: number, input: 
     .set({ ...changes, ...(remove_logo ? { logo: null } : {}), updated_at: now } as Partial<Account>)
     .where(eq(accounts.id, accountId))
     .returning();
+  evictAccount(accountId);
   return account;
 }
 
