@@ -1,6 +1,6 @@
 // Slots of a service for a date range: appointment services from their providers' opening hours
 // and bookings (the pure engine in domain/slots.ts), attendance services from their events.
-import type { Account, Service } from "../../db/schema";
+import type { Account } from "../../db/schema";
 import { bookableWindow } from "../../domain/bookable-window";
 import { publicHolidays } from "../../domain/holidays";
 import { weeklyHoursOf } from "../../domain/opening-hours";
@@ -12,9 +12,7 @@ import { addDays, dateInZone, daysBetween, endOfMonth, offsetMsAt, startOfDay, t
 import type { OpeningHours } from "../../db/schema";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
-import { getService } from "../services/service";
-import { bookedCounts } from "../events/queries";
-import { eventsInRange, exceptionsAndBookings, providerResources } from "./queries";
+import { slotReads } from "./queries";
 import { MAX_RANGE_DAYS, NEXT_AVAILABLE_WINDOW_DAYS, type SlotsQuery } from "./schema";
 
 export interface DateRange {
@@ -38,7 +36,6 @@ export function rangeOf(query: SlotsQuery, account: Account, now: number, fallba
 }
 
 interface Computed {
-  service: Service;
   /** Null for attendance services, whose slots are their events. */
   input: SlotInput | null;
   eventSlots: Slot[];
@@ -47,21 +44,19 @@ interface Computed {
 async function compute(deps: Deps, serviceId: number, range: DateRange, selected: number[] | undefined, publicOnly: boolean): Promise<Computed> {
   const { account, now } = deps;
   const tz = account.time_zone;
-  const service = await getService(deps, serviceId, { activeOnly: publicOnly });
   const instants = { from: startOfDay(range.from, tz), to: startOfDay(addDays(range.to, 1), tz) };
+  const reads = await slotReads(deps, serviceId, instants, range, { selected, publicOnly });
+  const service = reads.service;
+  if (!service) throw ApiError.notFound("service");
 
   if (service.booking_type === "attendance") {
     const window = bookableWindow(now, account, tz);
-    const found = await eventsInRange(deps, service, instants, publicOnly);
-    // Seats held as the events feature counts them, so slots and event availability agree.
-    const booked = await bookedCounts(deps, found.map((e) => e.id));
-    const rows = found.map((event) => ({ event, held: booked.get(event.id) ?? 0 }));
     const locale = account.locale as Locale;
-    const eventSlots = rows
-      .filter(({ event }) => event.starts_at >= window.earliest && event.starts_at <= window.latest)
-      .filter(({ event }) => !selected || selected.includes(event.resource_id))
-      .map(({ event, held }) => {
-        const free = Math.max(0, event.capacity - Number(held));
+    const eventSlots = reads.events
+      .filter((event) => event.starts_at >= window.earliest && event.starts_at <= window.latest)
+      .filter((event) => !selected || selected.includes(event.resource_id))
+      .map((event) => {
+        const free = Math.max(0, event.capacity - (reads.booked.get(event.id) ?? 0));
         const start = slotTimeTexts(event.starts_at, offsetMsAt(event.starts_at, tz), locale);
         const end = slotTimeTexts(event.ends_at, offsetMsAt(event.ends_at, tz), locale);
         return {
@@ -70,16 +65,12 @@ async function compute(deps: Deps, serviceId: number, range: DateRange, selected
           free, available_resources: free > 0 ? [event.resource_id] : [], maximum_capacity: event.capacity,
         };
       });
-    return { service, input: null, eventSlots };
+    return { input: null, eventSlots };
   }
 
-  const found = await providerResources(deps, service.id, selected);
-  const ids = found.map((r) => r.id);
-  const [exceptionRows, bookingRows] = ids.length
-    ? await exceptionsAndBookings(deps, ids, range, instants)
-    : [[], []];
-  const exceptions = new Map<number, Map<string, OpeningHours>>(ids.map((id) => [id, new Map()]));
-  for (const row of exceptionRows) exceptions.get(row.resource_id)?.set(row.exception_date, row.opening_hours);
+  const found = reads.resources;
+  const exceptions = new Map<number, Map<string, OpeningHours>>(found.map((r) => [r.id, new Map()]));
+  for (const row of reads.exceptions) exceptions.get(row.resource_id)?.set(row.exception_date, row.opening_hours);
 
   const input: SlotInput = {
     timeZone: tz,
@@ -88,7 +79,7 @@ async function compute(deps: Deps, serviceId: number, range: DateRange, selected
     from: range.from,
     to: range.to,
     resources: found.map((r) => ({ id: r.id, capacity: r.capacity, weekly: weeklyHoursOf(r), exceptions: exceptions.get(r.id)! })),
-    bookings: bookingRows.map((b) => ({ resource_id: b.resource_id, from: b.from, to: b.to, count: b.count })),
+    bookings: reads.bookings,
     holidays: account.closed_for_holidays
       ? new Set(publicHolidays(account.country_code, "en", range.from, range.to).map((h) => h.date))
       : new Set(),
@@ -107,7 +98,7 @@ async function compute(deps: Deps, serviceId: number, range: DateRange, selected
       future_bookable_period: account.future_bookable_period,
     },
   };
-  return { service, input, eventSlots: [] };
+  return { input, eventSlots: [] };
 }
 
 const hasFree = (slots: RawSlot[]) => slots.some((s) => s.free > 0);
