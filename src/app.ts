@@ -38,9 +38,9 @@ export interface AppOptions {
 const bookingSiteCors = cors({
   origin: "*",
   allowMethods: ["GET", "POST", "OPTIONS"],
-  allowHeaders: ["Content-Type", "Idempotency-Key"],
+  allowHeaders: ["Content-Type", "Idempotency-Key", "x-d1-bookmark"],
   exposeHeaders: ["Link", "Current-Page", "Page-Items", "Total-Count", "Total-Pages", "Retry-After",
-    "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Server-Timing"],
+    "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Server-Timing", "x-d1-bookmark"],
   maxAge: 86_400,
 });
 

@@ -17,6 +17,23 @@ export interface RequestScope {
   meter: RequestMeter;
   /** Where this request's statements go; the binding itself when unset (background work). */
   d1?: D1Database | D1DatabaseSession;
+  /** The D1 binding the session belongs to, for sessions started again from a bookmark. */
+  binding?: D1Database;
+}
+
+/**
+ * After a write made elsewhere (a Durable Object's own session), this request's later reads must
+ * see it: they continue in a session that starts at that write's bookmark.
+ */
+export function followBookmark(bookmark: string | null | undefined): void {
+  const scope = store.getStore();
+  if (scope?.binding && bookmark) scope.d1 = scope.binding.withSession(bookmark);
+}
+
+/** The bookmark of everything this request read or wrote, for the client's next request. */
+export function scopeBookmark(scope: RequestScope): string | null {
+  const d1 = scope.d1 as D1DatabaseSession | undefined;
+  return typeof d1?.getBookmark === "function" ? d1.getBookmark() : null;
 }
 
 const store = new AsyncLocalStorage<RequestScope>();

@@ -21,6 +21,8 @@ export interface GuardedResult {
   applied: boolean;
   /** Rows returned by each statement (e.g. `RETURNING *` of the guarded write). */
   rows: SqlRow[][];
+  /** D1 bookmark after the write: the caller's later reads continue from it (read replicas). */
+  bookmark: string | null;
 }
 
 export class CapacityGuard extends DurableObject<Env> {
@@ -33,17 +35,19 @@ export class CapacityGuard extends DurableObject<Env> {
   }
 }
 
-async function applyBatch(db: D1Database, { statements, atomic }: GuardedBatch): Promise<GuardedResult> {
+async function applyBatch(binding: D1Database, { statements, atomic }: GuardedBatch): Promise<GuardedResult> {
+  // Its own session on the primary, so the write's bookmark can be handed back to the request.
+  const db = binding.withSession("first-primary");
   if (atomic) {
     const results = await db.batch(statements.map((s) => db.prepare(s.sql).bind(...s.params)));
-    return { applied: results[0].meta.changes === 1, rows: results.map((r) => r.results as SqlRow[]) };
+    return { applied: results[0].meta.changes === 1, rows: results.map((r) => r.results as SqlRow[]), bookmark: db.getBookmark() };
   }
   const [guarded, ...rest] = statements;
   const first = await db.prepare(guarded.sql).bind(...guarded.params).run();
-  if (first.meta.changes !== 1) return { applied: false, rows: [first.results as SqlRow[]] };
+  if (first.meta.changes !== 1) return { applied: false, rows: [first.results as SqlRow[]], bookmark: db.getBookmark() };
   // Follow-up writes (e.g. moving an event's bookings) only run when the guard let the write in.
   const others = rest.length ? await db.batch(rest.map((s) => db.prepare(s.sql).bind(...s.params))) : [];
-  return { applied: true, rows: [first.results as SqlRow[], ...others.map((r) => r.results as SqlRow[])] };
+  return { applied: true, rows: [first.results as SqlRow[], ...others.map((r) => r.results as SqlRow[])], bookmark: db.getBookmark() };
 }
 
 export const guardKey = (scope: { kind: "resource" | "event"; id: number }) => `${scope.kind}:${scope.id}`;

@@ -1,6 +1,7 @@
 // Booking writes as raw statements, and the ones that take capacity run through the CapacityGuard
 // of their scope with the capacity check inside the statement itself (capacity-sql.ts).
 import type { Booking } from "../../db/schema";
+import { followBookmark } from "../../db/request-scope";
 import { guardKey } from "../../durable-objects/capacity-guard";
 import type { Env } from "../../env";
 import { fitsCondition, type CapacityScope, type CapacityWindow, type SqlStatement } from "./capacity-sql";
@@ -58,6 +59,7 @@ export function updateBookingStatement(
 export async function runWrite(env: Env, statement: SqlStatement, scope?: CapacityScope): Promise<number | null> {
   if (scope) {
     const result = await env.CAPACITY_GUARD.getByName(guardKey(scope)).apply({ statements: [statement] });
+    followBookmark(result.bookmark);
     return result.applied ? Number(result.rows[0][0]?.id) : null;
   }
   const row = await env.DB.prepare(statement.sql).bind(...statement.params).first<{ id: number }>();

@@ -1,6 +1,7 @@
 // Event writes that touch its bookings' capacity or placement, as raw statements run in one
 // D1 batch through the event's CapacityGuard, so they serialise with concurrent event bookings.
 import type { CustomData } from "../../db/schema";
+import { followBookmark } from "../../db/request-scope";
 import { guardKey } from "../../durable-objects/capacity-guard";
 import type { Env } from "../../env";
 import { eventLoadSql, holdsCapacity, type SqlStatement } from "../bookings/capacity-sql";
@@ -73,6 +74,7 @@ function deleteEventStatements(target: { id: number; accountId: number }, now: n
 
 async function throughGuard(env: Env, eventId: number, statements: SqlStatement[]): Promise<boolean> {
   const result = await env.CAPACITY_GUARD.getByName(guardKey({ kind: "event", id: eventId })).apply({ statements, atomic: true });
+  followBookmark(result.bookmark);
   return result.applied;
 }
 
