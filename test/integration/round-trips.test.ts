@@ -84,3 +84,66 @@ describe("Server-Timing round trips of the main read routes (warm isolate)", () 
     expect(costOf(missing.headers).roundTrips).toBeGreaterThan(0);
   });
 });
+
+describe("Server-Timing round trips of booking writes (warm isolate)", () => {
+  let room: any;
+  let cut: any;
+  let day = 1;
+  const nextSlot = () => {
+    day += 1;
+    const date = `2031-03-${String(day).padStart(2, "0")}`;
+    return { booked_from: `${date} 10:00`, booked_to: `${date} 11:00` };
+  };
+
+  beforeAll(async () => {
+    const make = catalogue(api);
+    room = await make.resource({ title: "Studio" });
+    cut = await make.service({ title: "Trim", interval: 60 });
+    await make.provider(room.id, cut.id);
+  });
+
+  // Before issue 9: 5 D1 round trips and the guard (service, resource, guard, re-read, related twice).
+  it("POST /bookings by resource and service: references in one batch, the guarded write, the re-read with related rows in one batch", async () => {
+    const res = await api.post("/bookings", { booking: { resource_id: room.id, service_id: cut.id, ...nextSlot() } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // Two D1 round trips in the Worker; one capacity-guard call (which writes in one D1 statement).
+    expect(costOf(res.headers)).toMatchObject({ roundTrips: 2, doCalls: 2 });
+  });
+
+  it("POST /bookings refused for a full slot: one D1 round trip and the guard", async () => {
+    const slot = nextSlot();
+    expect((await api.post("/bookings", { booking: { resource_id: room.id, service_id: cut.id, ...slot } })).status).toBe(200);
+    const res = await api.post("/bookings", { booking: { resource_id: room.id, service_id: cut.id, ...slot } });
+    expect(res.status).toBe(400);
+    expect(costOf(res.headers)).toMatchObject({ roundTrips: 1, doCalls: 2 });
+  });
+
+  it("POST /bookings with a new person: at most 5 (person lookup, insert and fill are not batched yet)", async () => {
+    const res = await api.post("/bookings", { booking: { service_id: cut.id, ...nextSlot(), person_attributes: { name: "Ola", email: `ola${day}@example.com` } } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(costOf(res.headers).roundTrips).toBeLessThanOrEqual(5);
+  });
+
+  it("PUT /bookings/{id}/cancel: the read, then the compare-and-swap with the related rows after it in one batch", async () => {
+    const created = await api.post("/bookings", { booking: { resource_id: room.id, service_id: cut.id, ...nextSlot() } });
+    const res = await api.put(`/bookings/${created.body.booking.id}/cancel`);
+    expect(res.status).toBe(200);
+    expect(res.body.booking.state).toBe("cancelled");
+    expect(costOf(res.headers)).toMatchObject({ roundTrips: 2, doCalls: 1 });
+  });
+
+  it("PUT /bookings/{id}/status: one round trip", async () => {
+    const created = await api.post("/bookings", { booking: { resource_id: room.id, service_id: cut.id, ...nextSlot() } });
+    const res = await api.put(`/bookings/${created.body.booking.id}/status`, { booking: { status: "arrived" } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(costOf(res.headers).roundTrips).toBe(1);
+  });
+
+  it("GET /bookings/{id}: one round trip with its related rows", async () => {
+    const created = await api.post("/bookings", { booking: { resource_id: room.id, service_id: cut.id, ...nextSlot() } });
+    const res = await api.get(`/bookings/${created.body.booking.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.booking.resource.id ?? res.body.booking.resource_id).toBe(room.id);
+    expect(costOf(res.headers).roundTrips).toBe(1);
+  });
+});

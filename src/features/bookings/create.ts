@@ -10,8 +10,8 @@ import {
   applyPersonFill, createPlannedPerson, discardPlannedPerson, personError, planPerson, plannedPerson, type PersonPlan,
 } from "./person-link";
 import { checkPublicTimes, isInsideOpeningHours } from "./public-rules";
-import { getBooking } from "./queries";
-import { eventOf, instantOf, providerResources, reminderBefore, resourceOf, serviceOf } from "./references";
+import { getBookingWithRelated } from "./queries";
+import { bookingReferences, eventWithReferences, instantOf, reminderBefore } from "./references";
 import { CREATE_MESSAGE_FLAGS, type CreateBookingBody } from "./schema";
 import { checkVerificationContact, newVerificationCode, VERIFICATION_TTL_MS, verificationRequired } from "./verification";
 
@@ -31,11 +31,10 @@ const resourceScope = (resource: Resource): CapacityScope => ({ kind: "resource"
 
 /** An event booking takes the event's times, resource and service, and the event's capacity. */
 async function placeOnEvent(deps: Deps, eventId: number, isPublic: boolean): Promise<Placement> {
-  const event = await eventOf(deps, eventId);
+  const { event, resource, service } = await eventWithReferences(deps, eventId);
   if (!event) throw ApiError.invalid("event_id", "does not exist");
   if (!event.active || (isPublic && !event.published)) throw ApiError.invalid("event_id", "is not open for booking");
   if (isPublic && event.starts_at < deps.now) throw ApiError.invalid("event_id", "has already started");
-  const [resource, service] = await Promise.all([resourceOf(deps, event.resource_id), serviceOf(deps, event.service_id)]);
   if (!resource) throw ApiError.invalid("event_id", "has no resource");
   return {
     from: event.starts_at, to: event.ends_at, service: service ?? null, eventId: event.id,
@@ -51,23 +50,29 @@ async function placeOnResource(deps: Deps, input: CreateBookingBody["booking"], 
   if (input.booked_to === undefined) errors.add("booked_to", "can't be blank");
   if (typeof from === "number" && typeof to === "number" && to <= from) errors.add("booked_to", "must be after booked_from");
 
+  // Service, resource and the service's providers in one round trip (providers only when used).
+  const refs = await bookingReferences(deps, {
+    serviceId: input.service_id ?? undefined,
+    resourceId: input.resource_id ?? undefined,
+    withProviders: !input.resource_id || isPublic,
+  });
   let service: Service | null = null;
   if (input.service_id) {
-    service = (await serviceOf(deps, input.service_id)) ?? null;
+    service = refs.service ?? null;
     if (!service) errors.add("service_id", "does not exist");
     else if (isPublic && !service.active) errors.add("service_id", "is not active");
   }
   let resources: Resource[] = [];
   if (input.resource_id) {
-    const resource = await resourceOf(deps, input.resource_id);
+    const resource = refs.resource;
     if (!resource) errors.add("resource_id", "does not exist");
     else if (!resource.active) errors.add("resource_id", "is not active");
     else resources = [resource];
-    if (resource && service && isPublic && !(await providerResources(deps, service.id)).some((r) => r.id === resource.id)) {
+    if (resource && service && isPublic && !refs.providers.some((r) => r.id === resource.id)) {
       errors.add("resource_id", "does not provide this service");
     }
   } else if (service) {
-    resources = await providerResources(deps, service.id);
+    resources = refs.providers;
     if (resources.length === 0) errors.add("resource_id", "can't be assigned: no active resource provides this service");
   } else if (!input.service_id) {
     errors.add("resource_id", "can't be blank");
@@ -188,5 +193,5 @@ export async function insertDraft(deps: Deps, draft: BookingDraft, extra: Bookin
 }
 
 export async function createBooking(deps: Deps, body: CreateBookingBody) {
-  return getBooking(deps, await insertDraft(deps, await draftBooking(deps, body)));
+  return getBookingWithRelated(deps, await insertDraft(deps, await draftBooking(deps, body)));
 }

@@ -1,7 +1,11 @@
 // Booking reads: one booking by id or external_id, pages of a listing, and the related rows
 // of a page loaded with one query per kind (no N+1). Every query filters on account_id.
-import { and, asc, desc, eq, type SQL } from "drizzle-orm";
-import { bookings, events, people, resources, services, type Booking } from "../../db/schema";
+import { and, asc, desc, eq, inArray, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import {
+  bookings, events, people, resources, services, type Booking, type Event, type Person, type Resource, type Service,
+} from "../../db/schema";
 import { inIds } from "../../db/id-list";
 import { ACTIVE_STATES } from "../../domain/booking-states";
 import type { Deps } from "../../env";
@@ -53,8 +57,57 @@ export async function pageOfBookings(
 const ids = (values: (number | null)[]) => [...new Set(values.filter((v): v is number => v !== null))];
 const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
 
+/**
+ * Related rows already read for one booking object in this request (with it, in one batch), so
+ * the answer and the effects that follow a write do not read them again.
+ */
+const relatedOfBooking = new WeakMap<Booking, Related>();
+
+/** The related-row statements of the one booking `id`, by subquery: batched with the booking itself. */
+function relatedOfIdQueries({ db, account, now }: Deps, id: number) {
+  const column = (c: SQLiteColumn) => db.select({ id: c }).from(bookings).where(and(eq(bookings.id, id), eq(bookings.account_id, account.id)));
+  return [
+    db.select().from(people).where(and(eq(people.account_id, account.id), inArray(people.id, column(bookings.person_id)))),
+    db.select().from(resources).where(and(eq(resources.account_id, account.id), inArray(resources.id, column(bookings.resource_id)))),
+    db.select().from(services).where(and(eq(services.account_id, account.id), inArray(services.id, column(bookings.service_id)))),
+    db.select().from(events).where(and(eq(events.account_id, account.id), inArray(events.id, column(bookings.event_id)))),
+    bookedCountsQuery(db, account.id, column(bookings.event_id), now),
+  ] as const;
+}
+
+type RelatedRows = [Person[], Resource[], Service[], Event[], { event_id: number | null; booked: number | null }[]];
+const relatedFrom = ([p, r, s, e, booked]: RelatedRows): Related =>
+  ({ people: byId(p), resources: byId(r), services: byId(s), events: byId(e), booked: toBookedMap(booked) });
+
+/** The booking and its related rows in one round trip (GET one, the re-read after a create). */
+export async function getBookingWithRelated(deps: Deps, id: number): Promise<Booking> {
+  const { db } = deps;
+  const [rows, ...related] = await db.batch([
+    db.select().from(bookings).where(bookingOfAccount(deps, id)).limit(1),
+    ...relatedOfIdQueries(deps, id),
+  ]);
+  const booking = await found(rows[0], "booking");
+  relatedOfBooking.set(booking, relatedFrom(related as RelatedRows));
+  return booking;
+}
+
+/**
+ * A write returning the booking (`UPDATE … RETURNING`), then the related rows as they are after
+ * it, in one batch (one transaction, statements in order). Null when the write changed nothing.
+ */
+export async function writeWithRelated(deps: Deps, id: number, write: BatchItem<"sqlite">): Promise<Booking | null> {
+  const [rows, ...related] = await deps.db.batch([write, ...relatedOfIdQueries(deps, id)]);
+  const booking = (rows as Booking[])[0];
+  if (!booking) return null;
+  relatedOfBooking.set(booking, relatedFrom(related as RelatedRows));
+  return booking;
+}
+
 /** People, resources, services and events (with their booked seats) of the bookings: one batch. */
-export async function loadRelated({ db, account, now }: Deps, rows: Booking[]): Promise<Related> {
+export async function loadRelated(deps: Deps, rows: Booking[]): Promise<Related> {
+  const known = rows.length === 1 ? relatedOfBooking.get(rows[0]) : undefined;
+  if (known) return known;
+  const { db, account, now } = deps;
   const personIds = ids(rows.map((b) => b.person_id));
   const resourceIds = ids(rows.map((b) => b.resource_id));
   const serviceIds = ids(rows.map((b) => b.service_id));

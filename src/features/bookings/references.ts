@@ -1,6 +1,6 @@
 // The rows a booking input names (service, resource, event) as the account holds them, with
 // 400s on the attribute that names a missing or unusable one; input, not path, so never 404.
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { events, providers, resources, services, type Event, type Resource, type Service } from "../../db/schema";
 import type { Deps } from "../../env";
 import type { ErrorCollector } from "../../http/errors";
@@ -18,9 +18,20 @@ export async function eventOf({ db, account }: Deps, id: number): Promise<Event 
   return db.query.events.findFirst({ where: and(eq(events.id, id), eq(events.account_id, account.id)) });
 }
 
+/** An event with its resource and service, in one round trip (by subquery on the event). */
+export async function eventWithReferences({ db, account }: Deps, id: number): Promise<{ event?: Event; resource?: Resource; service?: Service }> {
+  const ofEvent = and(eq(events.id, id), eq(events.account_id, account.id));
+  const [event, resource, service] = await db.batch([
+    db.select().from(events).where(ofEvent),
+    db.select().from(resources).where(and(eq(resources.account_id, account.id), inArray(resources.id, db.select({ id: events.resource_id }).from(events).where(ofEvent)))),
+    db.select().from(services).where(and(eq(services.account_id, account.id), inArray(services.id, db.select({ id: events.service_id }).from(events).where(ofEvent)))),
+  ]);
+  return { event: event[0], resource: resource[0], service: service[0] };
+}
+
 /** The service's active provider resources in provider order: the order a free one is picked in. */
-export async function providerResources({ db, account }: Deps, serviceId: number): Promise<Resource[]> {
-  const rows = await db
+const providersQuery = ({ db, account }: Deps, serviceId: number) =>
+  db
     .select({ resource: resources })
     .from(providers)
     .innerJoin(resources, eq(resources.id, providers.resource_id))
@@ -29,7 +40,27 @@ export async function providerResources({ db, account }: Deps, serviceId: number
       eq(resources.account_id, account.id), eq(resources.active, true),
     ))
     .orderBy(asc(providers.id));
-  return rows.map((r) => r.resource);
+
+/**
+ * The service, the resource and the service's provider resources a create names, in one round
+ * trip (they do not depend on each other). Providers only when `withProviders`.
+ */
+export async function bookingReferences(
+  deps: Deps,
+  ids: { serviceId?: number; resourceId?: number; withProviders: boolean },
+): Promise<{ service?: Service; resource?: Resource; providers: Resource[] }> {
+  const { db, account } = deps;
+  const none = db.select({ id: services.id }).from(services).where(sql`0`);
+  const [service, resource, provided] = await db.batch([
+    ids.serviceId ? db.select().from(services).where(and(eq(services.id, ids.serviceId), eq(services.account_id, account.id))) : none,
+    ids.resourceId ? db.select().from(resources).where(and(eq(resources.id, ids.resourceId), eq(resources.account_id, account.id))) : none,
+    ids.serviceId && ids.withProviders ? providersQuery(deps, ids.serviceId) : none,
+  ]);
+  return {
+    service: ids.serviceId ? (service[0] as Service | undefined) : undefined,
+    resource: ids.resourceId ? (resource[0] as Resource | undefined) : undefined,
+    providers: ids.serviceId && ids.withProviders ? (provided as { resource: Resource }[]).map((r) => r.resource) : [],
+  };
 }
 
 /** A datetime attribute read in the account zone; undefined when absent, null when cleared. */

@@ -10,7 +10,7 @@ import { deps } from "../deps";
 import { actionBody, createBookingBody, listQuery, showQuery, statusBody, updateBookingBody, verifyCodeBody, type ListQuery } from "./schema";
 import { toBookingJson, toPublicBookingJson } from "./serializer";
 import {
-  createBooking, getBooking, getBookingByExternalId, listBookings, LISTINGS, loadRelated, setStatus, transition, updateBooking,
+  createBooking, getBookingByExternalId, getBookingWithRelated, listBookings, LISTINGS, loadRelated, setStatus, transition, updateBooking,
   verifyWithCode, type Listing, type Owner,
 } from "./service";
 
@@ -42,7 +42,7 @@ bookingRoutes.get("/find_by/external_id/:external_id", query(showQuery), async (
 );
 
 bookingRoutes.get("/:id", params("id"), query(showQuery), async (c) =>
-  one(c, await getBooking(deps(c), c.req.valid("param").id), c.req.valid("query").extended),
+  one(c, await getBookingWithRelated(deps(c), c.req.valid("param").id), c.req.valid("query").extended),
 );
 
 bookingRoutes.post("/", body(createBookingBody, { root: "booking" }), async (c) =>

@@ -9,7 +9,7 @@ import { setStatus as writeStatus, transition as writeTransition, verifyWithCode
 import { updateBooking as update } from "./update";
 
 export { listBookings, LISTINGS, type Listing, type Owner } from "./list";
-export { getBooking, getBookingByExternalId, loadRelated } from "./queries";
+export { getBooking, getBookingByExternalId, getBookingWithRelated, loadRelated } from "./queries";
 
 type ApiAction = Exclude<BookingAction, "expire">;
 

@@ -6,7 +6,7 @@ import { ACTIVE_STATES, effectiveState, nextState, type BookingAction } from "..
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
 import { secretsEqual } from "../../http/secrets";
-import { bookingOfAccount, getBooking } from "./queries";
+import { bookingOfAccount, getBooking, writeWithRelated } from "./queries";
 
 const DONE: Record<Exclude<BookingAction, "expire">, string> = {
   verify: "verified", confirm: "confirmed", decline: "declined", cancel: "cancelled", delete: "deleted",
@@ -33,7 +33,7 @@ export async function transition(
   const conditions = [bookingOfAccount(deps, id), eq(bookings.state, booking.state)];
   // A code must not verify a booking that expired between the read and this write.
   if (action === "verify") conditions.push(or(isNull(bookings.expires_at), gt(bookings.expires_at, deps.now))!);
-  const [row] = await deps.db
+  const row = await writeWithRelated(deps, id, deps.db
     .update(bookings)
     .set({
       state: to,
@@ -43,7 +43,7 @@ export async function transition(
       updated_at: deps.now,
     })
     .where(and(...conditions))
-    .returning();
+    .returning());
   if (!row) throw stateError(await getBooking(deps, id), deps.now, DONE[action]);
   return row;
 }
@@ -66,11 +66,12 @@ export async function verifyWithCode(
 
 /** `status` is the account's own label: any text, in any state, no transition rules. */
 export async function setStatus(deps: Deps, id: number, status: string | null): Promise<Booking> {
-  await getBooking(deps, id);
-  const [row] = await deps.db
+  // One round trip: the write finds the booking (scoped to the account) or it is a 404.
+  const row = await writeWithRelated(deps, id, deps.db
     .update(bookings)
     .set({ status, updated_at: deps.now })
     .where(bookingOfAccount(deps, id))
-    .returning();
+    .returning());
+  if (!row) throw ApiError.notFound("booking");
   return row;
 }
