@@ -3,13 +3,14 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import { events, type Event } from "../../db/schema";
 import { inIds } from "../../db/id-list";
+import { changedSince } from "../../db/sync-order";
 import { parseDateTimeInput } from "../../domain/time";
 import type { Deps } from "../../env";
 import { afterEventChange } from "./effects";
 import { ApiError, ErrorCollector } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { resourceOf, serviceOf } from "../bookings/references";
-import { bookedCounts, getEvent, pageOfEvents } from "./queries";
+import { bookedCounts, getEvent, pageOfEvents, syncPageOfEvents } from "./queries";
 import type { EventInput, EventsQuery, EventUpdate } from "./schema";
 import { writeEventDelete, writeEventUpdate, type EventColumns } from "./writes";
 
@@ -50,7 +51,9 @@ async function checkReferences(deps: Deps, errors: ErrorCollector, ids: { resour
 
 export async function listEvents(deps: Deps, query: EventsQuery, request: PageRequest) {
   const errors = new ErrorCollector();
-  const conditions: SQL[] = [eq(events.active, true)];
+  const sync = query.since !== undefined && query.order === undefined;
+  // A sync client must learn of deletions too: a since listing shows deleted events (active false).
+  const conditions: SQL[] = query.since !== undefined ? [] : [eq(events.active, true)];
   if (query.service_id) conditions.push(inIds(events.service_id, query.service_id));
   if (query.resource_id) conditions.push(inIds(events.resource_id, query.resource_id));
   const bound = (attribute: string, text: string | undefined, condition: (at: number) => SQL) => {
@@ -59,9 +62,12 @@ export async function listEvents(deps: Deps, query: EventsQuery, request: PageRe
   };
   bound("start", query.start, (at) => sql`${events.starts_at} >= ${at}`);
   bound("end", query.end, (at) => sql`${events.ends_at} <= ${at}`);
-  bound("since", query.since, (at) => sql`${events.updated_at} > ${at}`);
+  bound("since", query.since, (at) => changedSince(events.updated_at, at));
+  if (request.cursor && !sync) errors.add("cursor", "applies only to since listings without an order");
   errors.throwIfAny();
-  const page = await pageOfEvents(deps, conditions, query.order === "starts_at_desc" ? "starts_at_desc" : "starts_at", request);
+  const page: { rows: Event[]; total: number; nextCursor?: string | null } = sync
+    ? await syncPageOfEvents(deps, conditions, request)
+    : await pageOfEvents(deps, conditions, query.order === "starts_at_desc" ? "starts_at_desc" : "starts_at", request);
   return { ...page, booked: await bookedCounts(deps, page.rows.map((e) => e.id)) };
 }
 
