@@ -107,7 +107,7 @@ describe("slots, next_available_date and available_dates on the site", () => {
 
   it("answers dates only from next_available_date and available_dates", async () => {
     const next = await site.get(`/services/${ids.service}/next_available_date?from=${DAY}`);
-    expect(next.body).toEqual({ available_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+    expect(next.body).toEqual([{ available_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) }]);
     const dates = await site.get(`/services/${ids.service}/available_dates?from=${DAY}`);
     for (const e of dates.body) expect(e).toEqual({ available_date: { date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) } });
   });
