@@ -102,7 +102,8 @@ describe("POST /api/v1/events", () => {
     await must(api.delete(`/resources/${closed.id}`));
     const wrong = await api.post("/events", { event: { ...base, resource_id: closed.id, service_id: appointment.id } });
     expect(wrong.status).toBe(400);
-    expect(wrong.body).toEqual({ resource_id: ["is not active"], service_id: ["must be an attendance service"] });
+    // Any active service will do (docs/decisions/compat.md): only the resource is at fault here.
+    expect(wrong.body).toEqual({ resource_id: ["is not active"] });
 
     const retired = (await must(api.post("/services", { service: { title: "Old", booking_type: "attendance" } }))).service;
     await must(api.delete(`/services/${retired.id}`));
@@ -341,9 +342,9 @@ describe("PUT /api/v1/events/{id}", () => {
     const res = await api.put(`/events/${event.id}`, { event: { ends_at: "2030-01-09 17:00", capacity: -1, service_id: appointment.id, resource_id: null, title: "No" } });
     expect(res.status).toBe(400);
     expect(Object.keys(res.body).sort()).toEqual(["capacity", "resource_id"]);
-    const semantic = await api.put(`/events/${event.id}`, { event: { ends_at: "2030-01-09 17:00", service_id: appointment.id, title: "No" } });
+    const semantic = await api.put(`/events/${event.id}`, { event: { ends_at: "2030-01-09 17:00", service_id: 999999, title: "No" } });
     expect(semantic.status).toBe(400);
-    expect(semantic.body).toEqual({ ends_at: ["must be after starts_at"], service_id: ["must be an attendance service"] });
+    expect(semantic.body).toEqual({ ends_at: ["must be after starts_at"], service_id: ["does not exist"] });
     expect(await readEvent(event.id)).toMatchObject({ title: null, ends_at: "2030-01-09T19:30:00+01:00", service_id: service.id, capacity: 10 });
   });
 

@@ -24,6 +24,7 @@ const attributes = {
   title: optionalText(),
   notes: optionalText(LONG_TEXT),
   reminder_at: nullableDateTime(),
+  expires_at: nullableDateTime(),
   paid_at: nullableDateTime(),
   external_id: optionalText(),
   gateway_order_number: optionalText(),

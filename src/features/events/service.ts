@@ -32,7 +32,10 @@ function timesOf(deps: Deps, errors: ErrorCollector, input: EventUpdate, current
   return { starts: starts!, ends: ends! };
 }
 
-/** The resource and service an event names must be the account's, active, and the service an attendance one. */
+/**
+ * The resource and service an event names must be the account's and active. Any booking type
+ * will do: the spec does not limit events to attendance services (docs/decisions/compat.md).
+ */
 async function checkReferences(deps: Deps, errors: ErrorCollector, ids: { resource_id?: number; service_id?: number }) {
   const [resource, service] = await Promise.all([
     ids.resource_id === undefined ? undefined : resourceOf(deps, ids.resource_id),
@@ -45,7 +48,6 @@ async function checkReferences(deps: Deps, errors: ErrorCollector, ids: { resour
   if (ids.service_id !== undefined) {
     if (!service) errors.add("service_id", "does not exist");
     else if (!service.active) errors.add("service_id", "is not active");
-    else if (service.booking_type !== "attendance") errors.add("service_id", "must be an attendance service");
   }
 }
 
