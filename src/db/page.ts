@@ -1,9 +1,19 @@
 // One page of rows and the total that match, in one D1 round trip: every paginated list uses it.
-import { and, count, type SQL } from "drizzle-orm";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { and, count, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../env";
 import type { PageRequest } from "../http/pagination";
 import { afterSyncCursor, formatSyncCursor, syncOrder, type SyncColumns, type SyncDirection } from "./sync-order";
+
+/**
+ * Statements that read what the page's rows refer to, given a subquery of the page's ids: run in
+ * the same batch, so a list with its related rows is still one round trip.
+ */
+export type Alongside = (pageIds: SQL) => BatchItem<"sqlite">[];
+
+const idsOf = (db: Db, table: SQLiteTable, where: SQL | undefined, orderBy: SQL[], limit: number, offset: number): SQL =>
+  sql`(${db.select({ id: (table as unknown as { id: SQLiteColumn }).id }).from(table).where(where).orderBy(...orderBy).limit(limit).offset(offset)})`;
 
 export async function pageOf<T extends SQLiteTable>(
   db: Db,
@@ -11,12 +21,15 @@ export async function pageOf<T extends SQLiteTable>(
   where: SQL | undefined,
   orderBy: SQL[],
   request: PageRequest,
-): Promise<{ rows: T["$inferSelect"][]; total: number }> {
-  const [totals, rows] = await db.batch([
+  alongside?: Alongside,
+): Promise<{ rows: T["$inferSelect"][]; total: number; extra: unknown[] }> {
+  const extras = alongside?.(idsOf(db, table, where, orderBy, request.limit, request.offset)) ?? [];
+  const [totals, rows, ...extra] = await db.batch([
     db.select({ total: count() }).from(table as SQLiteTable).where(where),
     db.select().from(table as SQLiteTable).where(where).orderBy(...orderBy).limit(request.limit).offset(request.offset),
+    ...extras,
   ]);
-  return { rows: rows as T["$inferSelect"][], total: totals[0]?.total ?? 0 };
+  return { rows: rows as T["$inferSelect"][], total: (totals as { total: number }[])[0]?.total ?? 0, extra };
 }
 
 /**
@@ -31,15 +44,18 @@ export async function syncPageOf<T extends SQLiteTable>(
   where: SQL | undefined,
   direction: SyncDirection,
   request: PageRequest,
-): Promise<{ rows: T["$inferSelect"][]; total: number; nextCursor: string | null }> {
+  alongside?: Alongside,
+): Promise<{ rows: T["$inferSelect"][]; total: number; nextCursor: string | null; extra: unknown[] }> {
   const rowsWhere = request.cursor ? and(where, afterSyncCursor(columns, request.cursor, direction)) : where;
-  const [totals, probed] = await db.batch([
+  const extras = alongside?.(idsOf(db, table, rowsWhere, syncOrder(columns, direction), request.limit + 1, request.offset)) ?? [];
+  const [totals, probed, ...extra] = await db.batch([
     db.select({ total: count() }).from(table as SQLiteTable).where(where),
     db.select().from(table as SQLiteTable).where(rowsWhere).orderBy(...syncOrder(columns, direction))
       .limit(request.limit + 1).offset(request.offset),
+    ...extras,
   ]);
   const rows = (probed as T["$inferSelect"][]).slice(0, request.limit);
   const last = rows.at(-1) as { updated_at: number; id: number } | undefined;
   const nextCursor = probed.length > request.limit && last ? formatSyncCursor(last) : null;
-  return { rows, total: totals[0]?.total ?? 0, nextCursor };
+  return { rows, total: (totals as { total: number }[])[0]?.total ?? 0, nextCursor, extra };
 }

@@ -12,6 +12,7 @@ import type { PageRequest } from "../../http/pagination";
 import { found } from "../../http/serialize";
 import { ACTIVE, inEffectiveStates, isActiveSql, pageOfBookings, syncPageOfBookings, type ListOrder } from "./queries";
 import type { ListQuery } from "./schema";
+import type { Related } from "./serializer";
 
 export const LISTINGS = ["active", "recent", "upcoming", "unconfirmed", "all", "visible"] as const;
 export type Listing = (typeof LISTINGS)[number];
@@ -91,7 +92,7 @@ function syncDirection(listing: Listing, query: ListQuery): SyncDirection | null
 
 export async function listBookings(
   deps: Deps, listing: Listing, query: ListQuery, request: PageRequest, owner: Owner = { kind: "account" },
-): Promise<{ rows: Booking[]; total: number; nextCursor?: string | null }> {
+): Promise<{ rows: Booking[]; total: number; nextCursor?: string | null; related: Related }> {
   const direction = syncDirection(listing, query);
   if (request.cursor && !direction) {
     throw ApiError.invalid("cursor", "applies only to since listings without an order, and to recent");

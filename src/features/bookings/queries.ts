@@ -44,19 +44,25 @@ const ORDERS: Record<ListOrder, SQL[]> = {
   booked_from_desc: [desc(bookings.booked_from), desc(bookings.id)],
 };
 
+/** The page's related rows read in the page's own batch (by subquery of its ids): one round trip. */
+const relatedOfPage = (deps: Deps) => (pageIds: SQL) =>
+  [...relatedQueries(deps, and(eq(bookings.account_id, deps.account.id), inArray(bookings.id, pageIds))!)];
+
 export async function pageOfBookings(
-  { db, account }: Deps,
+  deps: Deps,
   conditions: SQL[],
   order: ListOrder,
   request: PageRequest,
-): Promise<{ rows: Booking[]; total: number }> {
-  const where = and(eq(bookings.account_id, account.id), ...conditions);
-  return pageOf(db, bookings, where, ORDERS[order], request);
+): Promise<{ rows: Booking[]; total: number; related: Related }> {
+  const where = and(eq(bookings.account_id, deps.account.id), ...conditions);
+  const { rows, total, extra } = await pageOf(deps.db, bookings, where, ORDERS[order], request, relatedOfPage(deps));
+  return { rows, total, related: relatedFrom(extra as RelatedRows) };
 }
 
-export function syncPageOfBookings({ db, account }: Deps, conditions: SQL[], direction: SyncDirection, request: PageRequest) {
-  const where = and(eq(bookings.account_id, account.id), ...conditions);
-  return syncPageOf(db, bookings, { updatedAt: bookings.updated_at, id: bookings.id }, where, direction, request);
+export async function syncPageOfBookings(deps: Deps, conditions: SQL[], direction: SyncDirection, request: PageRequest) {
+  const where = and(eq(bookings.account_id, deps.account.id), ...conditions);
+  const { extra, ...page } = await syncPageOf(deps.db, bookings, { updatedAt: bookings.updated_at, id: bookings.id }, where, direction, request, relatedOfPage(deps));
+  return { ...page, related: relatedFrom(extra as RelatedRows) };
 }
 
 const ids = (values: (number | null)[]) => [...new Set(values.filter((v): v is number => v !== null))];
@@ -68,9 +74,9 @@ const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r
  */
 const relatedOfBooking = new WeakMap<Booking, Related>();
 
-/** The related-row statements of the one booking `id`, by subquery: batched with the booking itself. */
-function relatedOfIdQueries({ db, account, now }: Deps, id: number) {
-  const column = (c: SQLiteColumn) => db.select({ id: c }).from(bookings).where(and(eq(bookings.id, id), eq(bookings.account_id, account.id)));
+/** The related-row statements of the bookings `which` selects, by subquery: batched with the bookings. */
+function relatedQueries({ db, account, now }: Deps, which: SQL) {
+  const column = (c: SQLiteColumn) => db.select({ id: c }).from(bookings).where(which);
   return [
     db.select().from(people).where(and(eq(people.account_id, account.id), inArray(people.id, column(bookings.person_id)))),
     db.select().from(resources).where(and(eq(resources.account_id, account.id), inArray(resources.id, column(bookings.resource_id)))),
@@ -89,7 +95,7 @@ export async function getBookingWithRelated(deps: Deps, id: number): Promise<Boo
   const { db } = deps;
   const [rows, ...related] = await db.batch([
     db.select().from(bookings).where(bookingOfAccount(deps, id)).limit(1),
-    ...relatedOfIdQueries(deps, id),
+    ...relatedQueries(deps, bookingOfAccount(deps, id)!),
   ]);
   const booking = await found(rows[0], "booking");
   relatedOfBooking.set(booking, relatedFrom(related as RelatedRows));
@@ -101,7 +107,7 @@ export async function getBookingWithRelated(deps: Deps, id: number): Promise<Boo
  * it, in one batch (one transaction, statements in order). Null when the write changed nothing.
  */
 export async function writeWithRelated(deps: Deps, id: number, write: BatchItem<"sqlite">): Promise<Booking | null> {
-  const [rows, ...related] = await deps.db.batch([write, ...relatedOfIdQueries(deps, id)]);
+  const [rows, ...related] = await deps.db.batch([write, ...relatedQueries(deps, bookingOfAccount(deps, id)!)]);
   const booking = (rows as Booking[])[0];
   if (!booking) return null;
   relatedOfBooking.set(booking, relatedFrom(related as RelatedRows));

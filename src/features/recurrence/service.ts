@@ -45,8 +45,7 @@ export async function startRecurringEvents(deps: Deps, body: RecurringEventBody)
 /** Every booking of the collection in every state, oldest first. */
 export async function collectionBookings(deps: Deps, id: string, request: PageRequest) {
   await getCollection(deps, id, "booking");
-  const page = await pageOfBookings(deps, [eq(bookings.collection_id, id)], "booked_from", request);
-  return { ...page, related: await loadRelated(deps, page.rows) };
+  return pageOfBookings(deps, [eq(bookings.collection_id, id)], "booked_from", request);
 }
 
 /** Every event of the collection, deleted ones included (they show `active: false`). */
