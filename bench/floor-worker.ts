@@ -6,6 +6,7 @@ import { buildApp } from "../src/app";
 import type { AppEnv, Env } from "../src/env";
 import { handleScheduled } from "../src/cron";
 import { handleQueue } from "../src/queues";
+import { withRtt } from "./rtt";
 
 export { CapacityGuard } from "../src/durable-objects/capacity-guard";
 export { RateLimiter } from "../src/durable-objects/rate-limiter";
@@ -30,7 +31,8 @@ floor.all("/floor", (c) => {
 const app = buildApp({ rateLimit: true, privateExtras: [["/__bench", floor]] });
 
 export default {
-  fetch: app.fetch,
+  // `--rtt N` (bench/rtt.ts): the bindings wait N ms per call, as for a visitor far from D1.
+  fetch: (request, env, ctx) => app.fetch(request, withRtt(env), ctx),
   queue: handleQueue,
   scheduled: handleScheduled,
 } satisfies ExportedHandler<Env>;

@@ -26,6 +26,29 @@ export interface Figure {
   /** "pass" or "FAIL" for invariant lines, with what was checked. */
   check?: string;
   detail?: string;
+  /** Sequential waits of one warm request, from its Server-Timing: D1 round trips and DO calls. */
+  d1_round_trips?: number;
+  do_calls?: number;
+  /** With `--rtt N`: the waits × N, to set against the p50 (the rest is CPU and local transport). */
+  rtt_wait_ms?: number;
+}
+
+/** D1 round trips and Durable Object calls of one warm request (http/server-timing.ts). */
+export async function costOf(server: BenchServer, target: Target): Promise<{ d1: number; doCalls: number }> {
+  const res = await server.request(target.path, { key: target.key, method: target.method, body: target.body ? JSON.parse(target.body) : undefined });
+  const timing = res.headers.get("server-timing") ?? "";
+  const count = (name: string, unit: string) => Number(new RegExp(`${name};desc="(\\d+) ${unit}"`).exec(timing)?.[1] ?? NaN);
+  return { d1: count("d1", "round trips"), doCalls: count("do", "calls") };
+}
+
+const RTT_MS = Number(process.env.BENCH_RTT_MS ?? 0);
+
+async function withCost(server: BenchServer, target: Target, figure: Figure): Promise<Figure> {
+  const { d1, doCalls } = await costOf(server, target);
+  figure.d1_round_trips = d1;
+  figure.do_calls = doCalls;
+  if (RTT_MS > 0) figure.rtt_wait_ms = (d1 + doCalls) * RTT_MS;
+  return figure;
 }
 
 export interface Target {
@@ -143,7 +166,7 @@ export async function compareWithFloor(server: BenchServer, { label, target, byt
   const routeFigure = summarise(label, runs.route, { bytes });
   routeFigure.ratio = round(routeFigure.median! / floorFigure.median!);
   routeFigure.rps_ratio = round(floorFigure.rps! / routeFigure.rps!);
-  return [routeFigure, floorFigure];
+  return [await withCost(server, target, routeFigure), await withCost(server, floor, floorFigure)];
 }
 
 /** The floor's row sits under its route's in the table; `floor_for` names the route in results.json. */

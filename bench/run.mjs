@@ -24,13 +24,18 @@ const allSuites = [
 const args = process.argv.slice(2);
 // --profile: each HTTP read figure also takes a CPU profile of the Worker (after measuring).
 const profile = args.includes("--profile");
-const only = args.filter((a) => a !== "--profile");
+// --rtt N: every D1 and Durable Object call of the bench Worker waits N ms (bench/rtt.ts).
+const rttAt = args.indexOf("--rtt");
+const rtt = rttAt >= 0 ? Number(args[rttAt + 1]) : 0;
+if (rttAt >= 0 && !(rtt > 0)) throw new Error("--rtt takes a number of milliseconds, e.g. --rtt 50");
+const only = args.filter((a, i) => a !== "--profile" && (rttAt < 0 || (i !== rttAt && i !== rttAt + 1)));
 const unknown = only.filter((name) => !allSuites.some((s) => s.name === name));
 if (unknown.length) throw new Error(`unknown suite ${unknown.join(", ")}: use ${allSuites.map((s) => s.name).join(", ")}`);
 const suites = only.length ? allSuites.filter((s) => only.includes(s.name)) : allSuites;
 // The load average tells a reader of results.json how much else the machine was doing.
 const results = {
   generated_at: new Date().toISOString(),
+  rtt_ms: rtt,
   machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, loadavg_at_start: os.loadavg().map((n) => Number(n.toFixed(2))) },
   figures: [],
 };
@@ -43,10 +48,12 @@ for (const suite of suites) {
   }
   // Node 20 has a WebSocket (for the DevTools protocol) only behind this flag.
   const flags = profile && typeof WebSocket === "undefined" ? ["--experimental-websocket"] : [];
-  const figures = JSON.parse(execFileSync(process.execPath, [...flags, file], {
+  const stdout = execFileSync(process.execPath, [...flags, file], {
     encoding: "utf8", maxBuffer: 16 * 1024 * 1024, stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, ...(profile ? { BENCH_CPU_PROFILE: "1" } : {}) },
-  }));
+    env: { ...process.env, ...(profile ? { BENCH_CPU_PROFILE: "1" } : {}), ...(rtt ? { BENCH_RTT_MS: String(rtt) } : {}) },
+  });
+  // A suite's figures are its last line: wrangler's in-process dev server may log lines before it.
+  const figures = JSON.parse(stdout.trim().split("\n").at(-1));
   results.figures.push(...figures);
 }
 
@@ -56,6 +63,7 @@ const other = (f) => [
   f.slots && `${f.slots} slots`,
   f.bookings_per_s !== undefined && `${f.bookings_per_s} bookings/s`,
   f.rps_ratio !== undefined && `floor req/s ÷ req/s ${f.rps_ratio}`,
+  f.d1_round_trips !== undefined && `${f.d1_round_trips} D1 + ${f.do_calls} DO waits${f.rtt_wait_ms !== undefined ? ` = ${f.rtt_wait_ms} ms at ${rtt} ms RTT` : ""}`,
   f.detail,
 ].filter(Boolean).join(", ");
 const width = Math.max(...results.figures.map((f) => f.name.length)) + 1;

@@ -78,6 +78,7 @@ async function stopChild(child: ChildProcess) {
 export async function withBenchServer<T>(label: string, seedSql: string, work: (server: BenchServer) => Promise<T>): Promise<T> {
   const persistTo = mkdtempSync(join(os.tmpdir(), `booking-bench-${label}-`));
   let child: ChildProcess | undefined;
+  let disposeLast: (() => Promise<void>) | undefined;
   try {
     const config = floorConfig();
     wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo, "-c", config], "migrations");
@@ -86,16 +87,43 @@ export async function withBenchServer<T>(label: string, seedSql: string, work: (
     wrangler(["d1", "execute", "DB", "--local", "--persist-to", persistTo, "-c", config, "--file", seedFile], "seeding");
 
     const [port, inspectorPort] = [await freePort(), await freePort()];
-    const started = spawn("npx", [
-      "wrangler", "dev", "-c", config, "--ip", "127.0.0.1", "--port", String(port),
-      "--inspector-port", String(inspectorPort), "--persist-to", persistTo,
+    const vars: Record<string, string> = {
+      ADMIN_TOKEN,
       // A budget no benchmark reaches: the limiter still runs in full on every request.
-      "--var", `ADMIN_TOKEN:${ADMIN_TOKEN}`, "--var", "RATE_LIMIT_REQUESTS:1000000000",
-    ], { cwd: root, env: wranglerEnv, detached: true, stdio: ["ignore", "ignore", "pipe"] });
-    child = started;
-    children.add(started);
+      RATE_LIMIT_REQUESTS: "1000000000",
+      // `--rtt N` (bench/rtt.ts): the floor entry delays every D1 and Durable Object call.
+      ...(process.env.BENCH_RTT_MS ? { BENCH_RTT_MS: process.env.BENCH_RTT_MS } : {}),
+    };
     let stderr = "";
-    started.stderr!.on("data", (chunk) => { stderr = (stderr + chunk).slice(-4000); });
+    let stopServer: () => Promise<void>;
+    let exited = () => false;
+    if (process.env.BENCH_CPU_PROFILE) {
+      // Profiling needs the DevTools inspector, which only the CLI's `wrangler dev` keeps open here.
+      const started = spawn("npx", [
+        "wrangler", "dev", "-c", config, "--ip", "127.0.0.1", "--port", String(port),
+        "--inspector-port", String(inspectorPort), "--persist-to", persistTo,
+        ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
+      ], { cwd: root, env: wranglerEnv, detached: true, stdio: ["ignore", "ignore", "pipe"] });
+      child = started;
+      children.add(started);
+      started.stderr!.on("data", (chunk) => { stderr = (stderr + chunk).slice(-4000); });
+      stopServer = () => stopChild(started);
+      exited = () => started.exitCode !== null;
+    } else {
+      // Without the inspector: `wrangler dev` keeps DevTools attached, and its network events cost
+      // about two thirds of the Worker's CPU per D1 call, which is not the product's cost (issue 9).
+      process.env.WRANGLER_SEND_METRICS = "false";
+      const { unstable_startWorker } = await import("wrangler");
+      const worker = await unstable_startWorker({
+        config,
+        dev: { server: { hostname: "127.0.0.1", port }, inspector: false, persist: persistTo, watch: false, logLevel: "error" },
+        bindings: Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }])),
+      });
+      await worker.ready;
+      let disposed = false;
+      stopServer = async () => { if (!disposed) { disposed = true; await worker.dispose(); } };
+      disposeLast = stopServer;
+    }
 
     const request: BenchServer["request"] = async (path, init = {}) => {
       const res = await fetch(`http://127.0.0.1:${port}${path}`, {
@@ -111,7 +139,7 @@ export async function withBenchServer<T>(label: string, seedSql: string, work: (
     };
 
     for (let attempt = 0; ; attempt += 1) {
-      if (started.exitCode !== null) throw new Error(`wrangler dev exited: ${stderr}`);
+      if (exited()) throw new Error(`wrangler dev exited: ${stderr}`);
       const up = await request("/admin/v1/accounts", { key: ADMIN_TOKEN }).then((r) => r.status === 200, () => false);
       if (up) break;
       if (attempt > 240) throw new Error(`wrangler dev did not answer on port ${port}: ${stderr}`);
@@ -126,10 +154,11 @@ export async function withBenchServer<T>(label: string, seedSql: string, work: (
         const out = wrangler(["d1", "execute", "DB", "--local", "--persist-to", persistTo, "-c", config, "--json", "--command", sql], "query");
         return (JSON.parse(out) as { results: R[] }[])[0].results;
       },
-      stop: () => stopChild(started),
+      stop: () => stopServer(),
     });
   } finally {
     if (child) await stopChild(child);
+    if (disposeLast) await disposeLast();
     rmSync(persistTo, { recursive: true, force: true });
   }
 }
