@@ -38,8 +38,8 @@ function seed() {
     people(ACCOUNT_ID, Array.from({ length: PEOPLE }, (_, i) => i + 1)),
     bookings(ACCOUNT_ID, rows),
   ].join("\n");
-  // `since` is exclusive: the instant of the last booking not to be returned.
-  const since = new Date(rows[BOOKINGS - SYNC_CHANGES - 1].updated_at!).toISOString();
+  // `since` is inclusive (issue 14, docs/decisions/sync.md): the instant of the first booking returned.
+  const since = new Date(rows[BOOKINGS - SYNC_CHANGES].updated_at!).toISOString();
   return { sql, key: tenant.apiKey, since };
 }
 
