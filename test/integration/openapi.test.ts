@@ -2,8 +2,8 @@
 // routes the app mounts (every method and path, both ways).
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
-import { send } from "../support/api";
-import { documentedRoute } from "../support/openapi";
+import { newAccount, send } from "../support/api";
+import { contractViolation, documentedRoute } from "../support/openapi";
 
 /** `METHOD /path/{param}` for every handler route of the app; Hono's `:id` written `{id}`. */
 function appRoutes(): string[] {
@@ -46,6 +46,25 @@ describe("GET /api/v1/openapi.json", () => {
     expect(documentedRoute("GET", "http://api.test/api/v1/bookings/12.json")?.path).toBe("/api/v1/bookings/{id}");
     expect(documentedRoute("POST", "http://acme.localhost/bookings")?.path).toBe("/bookings");
     expect(documentedRoute("GET", "http://api.test/api/v1/nothing")).toBeUndefined();
+  });
+});
+
+describe("the answer check in send()", () => {
+  it("passes a real answer and fails the same answer with a field the document does not name", async () => {
+    const { api } = await newAccount();
+    const res = await api.post("/services", { service: { title: "Cut" } });
+    const url = "http://api.test/api/v1/services";
+    expect(contractViolation("POST", url, 200, "application/json", res.body)).toBeNull();
+    const drifted = { service: { ...res.body.service, surprise: 1 } };
+    expect(contractViolation("POST", url, 200, "application/json", drifted)).toMatch(/POST \/api\/v1\/services → 200: answer does not match/);
+    const retyped = { service: { ...res.body.service, price: 450 } };
+    expect(contractViolation("POST", url, 200, "application/json", retyped)).toMatch(/price/);
+  });
+
+  it("fails a status the document does not give for the route, and an error body of the wrong shape", () => {
+    expect(contractViolation("GET", "http://api.test/api/v1/services", 201, "application/json", [])).toMatch(/status not documented/);
+    expect(contractViolation("GET", "http://api.test/api/v1/services/9", 404, "application/json", { message: "gone" })).toMatch(/does not match/);
+    expect(contractViolation("GET", "http://api.test/api/v1/services/9", 404, "application/json", { error: "Not found." })).toBeNull();
   });
 });
 
