@@ -28,6 +28,13 @@ describe("the OpenAPI document", () => {
     expect(content["application/x-www-form-urlencoded"].encoding.booking).toEqual({ style: "deepObject", explode: true });
   });
 
+  it("says how a datetime and a date are written", () => {
+    const booking = doc.components.schemas.CreateBookingBody.properties.booking.properties;
+    expect(booking.booked_from.description).toContain("YYYY-MM-DD hh:mm");
+    const from = doc.paths["/api/v1/services/{id}/slots"].get.parameters.find((p: any) => p.name === "from");
+    expect(from.schema).toMatchObject({ type: "string", format: "date" });
+  });
+
   it("describes id lists in queries as repeated (form) parameters", () => {
     const serviceId = doc.paths["/api/v1/bookings"].get.parameters.find((p: any) => p.name === "service_id");
     expect(serviceId).toMatchObject({ in: "query", style: "form", explode: true });
