@@ -187,6 +187,7 @@ export const Booking = z.object({
 /** The booking site's answer: no code, person data or back-office fields. */
 export const PublicBooking = z.object({
   ...bookingCore,
+  person_id: id.nullable().meta({ description: "The visitor's own person, created or matched for this booking; only in this answer." }),
   resource: Brief.nullable(),
   service: Brief.nullable(),
   event: Brief.nullable().optional(),
