@@ -37,10 +37,12 @@ async function waitForServer() {
 try {
   await waitForServer();
   const key = await seedDemo(token);
+  const { body: secret } = await call("GET", "/api/v1/client/webhook_secret", { token: key });
   console.log(`
 ────────────────────────────────────────────────────────────────────────
  Booking API running on ${DEV_URL}
  Demo account "demo"   API key: ${key}
+ Web hook secret:      ${secret?.webhook_secret?.secret ?? "(could not be read)"}
  Operator token (local only): ${token}
 
    curl -s -H "Authorization: Bearer ${key}" -H "User-Agent: curl-tour" ${DEV_URL}/api/v1/services
