@@ -39,6 +39,8 @@ const workersProject = (name: string, include: string[], exclude: string[], bind
 
 export default defineConfig({
   test: {
+    // Every request writes one JSON access line (src/http/observability.ts); a test run has thousands.
+    onConsoleLog: (log) => !log.startsWith('{"request_id":'),
     projects: [
       {
         test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" },

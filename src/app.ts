@@ -7,11 +7,13 @@ import { getPath } from "hono/utils/url";
 import type { AppEnv } from "./env";
 import { privateAuth, publicAccount } from "./http/auth";
 import { refuseXml, requestContext, requireUserAgent } from "./http/middleware";
+import { requestId, requestLog } from "./http/observability";
 import { renderError, renderNotFound } from "./http/render-error";
 import { ApiError } from "./http/errors";
 import { idempotency } from "./http/idempotency";
 import { rateLimit } from "./http/rate-limit";
 import { operatorRoutes } from "./features/operator/routes";
+import { healthRoutes } from "./features/health/routes";
 import { privateFeatures, publicFeatures } from "./features";
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -39,7 +41,7 @@ const bookingSiteCors = cors({
   allowMethods: ["GET", "POST", "OPTIONS"],
   allowHeaders: ["Content-Type", "Idempotency-Key"],
   exposeHeaders: ["Link", "Current-Page", "Page-Items", "Total-Count", "Total-Pages", "Retry-After",
-    "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"],
+    "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "X-Request-Id"],
   maxAge: 86_400,
 });
 
@@ -52,6 +54,8 @@ export function buildApp(options: AppOptions = { rateLimit: true }) {
   app.onError(renderError);
   app.notFound(renderNotFound);
 
+  app.use("*", requestId);
+  app.use("*", requestLog);
   app.use("*", requestContext);
   app.use("*", corsOnBookingSite);
   if (options.rateLimit) app.use("*", rateLimit);
@@ -59,6 +63,7 @@ export function buildApp(options: AppOptions = { rateLimit: true }) {
   app.use("*", requireUserAgent);
   app.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new ApiError(413, { error: "The request body is larger than 1 MiB." }); } }));
 
+  app.route("/health", healthRoutes);
   app.route("/admin/v1", operatorRoutes);
 
   const privateApi = new Hono<AppEnv>();

@@ -47,12 +47,17 @@ const VISITOR_PERSON_KEYS = ["id", "name", "email", "phone_number", "phonenumber
 const CHECKED_SITE_ROUTES = [
   "GET /services", "GET /services/:id", "GET /services/:id/slots", "GET /services/:id/next_available_date", "GET /services/:id/available_dates",
   "POST /bookings", "POST /people/perishable_token/send", "POST /people/perishable_token/verify",
+  "GET /health",
 ].sort();
 
 describe("the booking site's route table", () => {
   it("mounts exactly the routes whose answers are checked here", () => {
     const mounted = mountedRoutes("/").filter((r) => !/^\/(api|admin)\//.test(r.path)).map((r) => `${r.method} ${r.path}`).sort();
     expect(mounted).toEqual(CHECKED_SITE_ROUTES);
+  });
+
+  it("answers /health with its status only, no account data", async () => {
+    expect(await site.get("/health")).toMatchObject({ status: 200, body: { status: "ok" } });
   });
 
   it("answers 404 for every private listing or object asked for without a key", async () => {
