@@ -8,7 +8,8 @@ import type { AppEnv } from "./env";
 import { privateAuth, publicAccount } from "./http/auth";
 import { refuseXml, requestContext, requireUserAgent } from "./http/middleware";
 import { requestId, requestLog } from "./http/observability";
-import { renderError, renderNotFound } from "./http/render-error";
+import { renderError } from "./http/render-error";
+import { notFoundOrMethodNotAllowed } from "./http/method-not-allowed";
 import { ApiError } from "./http/errors";
 import { idempotency } from "./http/idempotency";
 import { rateLimit } from "./http/rate-limit";
@@ -51,8 +52,9 @@ const corsOnBookingSite = createMiddleware<AppEnv>((c, next) =>
 
 export function buildApp(options: AppOptions = { rateLimit: true }) {
   const app = new Hono<AppEnv>({ getPath: pathWithoutJsonSuffix });
+  const notFound = notFoundOrMethodNotAllowed(app);
   app.onError(renderError);
-  app.notFound(renderNotFound);
+  app.notFound(notFound);
 
   app.use("*", requestId);
   app.use("*", requestLog);
@@ -71,7 +73,7 @@ export function buildApp(options: AppOptions = { rateLimit: true }) {
   privateApi.use("*", idempotency);
   for (const [path, routes] of [...privateFeatures, ...(options.privateExtras ?? [])]) privateApi.route(path, routes);
   // Unknown private paths end here rather than falling through to the public site.
-  privateApi.all("*", renderNotFound);
+  privateApi.all("*", notFound);
   app.route("/api/v1", privateApi);
 
   const publicSite = new Hono<AppEnv>();

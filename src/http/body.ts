@@ -28,7 +28,13 @@ export async function readBody(c: Context): Promise<Record<string, unknown>> {
   }
   const text = await rawBodyText(c);
   if (text.trim() === "") return {};
-  if (type === "application/x-www-form-urlencoded") return parseBracketQuery(text);
+  if (type === "application/x-www-form-urlencoded") {
+    // curl -d sends this type unless told otherwise; a JSON body parsed as a form is nonsense.
+    if (/^\s*[[{]/.test(text)) {
+      throw ApiError.invalid("base", "the body looks like JSON but was sent as application/x-www-form-urlencoded (curl's default for -d): send the header Content-Type: application/json");
+    }
+    return parseBracketQuery(text);
+  }
   if (type === "" || type === "application/json" || type.endsWith("+json")) {
     let parsed: unknown;
     try {
