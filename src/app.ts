@@ -40,9 +40,9 @@ export interface AppOptions {
 const bookingSiteCors = cors({
   origin: "*",
   allowMethods: ["GET", "POST", "OPTIONS"],
-  allowHeaders: ["Content-Type", "Idempotency-Key"],
+  allowHeaders: ["Content-Type", "Idempotency-Key", "If-None-Match"],
   exposeHeaders: ["Link", "Current-Page", "Page-Items", "Total-Count", "Total-Pages", "Retry-After",
-    "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "X-Request-Id"],
+    "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "X-Request-Id", "ETag"],
   maxAge: 86_400,
 });
 
