@@ -61,12 +61,19 @@ describe("the booking site's route table", () => {
   });
 
   it("answers 404 for every private listing or object asked for without a key", async () => {
-    for (const path of ["/bookings", "/bookings/1", "/people", "/people/1", "/events", "/events/1", "/resources", "/providers", "/categories",
+    for (const path of ["/bookings/1", "/people", "/people/1", "/events", "/events/1", "/resources", "/providers", "/categories",
       "/client", "/client/users", "/web_hooks", "/messages", "/services/appointments", "/bookings/all", "/people/1/bookings"]) {
       const res = await site.get(path);
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
       expect(res.body).toEqual({ error: expect.any(String) });
     }
+  });
+
+  it("answers GET /bookings with 405: the site only takes bookings (POST), it never lists them", async () => {
+    const res = await site.get("/bookings");
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("POST");
+    expect(res.body).toEqual({ error: expect.any(String) });
   });
 });
 
