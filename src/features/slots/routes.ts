@@ -4,6 +4,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../env";
 import { wrapList } from "../../http/envelope";
+import { conditionalGet } from "../../http/conditional-get";
 import { params, query } from "../../http/validate";
 import { deps } from "../deps";
 import { slotsQuery } from "./schema";
@@ -22,6 +23,7 @@ const toSlotJson = (s: Slot) => ({
 
 function slotRoutes(publicOnly: boolean) {
   const routes = new Hono<AppEnv>();
+  if (publicOnly) routes.use("/:id/*", conditionalGet);
   routes.get("/:id/slots", params("id"), query(slotsQuery), async (c) => {
     const slots = await slotsOf(deps(c), c.req.valid("param").id, c.req.valid("query"), publicOnly);
     return c.json(wrapList("slot", slots.map(toSlotJson)));
