@@ -1,7 +1,7 @@
 // The rows a booking input names (service, resource, event) as the account holds them, with
 // 400s on the attribute that names a missing or unusable one; input, not path, so never 404.
-import { and, asc, eq } from "drizzle-orm";
-import { events, providers, resources, services, type Event, type Resource, type Service } from "../../db/schema";
+import { and, eq } from "drizzle-orm";
+import { events, resources, services, type Event, type Resource, type Service } from "../../db/schema";
 import type { Deps } from "../../env";
 import type { ErrorCollector } from "../../http/errors";
 import { addDays, dateInZone, parseDateTimeInput } from "../../domain/time";
@@ -18,19 +18,7 @@ export async function eventOf({ db, account }: Deps, id: number): Promise<Event 
   return db.query.events.findFirst({ where: and(eq(events.id, id), eq(events.account_id, account.id)) });
 }
 
-/** The service's active provider resources in provider order: the order a free one is picked in. */
-export async function providerResources({ db, account }: Deps, serviceId: number): Promise<Resource[]> {
-  const rows = await db
-    .select({ resource: resources })
-    .from(providers)
-    .innerJoin(resources, eq(resources.id, providers.resource_id))
-    .where(and(
-      eq(providers.account_id, account.id), eq(providers.service_id, serviceId), eq(providers.active, true),
-      eq(resources.account_id, account.id), eq(resources.active, true),
-    ))
-    .orderBy(asc(providers.id));
-  return rows.map((r) => r.resource);
-}
+export { providerResources } from "../providers/queries";
 
 /** A datetime attribute read in the account zone; undefined when absent, null when cleared. */
 export function instantOf(deps: Deps, errors: ErrorCollector, attribute: string, text: string | null | undefined): number | null | undefined {

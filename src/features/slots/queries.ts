@@ -1,27 +1,12 @@
 // The reads behind a slot answer, at most four statements whatever the range: the service, its
 // provider resources, then their exception dates and active bookings in one batch.
 import { and, asc, eq, gt, gte, isNull, lt, lte } from "drizzle-orm";
-import { bookings, events, providers, resourceExceptionDates, resources, type Service } from "../../db/schema";
+import { bookings, events, resourceExceptionDates, type Service } from "../../db/schema";
 import { inIds } from "../../db/id-list";
 import type { Deps } from "../../env";
-import { isActiveSql } from "../bookings/queries";
+import { isActiveSql } from "../bookings/active-sql";
 
-export function providerResources({ db, account }: Deps, serviceId: number, selected?: number[]) {
-  const conditions = [
-    eq(providers.account_id, account.id),
-    eq(providers.service_id, serviceId),
-    eq(providers.active, true),
-    eq(resources.active, true),
-  ];
-  if (selected) conditions.push(inIds(resources.id, selected));
-  return db
-    .select({ resource: resources })
-    .from(providers)
-    .innerJoin(resources, and(eq(resources.id, providers.resource_id), eq(resources.account_id, account.id)))
-    .where(and(...conditions))
-    .orderBy(asc(providers.id))
-    .then((rows) => rows.map((r) => r.resource));
-}
+export { providerResources } from "../providers/queries";
 
 /** Exception dates of the range and the bookings holding capacity in it, in one round trip. */
 export function exceptionsAndBookings(
