@@ -1,12 +1,9 @@
 // Queue entry: one consumer per queue kind, chosen by the queue's name (`booking-<kind>[-dlq]`).
 import type { Env } from "../env";
+import type { Consumer, QueueKind } from "./types";
 import { webhookConsumer } from "../features/webhooks/consumer";
 import { messageConsumers } from "../features/messages/consumer";
 import { recurrenceConsumer } from "../features/recurrence/consumer";
-
-export type QueueKind = "recurrence" | "webhooks" | "messages";
-
-export type Consumer = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) => Promise<void>;
 
 /** Each background feature registers its consumers here; `dead` handles its dead-letter queue. */
 export const consumers: Partial<Record<QueueKind, { live: Consumer; dead: Consumer }>> = {};

@@ -1,10 +1,10 @@
 // Bookings: the operations routes call. Each lives in its own module; this is their one door, and
 // the place every change is followed by its effects (webhooks), so no path forgets them.
 import type { Booking } from "../../db/schema";
-import type { BookingAction } from "../../domain/booking-states";
+import type { BookingAction, BookingChange } from "../../domain/booking-states";
 import type { Deps } from "../../env";
 import { createBooking as create } from "./create";
-import { afterBookingChange, type BookingChange } from "./effects";
+import { afterBookingChange } from "./effects";
 import { setStatus as writeStatus, transition as writeTransition, verifyWithCode as writeVerifyWithCode } from "./transitions";
 import { updateBooking as update } from "./update";
 

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { accounts, messages } from "../../db/schema";
 import { openDb } from "../../db/client";
 import type { Env } from "../../env";
-import type { Consumer } from "../../queues";
+import type { Consumer } from "../../queues/types";
 import { announceProcessed } from "./processed";
 import { providerFor } from "./providers";
 

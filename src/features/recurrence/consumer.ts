@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { openDb } from "../../db/client";
 import { accounts, recurringCollections } from "../../db/schema";
 import type { Deps, Env } from "../../env";
-import type { Consumer } from "../../queues";
+import type { Consumer } from "../../queues/types";
 import { markCollection, recordChunk } from "./collections";
 import { createBookingChunk, createEventChunk } from "./occurrences";
 import { recurrenceMessage, type RecurrenceMessage } from "./schema";
