@@ -12,6 +12,7 @@ import { ApiError } from "./http/errors";
 import { idempotency } from "./http/idempotency";
 import { rateLimit } from "./http/rate-limit";
 import { operatorRoutes } from "./features/operator/routes";
+import { openApiRoutes } from "./openapi/routes";
 import { privateFeatures, publicFeatures } from "./features";
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -65,6 +66,9 @@ export function buildApp(options: AppOptions = { rateLimit: true }) {
   app.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new ApiError(413, { error: "The request body is larger than 1 MiB." }); } }));
 
   app.route("/admin/v1", operatorRoutes);
+
+  // The API's description and reference page need no key: mounted before the private API's auth.
+  app.route("/api/v1", openApiRoutes);
 
   const privateApi = new Hono<AppEnv>();
   privateApi.use("*", privateAuth);

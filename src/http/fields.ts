@@ -69,7 +69,7 @@ export const boolean = () =>
 export const dateTime = () =>
   z.string().refine((s) => DATE_TIME_SHAPE.test(s.trim()) && isPlausibleDateTime(s), {
     message: "is not a valid datetime: use YYYY-MM-DD hh:mm or ISO 8601",
-  });
+  }).meta({ description: "`YYYY-MM-DD hh:mm` in the account's zone, or ISO 8601 with an offset.", examples: ["2030-01-07 10:00"] });
 
 const DATE_TIME_SHAPE =
   /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?\s*(?:Z|[+-]\d{2}(?::?\d{2})?)?$/i;
@@ -85,7 +85,7 @@ function isPlausibleDateTime(s: string): boolean {
 export const nullableDateTime = () =>
   z.union([dateTime(), z.null(), z.literal("")]).transform((v) => (v === "" ? null : v)).optional();
 
-export const date = () => z.string().refine(isIsoDate, { message: "is not a valid date: use YYYY-MM-DD" });
+export const date = () => z.string().refine(isIsoDate, { message: "is not a valid date: use YYYY-MM-DD" }).meta({ format: "date" });
 
 export const nullableDate = () =>
   z.union([date(), z.null(), z.literal("")]).transform((v) => (v === "" ? null : v)).optional();
