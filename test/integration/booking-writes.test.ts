@@ -9,7 +9,7 @@ import type { Deps } from "../../src/env";
 import { transition } from "../../src/features/bookings/service";
 import { env, newAccount } from "../support/api";
 import { catalogue, rawBooking } from "../support/bookings";
-import { recordingQueue } from "../support/faults";
+import { recordingQueue } from "../support/queues";
 
 async function bookingWithDeps() {
   const { api, account } = await newAccount();
