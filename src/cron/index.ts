@@ -5,10 +5,10 @@ import { purgeIdempotencyKeys } from "./jobs/purge-idempotency-keys";
 import { purgePerishableTokens } from "./jobs/purge-perishable-tokens";
 import { sendReminders } from "./jobs/send-reminders";
 
-export type CronJob = (env: Env, now: number) => Promise<void>;
+type CronJob = (env: Env, now: number) => Promise<void>;
 
 /** Background features register their jobs here, in the order they should run. */
-export const cronJobs: { name: string; run: CronJob }[] = [
+const cronJobs: { name: string; run: CronJob }[] = [
   { name: "expire-verifications", run: expireVerifications },
   { name: "send-reminders", run: sendReminders },
   { name: "purge-perishable-tokens", run: purgePerishableTokens },

@@ -3,7 +3,7 @@
 import type { SQL } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 
-export type SqlValue = string | number | null;
+type SqlValue = string | number | null;
 
 export interface SqlStatement {
   sql: string;
@@ -11,7 +11,7 @@ export interface SqlStatement {
 }
 
 /** A column value as D1 binds it: flags as 0/1, JSON columns as text. */
-export function toSqlValue(value: unknown): SqlValue {
+function toSqlValue(value: unknown): SqlValue {
   if (typeof value === "boolean") return value ? 1 : 0;
   if (value !== null && typeof value === "object") return JSON.stringify(value);
   return value as SqlValue;

@@ -11,7 +11,7 @@ const unauthorized = (message: string) =>
   new ApiError(401, { error: message }, { "WWW-Authenticate": 'Bearer realm="api"' });
 
 /** The API key from `Bearer <key>`, or from deprecated Basic with the key as user name. */
-export function apiKeyFrom(header: string | undefined): string | null {
+function apiKeyFrom(header: string | undefined): string | null {
   if (!header) return null;
   const [scheme, ...rest] = header.trim().split(/\s+/);
   const credentials = rest.join(" ");
@@ -49,7 +49,7 @@ export const privateAuth = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 /** The subdomain a public request names: `<subdomain>.<ROOT_DOMAIN>`, else DEFAULT_SUBDOMAIN. */
-export function subdomainOf(host: string | undefined, rootDomain: string, fallback?: string): string | null {
+function subdomainOf(host: string | undefined, rootDomain: string, fallback?: string): string | null {
   const hostname = (host ?? "").toLowerCase().replace(/:\d+$/, "");
   const suffix = `.${rootDomain.toLowerCase()}`;
   if (hostname.endsWith(suffix)) {

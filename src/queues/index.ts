@@ -6,12 +6,12 @@ import { messageConsumers } from "../features/messages/consumer";
 import { recurrenceConsumer } from "../features/recurrence/consumer";
 
 /** Each background feature registers its consumers here; `dead` handles its dead-letter queue. */
-export const consumers: Partial<Record<QueueKind, { live: Consumer; dead: Consumer }>> = {};
+const consumers: Partial<Record<QueueKind, { live: Consumer; dead: Consumer }>> = {};
 consumers.webhooks = webhookConsumer;
 consumers.messages = messageConsumers;
 consumers.recurrence = recurrenceConsumer;
 
-export function kindOf(queueName: string): { kind: QueueKind; dead: boolean } | null {
+function kindOf(queueName: string): { kind: QueueKind; dead: boolean } | null {
   const match = /^booking-(recurrence|webhooks|messages)(-dlq)?$/.exec(queueName);
   return match ? { kind: match[1] as QueueKind, dead: match[2] !== undefined } : null;
 }

@@ -54,7 +54,7 @@ export function expectClientError(res: { status: number; body: unknown }, contex
   else expect(res.body, context).toEqual({ error: expect.any(String) });
 }
 
-export interface MountedRoute {
+interface MountedRoute {
   method: string;
   /** The pattern as Hono registered it, e.g. `/api/v1/bookings/:id/confirm`. */
   path: string;

@@ -4,8 +4,6 @@
 import type { SqlStatement } from "../../db/sql-statement";
 import { holdsCapacity } from "./active-sql";
 
-// Moved to db/; still importable from here for the booking write modules.
-export type { SqlStatement } from "../../db/sql-statement";
 
 export interface CapacityScope {
   /** Appointment capacity is per resource and instant; event capacity is per event. */

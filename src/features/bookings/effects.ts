@@ -9,8 +9,6 @@ import { emitEvent, performedByOf, type PerformedBy, type WebhookEventName } fro
 import { loadRelated } from "./queries";
 import { toBookingJson, type Related } from "./serializer";
 
-// Moved to the domain; still importable from here for the booking write modules.
-export type { BookingChange } from "../../domain/booking-states";
 
 export async function afterBookingChange(
   deps: Deps,

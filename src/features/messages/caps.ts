@@ -2,12 +2,12 @@
 // so neither the public token endpoint nor a booking loop can be used to pump SMS.
 import type { Env } from "../../env";
 
-export const SMS_PER_NUMBER_PER_HOUR = 5;
-export const DEFAULT_SMS_DAILY_CAP = 500;
-export const HOUR_MS = 60 * 60 * 1000;
-export const DAY_MS = 24 * HOUR_MS;
+const SMS_PER_NUMBER_PER_HOUR = 5;
+const DEFAULT_SMS_DAILY_CAP = 500;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 
-export const dailyCap = (env: Env) => {
+const dailyCap = (env: Env) => {
   const value = Number(env.SMS_DAILY_CAP_PER_ACCOUNT);
   return Number.isSafeInteger(value) && value >= 0 ? value : DEFAULT_SMS_DAILY_CAP;
 };

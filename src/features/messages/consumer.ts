@@ -56,7 +56,7 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
   return "ack";
 }
 
-export const liveConsumer: Consumer = async (batch, env) => {
+const liveConsumer: Consumer = async (batch, env) => {
   for (const message of batch.messages) {
     const parsed = queueBody.safeParse(message.body);
     if (!parsed.success) {
@@ -77,7 +77,7 @@ export const liveConsumer: Consumer = async (batch, env) => {
 };
 
 /** Retries are spent: the message is recorded as failed with its last error, and announced. */
-export const deadConsumer: Consumer = async (batch, env) => {
+const deadConsumer: Consumer = async (batch, env) => {
   const db = openDb(env.DB);
   const now = Date.now();
   for (const message of batch.messages) {

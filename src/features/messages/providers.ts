@@ -3,15 +3,15 @@
 import type { Env } from "../../env";
 import type { Message } from "./serializer";
 
-export interface Delivery {
+interface Delivery {
   message: Message;
   /** The text to deliver: the stored body, or the secret body the queue carried. */
   body: string;
 }
 
-export type DeliveryResult = { ok: true } | { ok: false; error: string };
+type DeliveryResult = { ok: true } | { ok: false; error: string };
 
-export interface Provider {
+interface Provider {
   name: string;
   deliver(delivery: Delivery): Promise<DeliveryResult>;
   /** True when the delivered text may be kept in D1 (the sink: development only). */

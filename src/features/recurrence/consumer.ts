@@ -12,7 +12,7 @@ import { recurrenceMessage, type RecurrenceMessage } from "./schema";
 import { deleteOccurrences } from "./service";
 
 /** Occurrences per message: keeps one invocation's D1, guard and queue calls well under the subrequest limit. */
-export const CHUNK_SIZE = 25;
+const CHUNK_SIZE = 25;
 
 async function loadContext(env: Env, message: RecurrenceMessage) {
   const db = openDb(env.DB);
