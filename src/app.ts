@@ -9,6 +9,7 @@ import { privateAuth, publicAccount } from "./http/auth";
 import { refuseXml, requestContext, requireUserAgent } from "./http/middleware";
 import { requestId, requestLog } from "./http/observability";
 import { renderError } from "./http/render-error";
+import { requireConfig } from "./http/require-config";
 import { notFoundOrMethodNotAllowed } from "./http/method-not-allowed";
 import { ApiError } from "./http/errors";
 import { idempotency } from "./http/idempotency";
@@ -64,6 +65,7 @@ export function buildApp(options: AppOptions = { rateLimit: true }) {
 
   app.use("*", requestId);
   app.use("*", requestLog);
+  app.use("*", requireConfig);
   app.use("*", requestContext);
   app.use("*", corsOnBookingSite);
   if (options.rateLimit) app.use("*", rateLimit);

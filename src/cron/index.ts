@@ -1,4 +1,5 @@
 // Cron entry (every minute): each job is idempotent, so overlapping runs do no harm.
+import { badConfig, configErrorLine } from "../config";
 import type { Env } from "../env";
 import { expireVerifications } from "./jobs/expire-verifications";
 import { purgeIdempotencyKeys } from "./jobs/purge-idempotency-keys";
@@ -16,6 +17,11 @@ const cronJobs: { name: string; run: CronJob }[] = [
 ];
 
 export async function handleScheduled(controller: ScheduledController, env: Env): Promise<void> {
+  const misconfigured = badConfig(env);
+  if (misconfigured) {
+    console.error(configErrorLine(misconfigured, { cron: controller.cron }));
+    return;
+  }
   const now = controller.scheduledTime || Date.now();
   // One failing job must not starve the others; each failure is logged with its name.
   const outcomes = await Promise.allSettled(cronJobs.map((job) => job.run(env, now)));

@@ -2,6 +2,7 @@
 // to the private API that presents an API key also draws on that key's budget. One RPC to a
 // RateLimiter object per budget (docs/decisions/rate-limit.md says how the two combine).
 import { createMiddleware } from "hono/factory";
+import { configOf } from "../config";
 import type { AppEnv, Env } from "../env";
 import type { RateLimitDecision, RateLimitPolicy } from "../durable-objects/rate-limiter";
 import { apiKeyFrom } from "./auth";
@@ -9,25 +10,14 @@ import { rateLimitKey } from "./client-ip";
 import { ApiError } from "./errors";
 import { sha256Hex } from "./secrets";
 
-const DEFAULT_LIMIT = 80;
-const DEFAULT_KEY_LIMIT = 240;
-const DEFAULT_WINDOW_SECONDS = 20;
-
-const positiveInt = (value: string | undefined, fallback: number) => {
-  const n = Number(value);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-};
-
-const windowMs = (env: Env) => positiveInt(env.RATE_LIMIT_WINDOW_SECONDS, DEFAULT_WINDOW_SECONDS) * 1000;
-
 export const rateLimitPolicy = (env: Env): RateLimitPolicy => ({
-  limit: positiveInt(env.RATE_LIMIT_REQUESTS, DEFAULT_LIMIT),
-  windowMs: windowMs(env),
+  limit: configOf(env).RATE_LIMIT_REQUESTS,
+  windowMs: configOf(env).RATE_LIMIT_WINDOW_SECONDS * 1000,
 });
 
 export const keyRateLimitPolicy = (env: Env): RateLimitPolicy => ({
-  limit: positiveInt(env.RATE_LIMIT_KEY_REQUESTS, DEFAULT_KEY_LIMIT),
-  windowMs: windowMs(env),
+  limit: configOf(env).RATE_LIMIT_KEY_REQUESTS,
+  windowMs: configOf(env).RATE_LIMIT_WINDOW_SECONDS * 1000,
 });
 
 export const rateLimitHeaders = (d: RateLimitDecision): Record<string, string> => ({

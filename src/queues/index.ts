@@ -1,4 +1,5 @@
 // Queue entry: one consumer per queue kind, chosen by the queue's name (`booking-<kind>[-dlq]`).
+import { badConfig, configErrorLine } from "../config";
 import type { Env } from "../env";
 import type { Consumer, QueueKind } from "./types";
 import { webhookConsumer } from "../features/webhooks/consumer";
@@ -17,6 +18,13 @@ function kindOf(queueName: string): { kind: QueueKind; dead: boolean } | null {
 }
 
 export async function handleQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
+  const misconfigured = badConfig(env);
+  if (misconfigured) {
+    // Nothing runs on a bad setting; the messages wait (and dead-letter) rather than being lost.
+    console.error(configErrorLine(misconfigured, { queue: batch.queue }));
+    batch.retryAll({ delaySeconds: 60 });
+    return;
+  }
   const target = kindOf(batch.queue);
   const consumer = target && consumers[target.kind];
   if (!target || !consumer) {

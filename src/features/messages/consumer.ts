@@ -37,18 +37,16 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
   }
   const account = await db.query.accounts.findFirst({ where: eq(accounts.id, body.account_id) });
   const provider = providerFor(env);
-  const result = provider
-    ? await provider.deliver({ message: claimed, body: body.secret_body ?? claimed.body })
-    : { ok: false as const, error: `MESSAGE_PROVIDER ${env.MESSAGE_PROVIDER} is not known` };
+  const result = await provider.deliver({ message: claimed, body: body.secret_body ?? claimed.body });
   if (!result.ok) {
-    await db.update(messages).set({ status: "queued", provider: provider?.name ?? null, error: result.error, updated_at: now }).where(own);
+    await db.update(messages).set({ status: "queued", provider: provider.name, error: result.error, updated_at: now }).where(own);
     console.error(JSON.stringify({ queue: "booking-messages", message_id: claimed.id, attempts, error: result.error }));
     return "retry";
   }
   const [sent] = await db.update(messages)
     .set({
-      status: "sent", provider: provider!.name, error: null, sent_at: now, updated_at: now,
-      ...(provider!.storesDeliveredText && body.secret_body ? { body: body.secret_body } : {}),
+      status: "sent", provider: provider.name, error: null, sent_at: now, updated_at: now,
+      ...(provider.storesDeliveredText && body.secret_body ? { body: body.secret_body } : {}),
     })
     .where(own)
     .returning();
