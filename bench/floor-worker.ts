@@ -3,6 +3,7 @@
 // only by the generated bench/.build/wrangler.floor.toml, never deployed (bench/README.md).
 import { Hono } from "hono";
 import { buildApp } from "../src/app";
+import { privateFeatures } from "../src/features";
 import type { AppEnv, Env } from "../src/env";
 import { handleScheduled } from "../src/cron";
 import { handleQueue } from "../src/queues";
@@ -27,7 +28,7 @@ floor.all("/floor", (c) => {
   return c.json({ floor: padding });
 });
 
-const app = buildApp({ rateLimit: true, privateExtras: [["/__bench", floor]] });
+const app = buildApp({ privateFeatures: [...privateFeatures, ["/__bench", floor]] });
 
 export default {
   fetch: app.fetch,

@@ -27,7 +27,7 @@ const configSchema = z.object({
   EMAIL_PROVIDER_URL: httpUrl,
 });
 
-export type Config = z.output<typeof configSchema>;
+type Config = z.output<typeof configSchema>;
 
 /** A setting that does not parse: names the variable, never its value (it may be a secret). */
 export class ConfigError extends Error {
