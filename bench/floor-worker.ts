@@ -3,6 +3,7 @@
 // only by the generated bench/.build/wrangler.floor.toml, never deployed (bench/README.md).
 import { Hono } from "hono";
 import { buildApp } from "../src/app";
+import { privateFeatures } from "../src/features";
 import type { AppEnv, Env } from "../src/env";
 import { handleScheduled } from "../src/cron";
 import { handleQueue } from "../src/queues";
@@ -28,7 +29,7 @@ floor.all("/floor", (c) => {
   return c.json({ floor: padding });
 });
 
-const app = buildApp({ rateLimit: true, privateExtras: [["/__bench", floor]] });
+const app = buildApp({ privateFeatures: [...privateFeatures, ["/__bench", floor]] });
 
 export default {
   // `--rtt N` (bench/rtt.ts): the bindings wait N ms per call, as for a visitor far from D1.

@@ -8,7 +8,8 @@ import { handleQueue } from "../src/queues";
 export { CapacityGuard } from "../src/durable-objects/capacity-guard";
 export { RateLimiter } from "../src/durable-objects/rate-limiter";
 
-const app = buildApp({ rateLimit: false });
+// The same app with a pass-through where the budget middleware goes.
+const app = buildApp({ rateLimit: (_c, next) => next() });
 
 export default {
   fetch: app.fetch,

@@ -1,5 +1,5 @@
 // The Hono app: middleware in order, then the private API, operator API and public site.
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { createMiddleware } from "hono/factory";
@@ -9,6 +9,7 @@ import { privateAuth, publicAccount } from "./http/auth";
 import { refuseXml, requestContext, requireUserAgent } from "./http/middleware";
 import { requestId, requestLog } from "./http/observability";
 import { renderError } from "./http/render-error";
+import { requireConfig } from "./http/require-config";
 import { notFoundOrMethodNotAllowed } from "./http/method-not-allowed";
 import { ApiError } from "./http/errors";
 import { idempotency } from "./http/idempotency";
@@ -32,14 +33,12 @@ const normalisedPath = (request: Request) => {
   return path.endsWith(".json") ? path.slice(0, -".json".length) : path;
 };
 
-export interface AppOptions {
-  /** Only the benchmark's separate no-limiter build turns this off (bench/README.md). */
-  rateLimit: boolean;
-  /**
-   * Extra routes on the private API, behind the same auth as every feature. Only the benchmark's
-   * floor entry (bench/floor-worker.ts) passes any; the production entry never does.
-   */
-  privateExtras?: [string, Hono<AppEnv>][];
+/** What the app is built from; the production entry takes the defaults (bench/ injects its own). */
+interface AppOptions {
+  /** The request budget middleware (default: per address and per key, in RateLimiter objects). */
+  rateLimit?: MiddlewareHandler<AppEnv>;
+  /** The private API's features, mounted behind its auth (default: src/features/index.ts). */
+  privateFeatures?: [string, Hono<AppEnv>][];
 }
 
 // Widgets on any origin call the booking site; it holds no credentials, so `*` is safe. The
@@ -57,7 +56,7 @@ const bookingSiteCors = cors({
 const corsOnBookingSite = createMiddleware<AppEnv>((c, next) =>
   /^\/(api|admin)\//.test(c.req.path) ? next() : bookingSiteCors(c, next));
 
-export function buildApp(options: AppOptions = { rateLimit: true }) {
+export function buildApp(options: AppOptions = {}) {
   const app = new Hono<AppEnv>({ getPath: normalisedPath });
   const notFound = notFoundOrMethodNotAllowed(app);
   app.onError(renderError);
@@ -66,9 +65,10 @@ export function buildApp(options: AppOptions = { rateLimit: true }) {
   app.use("*", meterRequest);
   app.use("*", requestId);
   app.use("*", requestLog);
+  app.use("*", requireConfig);
   app.use("*", requestContext);
   app.use("*", corsOnBookingSite);
-  if (options.rateLimit) app.use("*", rateLimit);
+  app.use("*", options.rateLimit ?? rateLimit);
   app.use("*", refuseXml);
   app.use("*", requireUserAgent);
   app.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new ApiError(413, { error: "The request body is larger than 1 MiB." }); } }));
@@ -82,7 +82,7 @@ export function buildApp(options: AppOptions = { rateLimit: true }) {
   const privateApi = new Hono<AppEnv>();
   privateApi.use("*", privateAuth);
   privateApi.use("*", idempotency);
-  for (const [path, routes] of [...privateFeatures, ...(options.privateExtras ?? [])]) privateApi.route(path, routes);
+  for (const [path, routes] of options.privateFeatures ?? privateFeatures) privateApi.route(path, routes);
   // Unknown private paths end here rather than falling through to the public site.
   privateApi.all("*", notFound);
   app.route("/api/v1", privateApi);

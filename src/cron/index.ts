@@ -1,14 +1,15 @@
 // Cron entry (every minute): each job is idempotent, so overlapping runs do no harm.
+import { badConfig, configErrorLine } from "../config";
 import type { Env } from "../env";
 import { expireVerifications } from "./jobs/expire-verifications";
 import { purgeIdempotencyKeys } from "./jobs/purge-idempotency-keys";
 import { purgePerishableTokens } from "./jobs/purge-perishable-tokens";
 import { sendReminders } from "./jobs/send-reminders";
 
-export type CronJob = (env: Env, now: number) => Promise<void>;
+type CronJob = (env: Env, now: number) => Promise<void>;
 
 /** Background features register their jobs here, in the order they should run. */
-export const cronJobs: { name: string; run: CronJob }[] = [
+const cronJobs: { name: string; run: CronJob }[] = [
   { name: "expire-verifications", run: expireVerifications },
   { name: "send-reminders", run: sendReminders },
   { name: "purge-perishable-tokens", run: purgePerishableTokens },
@@ -16,6 +17,11 @@ export const cronJobs: { name: string; run: CronJob }[] = [
 ];
 
 export async function handleScheduled(controller: ScheduledController, env: Env): Promise<void> {
+  const misconfigured = badConfig(env);
+  if (misconfigured) {
+    console.error(configErrorLine(misconfigured, { cron: controller.cron }));
+    return;
+  }
   const now = controller.scheduledTime || Date.now();
   // One failing job must not starve the others; each failure is logged with its name.
   const outcomes = await Promise.allSettled(cronJobs.map((job) => job.run(env, now)));

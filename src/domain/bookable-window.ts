@@ -8,7 +8,7 @@ export interface BookablePeriods {
   future_bookable_period: string | null;
 }
 
-export interface BookableWindow {
+interface BookableWindow {
   /** Nothing starts before this: now, or now plus the minimum notice. */
   earliest: number;
   /** Nothing starts after this (inclusive); Infinity without a horizon. */
@@ -51,7 +51,7 @@ export interface SpanRules {
   service: { interval: number; max_slots: number; has_day_booking: boolean; same_day: boolean };
 }
 
-export type PublicRuleViolation = "empty" | "past" | "too_soon" | "too_far" | "too_long" | "not_same_day";
+type PublicRuleViolation = "empty" | "past" | "too_soon" | "too_far" | "too_long" | "not_same_day";
 
 /**
  * The time rules a public booking must meet besides opening hours and capacity (NOTES: Bookings,

@@ -12,6 +12,9 @@ export const ACTIVE_STATES: ReadonlySet<BookingState> = new Set([
 
 export type BookingAction = "verify" | "confirm" | "decline" | "cancel" | "delete" | "expire";
 
+/** A stored change as it is announced: webhook `booking.<change>` and the messages it calls for. */
+export type BookingChange = "created" | "modified" | "verified" | "confirmed" | "declined" | "cancelled" | "deleted";
+
 interface Timed {
   state: string;
   expires_at: number | null;

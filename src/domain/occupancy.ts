@@ -1,6 +1,6 @@
 // How much of one resource's capacity active bookings hold over time, as a step function on epoch ms.
 
-export interface Held {
+interface Held {
   from: number;
   to: number;
   count: number;

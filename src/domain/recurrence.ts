@@ -4,7 +4,7 @@ import { Temporal } from "@js-temporal/polyfill";
 import { RRule } from "rrule";
 import { isTimeZone } from "./time";
 
-export const MAX_OCCURRENCES = 731; // spec: Limits, recurring occurrences
+const MAX_OCCURRENCES = 731; // spec: Limits, recurring occurrences
 
 /** A rule is expanded this far past the first item at most, so no rule can loop for centuries. */
 const HORIZON_YEARS = 100;
@@ -20,7 +20,7 @@ export interface Occurrence {
   to: number;
 }
 
-export type Expansion =
+type Expansion =
   | { ok: true; occurrences: Occurrence[] }
   | { ok: false; errors: Record<string, string[]> };
 

@@ -26,7 +26,7 @@ export interface SlotBooking {
   count: number;
 }
 
-export interface SlotServiceSettings {
+interface SlotServiceSettings {
   interval: number;
   interval_rounding: number | null;
   max_slots: number;
@@ -35,7 +35,7 @@ export interface SlotServiceSettings {
   same_day: boolean;
 }
 
-export interface SlotAccountSettings extends BookablePeriods {
+interface SlotAccountSettings extends BookablePeriods {
   interval_rounding: number;
   slot_generation_type: 1 | 2;
 }

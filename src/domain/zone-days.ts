@@ -20,14 +20,14 @@ export interface ZoneDay {
 export const dayNumberOf = (date: string): number =>
   Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
 
-export const dateOfDayNumber = (dayNumber: number): string => new Date(dayNumber * DAY_MS).toISOString().slice(0, 10);
+const dateOfDayNumber = (dayNumber: number): string => new Date(dayNumber * DAY_MS).toISOString().slice(0, 10);
 
 /**
  * The instant a wall-clock time (ms since 1970 read as if UTC) happens in the zone, resolved the way
  * Temporal's "compatible" disambiguation does: a skipped time moves forward by the gap, a repeated
  * time takes its first occurrence. Assumes at most one offset change within a day either side.
  */
-export function wallToEpoch(wallMs: number, timeZone: string): number {
+function wallToEpoch(wallMs: number, timeZone: string): number {
   const before = offsetMsAt(wallMs - DAY_MS, timeZone);
   const after = offsetMsAt(wallMs + DAY_MS, timeZone);
   const early = wallMs - before;

@@ -1,8 +1,12 @@
 // One object per resource (and per event) through which every write that takes capacity
 // passes, one at a time. The input gate does not cover awaits on D1, so the lock is explicit.
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../env";
-import type { SqlStatement } from "../features/bookings/capacity-sql";
+import type { SqlStatement } from "../db/sql-statement";
+
+/** The bindings the guard uses; a subset of Env, so this class needs nothing from env.ts. */
+interface GuardBindings {
+  DB: D1Database;
+}
 
 export type SqlRow = Record<string, string | number | null>;
 
@@ -25,7 +29,7 @@ export interface GuardedResult {
   bookmark: string | null;
 }
 
-export class CapacityGuard extends DurableObject<Env> {
+export class CapacityGuard extends DurableObject<GuardBindings> {
   #tail: Promise<unknown> = Promise.resolve();
 
   apply(batch: GuardedBatch): Promise<GuardedResult> {

@@ -2,6 +2,7 @@
 // and the operator token for /admin (CONTRACT.md, "Which account a request belongs to").
 import { createMiddleware } from "hono/factory";
 import { and, eq, isNull } from "drizzle-orm";
+import { configOf } from "../config";
 import { accounts, apiKeys } from "../db/schema";
 import type { AppEnv } from "../env";
 import { apiKeyCacheKey, cachedAccount, subdomainCacheKey } from "./account-cache";
@@ -54,7 +55,7 @@ export const privateAuth = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 /** The subdomain a public request names: `<subdomain>.<ROOT_DOMAIN>`, else DEFAULT_SUBDOMAIN. */
-export function subdomainOf(host: string | undefined, rootDomain: string, fallback?: string): string | null {
+function subdomainOf(host: string | undefined, rootDomain: string, fallback?: string): string | null {
   const hostname = (host ?? "").toLowerCase().replace(/:\d+$/, "");
   const suffix = `.${rootDomain.toLowerCase()}`;
   if (hostname.endsWith(suffix)) {
@@ -68,11 +69,11 @@ const portOf = (url: string) => (new URL(url).port ? `:${new URL(url).port}` : "
 
 export const publicAccount = createMiddleware<AppEnv>(async (c, next) => {
   // The URL carries the Host the client used (also under wrangler dev and in tests).
-  const subdomain = subdomainOf(new URL(c.req.url).host, c.env.ROOT_DOMAIN || "localhost", c.env.DEFAULT_SUBDOMAIN);
+  const { ROOT_DOMAIN, DEFAULT_SUBDOMAIN } = configOf(c.env);
+  const subdomain = subdomainOf(new URL(c.req.url).host, ROOT_DOMAIN, DEFAULT_SUBDOMAIN);
   if (!subdomain) {
-    const root = c.env.ROOT_DOMAIN || "localhost";
     throw new ApiError(404, {
-      error: `Nothing is served at this path on this host. The private API is under /api/v1 (with an API key); each account's public booking site is at <subdomain>.${root}, e.g. http://demo.${root}${portOf(c.req.url)}/services.`,
+      error: `Nothing is served at this path on this host. The private API is under /api/v1 (with an API key); each account's public booking site is at <subdomain>.${ROOT_DOMAIN}, e.g. http://demo.${ROOT_DOMAIN}${portOf(c.req.url)}/services.`,
     });
   }
   const account = await cachedAccount(subdomainCacheKey(subdomain), c.var.now, async () =>

@@ -1,7 +1,7 @@
 // The one error type every layer throws; `onError` renders it with the spec's body shapes.
 import type { z } from "zod";
 
-export type ErrorBody = Record<string, unknown>;
+type ErrorBody = Record<string, unknown>;
 
 export class ApiError extends Error {
   constructor(

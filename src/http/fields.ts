@@ -21,7 +21,7 @@ const fail = (ctx: z.RefinementCtx, message: string) => {
   return z.NEVER;
 };
 
-export const SHORT_TEXT = 255;
+const SHORT_TEXT = 255;
 export const LONG_TEXT = 20_000;
 
 /** Text; numbers are accepted as their string form because form posts cannot tell them apart. */
@@ -138,7 +138,7 @@ export const openingHours = () =>
       return times;
     });
 
-export const MAX_CUSTOM_DATA_KEYS = 100;
+const MAX_CUSTOM_DATA_KEYS = 100;
 
 /**
  * custom_data: a flat key/value object; every value is stored as a string (spec: Custom data).

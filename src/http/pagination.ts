@@ -2,7 +2,7 @@
 import type { Context } from "hono";
 import type { SyncCursor } from "../db/sync-order";
 
-export const PAGE_SIZE = 50;
+const PAGE_SIZE = 50;
 export const BOOKINGS_PAGE_SIZE = 750; // spec: Limits
 
 export interface PageRequest {

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import * as objects from "./objects";
 
-export type ObjectName = keyof typeof objects;
+type ObjectName = keyof typeof objects;
 
 /** Every response schema of the document, by component name. */
 export const outputs = z.registry<{ id: string }>();

@@ -25,8 +25,8 @@ import { list, one, other, type Answer } from "./answers";
 import { Account, PerishableToken, Person, PublicPerson } from "./objects";
 
 /** private: `/api/v1`, API key; public: the booking site on `<subdomain>.<root>`; operator: `/admin/v1`. */
-export type Surface = "private" | "public" | "operator" | "reference";
-export type Method = "get" | "post" | "put" | "delete";
+type Surface = "private" | "public" | "operator" | "reference";
+type Method = "get" | "post" | "put" | "delete";
 
 export interface Operation {
   method: Method;

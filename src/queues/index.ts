@@ -1,25 +1,30 @@
 // Queue entry: one consumer per queue kind, chosen by the queue's name (`booking-<kind>[-dlq]`).
+import { badConfig, configErrorLine } from "../config";
 import type { Env } from "../env";
+import type { Consumer, QueueKind } from "./types";
 import { webhookConsumer } from "../features/webhooks/consumer";
 import { messageConsumers } from "../features/messages/consumer";
 import { recurrenceConsumer } from "../features/recurrence/consumer";
 
-export type QueueKind = "recurrence" | "webhooks" | "messages";
-
-export type Consumer = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) => Promise<void>;
-
 /** Each background feature registers its consumers here; `dead` handles its dead-letter queue. */
-export const consumers: Partial<Record<QueueKind, { live: Consumer; dead: Consumer }>> = {};
+const consumers: Partial<Record<QueueKind, { live: Consumer; dead: Consumer }>> = {};
 consumers.webhooks = webhookConsumer;
 consumers.messages = messageConsumers;
 consumers.recurrence = recurrenceConsumer;
 
-export function kindOf(queueName: string): { kind: QueueKind; dead: boolean } | null {
+function kindOf(queueName: string): { kind: QueueKind; dead: boolean } | null {
   const match = /^booking-(recurrence|webhooks|messages)(-dlq)?$/.exec(queueName);
   return match ? { kind: match[1] as QueueKind, dead: match[2] !== undefined } : null;
 }
 
 export async function handleQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
+  const misconfigured = badConfig(env);
+  if (misconfigured) {
+    // Nothing runs on a bad setting; the messages wait (and dead-letter) rather than being lost.
+    console.error(configErrorLine(misconfigured, { queue: batch.queue }));
+    batch.retryAll({ delaySeconds: 60 });
+    return;
+  }
   const target = kindOf(batch.queue);
   const consumer = target && consumers[target.kind];
   if (!target || !consumer) {

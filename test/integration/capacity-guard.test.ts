@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:test";
-import { fitsCondition, peakLoadQuery, type CapacityScope } from "../../src/features/bookings/capacity-sql";
+import { peakLoadQuery, type CapacityScope } from "../../src/features/bookings/capacity-sql";
+import { insertBookingStatement } from "../../src/features/bookings/guarded-write";
 import { guardKey } from "../../src/durable-objects/capacity-guard";
 import { newAccount } from "../support/api";
 
@@ -17,13 +18,12 @@ async function resourceWithCapacity(capacity: number) {
   return { accountId: account.id as number, scope: { kind: "resource", id: inserted!.id, capacity } as CapacityScope };
 }
 
+/** The product's guarded insert (as POST /bookings writes it), checked at "now" T0 - 1h. */
 function guardedInsert(accountId: number, scope: CapacityScope, from: number, to: number, count = 1, state = "confirmed", expiresAt: number | null = null) {
-  const fits = fitsCondition(scope, { from, to, count, now: T0 - HOUR });
-  return {
-    sql: `INSERT INTO bookings (account_id, resource_id, booked_from, booked_to, count, state, active, expires_at, created_at, updated_at)
-          SELECT ?, ?, ?, ?, ?, ?, 1, ?, 0, 0 WHERE ${fits.sql} RETURNING id`,
-    params: [accountId, scope.id, from, to, count, state, expiresAt, ...fits.params],
-  };
+  return insertBookingStatement(
+    { account_id: accountId, resource_id: scope.id, booked_from: from, booked_to: to, count, state, active: true, expires_at: expiresAt, created_at: 0, updated_at: 0 },
+    { scope, window: { from, to, count, now: T0 - HOUR } },
+  );
 }
 
 const stubFor = (scope: CapacityScope) => env.CAPACITY_GUARD.getByName(guardKey(scope));

@@ -4,25 +4,13 @@ import worker from "../../src/index";
 import { env, newAccount, type Client } from "../support/api";
 import { catalogue, must, rawBooking } from "../support/bookings";
 import { messagesOf, uniquePhone } from "../support/messages";
+import { recordingQueue } from "../support/queues";
 
 const MINUTE = 60_000;
 
-/** The real webhook queue, with every body sent through it noted so the test can read what was emitted. */
-function recordingQueue(queue: Queue<unknown>) {
-  const sent: any[] = [];
-  const recorder = {
-    send: (body: unknown, options?: QueueSendOptions) => { sent.push(body); return queue.send(body, options); },
-    sendBatch: (messages: Iterable<MessageSendRequest<unknown>>, options?: QueueSendBatchOptions) => {
-      for (const m of messages) sent.push(m.body);
-      return queue.sendBatch(messages, options);
-    },
-  } as Queue<unknown>;
-  return { sent, recorder };
-}
-
 async function runCron(at: number, webhooks = recordingQueue(env.WEBHOOK_QUEUE)) {
   await worker.scheduled(createScheduledController({ scheduledTime: new Date(at), cron: "* * * * *" }), { ...env, WEBHOOK_QUEUE: webhooks.recorder });
-  return webhooks.sent;
+  return webhooks.sent.map((m) => m.body);
 }
 
 let api: Client;

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { env, newAccount, type Client } from "../support/api";
 import { catalogue, rawBooking } from "../support/bookings";
-import { recordingQueue, type SentMessage } from "../support/faults";
+import { recordingQueue, type SentMessage } from "../support/queues";
 import { messagesOf, uniquePhone } from "../support/messages";
 
 const MINUTE = 60_000;

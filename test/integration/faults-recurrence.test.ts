@@ -3,7 +3,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env, newAccount, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
-import { injectInsertFault, recordingQueue, runQueue } from "../support/faults";
+import { injectInsertFault } from "../support/faults";
+import { eventually, recordingQueue, runQueue } from "../support/queues";
 
 let api: Client;
 let accountId: number;
@@ -110,11 +111,7 @@ describe("booking-recurrence consumer under faults", () => {
       recurring: { rrule: "FREQ=DAILY;COUNT=6" },
     }));
 
-    let current = await status(id);
-    for (let i = 0; i < 50 && current.status === "pending"; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      current = await status(id);
-    }
+    const current = await eventually(() => status(id), (c) => c.status !== "pending", 50_000, 1000);
     expect(current).toMatchObject({ status: "completed", occurrences: 6, processed: 6, created: 6, skipped: [] });
     const bookings = await occurrences(id);
     expect(bookings.map((b: any) => b.booked_from.slice(0, 10))).toEqual(

@@ -4,8 +4,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env, newAccount, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
-import { recordingQueue, runQueue } from "../support/faults";
-import { attemptMessage, eventMessage, eventually, receiver, serviceSignatureValid } from "../support/webhooks";
+import { eventually, recordingQueue, runQueue } from "../support/queues";
+import { attemptMessage, eventMessage, receiver, serviceSignatureValid } from "../support/webhooks";
 
 let api: Client;
 let accountId: number;

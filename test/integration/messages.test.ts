@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
-import { messageRow, messagesOf, queuedRow, runMessageConsumer, settledMessagesOf, uniquePhone } from "../support/messages";
+import { messageRow, messagesOf, queuedRow, settledMessagesOf, uniquePhone } from "../support/messages";
+import { runQueue } from "../support/queues";
 
 const FROM = "2030-01-07 10:00";
 const TO = "2030-01-07 11:00";
@@ -238,7 +239,7 @@ describe("booking-messages queue consumer", () => {
   it("delivers through the http provider: JSON to the SMS URL with the bearer token, then marks it sent", async () => {
     const bucket = `ok${Date.now()}`;
     const id = await queuedRow(accountId, { recipient: "+4741111111", body: "Stored text" });
-    const result = await runMessageConsumer("booking-messages", [{ account_id: accountId, message_id: id, secret_body: "Your code is 12345" }], {
+    const result = await runQueue("booking-messages", [{ account_id: accountId, message_id: id, secret_body: "Your code is 12345" }], {
       MESSAGE_PROVIDER: "http", SMS_PROVIDER_URL: receiver(bucket, "ok"), MESSAGE_PROVIDER_TOKEN: "provider-secret",
     });
     expect(result.explicitAcks).toEqual(["m0"]);
@@ -255,7 +256,7 @@ describe("booking-messages queue consumer", () => {
   it("posts emails to the email URL with their subject", async () => {
     const bucket = `mail${Date.now()}`;
     const id = await queuedRow(accountId, { channel: "email", recipient: "kari@example.com", body: "Hello" });
-    await runMessageConsumer("booking-messages", [{ account_id: accountId, message_id: id }], {
+    await runQueue("booking-messages", [{ account_id: accountId, message_id: id }], {
       MESSAGE_PROVIDER: "http", EMAIL_PROVIDER_URL: receiver(bucket, "ok"),
     });
     const [entry] = await received(bucket);
@@ -266,7 +267,7 @@ describe("booking-messages queue consumer", () => {
   it("keeps a message queued with the provider's error and retries it when the provider answers 503", async () => {
     const bucket = `fail${Date.now()}`;
     const id = await queuedRow(accountId);
-    const result = await runMessageConsumer("booking-messages", [{ account_id: accountId, message_id: id }], {
+    const result = await runQueue("booking-messages", [{ account_id: accountId, message_id: id }], {
       MESSAGE_PROVIDER: "http", SMS_PROVIDER_URL: receiver(bucket, "fail"),
     });
     expect(result.explicitAcks).toEqual([]);
@@ -277,7 +278,7 @@ describe("booking-messages queue consumer", () => {
 
   it("stores the delivered text with the sink, so a development token can be read back", async () => {
     const id = await queuedRow(accountId, { body: "Your code is •••••" });
-    const result = await runMessageConsumer("booking-messages", [{ account_id: accountId, message_id: id, secret_body: "Your code is 54321" }]);
+    const result = await runQueue("booking-messages", [{ account_id: accountId, message_id: id, secret_body: "Your code is 54321" }]);
     expect(result.explicitAcks).toEqual(["m0"]);
     expect(await messageRow(id)).toMatchObject({ status: "sent", provider: "sink", body: "Your code is 54321" });
   });
@@ -286,24 +287,24 @@ describe("booking-messages queue consumer", () => {
     const bucket = `again${Date.now()}`;
     const id = await queuedRow(accountId);
     const overrides = { MESSAGE_PROVIDER: "http", SMS_PROVIDER_URL: receiver(bucket, "ok") };
-    await runMessageConsumer("booking-messages", [{ account_id: accountId, message_id: id }], overrides);
-    const again = await runMessageConsumer("booking-messages", [{ account_id: accountId, message_id: id }], overrides, 2);
+    await runQueue("booking-messages", [{ account_id: accountId, message_id: id }], overrides);
+    const again = await runQueue("booking-messages", [{ account_id: accountId, message_id: id }], overrides, 2);
     expect(again.explicitAcks).toEqual(["m0"]);
     expect(await received(bucket)).toHaveLength(1);
   });
 
   it("retries an unreadable body rather than dropping it", async () => {
-    const result = await runMessageConsumer("booking-messages", [{ nonsense: true }]);
+    const result = await runQueue("booking-messages", [{ nonsense: true }]);
     expect(result.explicitAcks).toEqual([]);
     expect(result.retryMessages.map((m: { msgId: string }) => m.msgId)).toEqual(["m0"]);
   });
 
   it("marks a message failed with its last error when the dead-letter queue receives it", async () => {
     const id = await queuedRow(accountId);
-    await runMessageConsumer("booking-messages", [{ account_id: accountId, message_id: id }], {
+    await runQueue("booking-messages", [{ account_id: accountId, message_id: id }], {
       MESSAGE_PROVIDER: "http", SMS_PROVIDER_URL: receiver(`dead${Date.now()}`, "fail"),
     });
-    const result = await runMessageConsumer("booking-messages-dlq", [{ account_id: accountId, message_id: id }]);
+    const result = await runQueue("booking-messages-dlq", [{ account_id: accountId, message_id: id }]);
     expect(result.explicitAcks).toEqual(["m0"]);
     expect(await messageRow(id)).toMatchObject({ status: "failed", error: "not delivered, retries exhausted: provider answered HTTP 503" });
   });

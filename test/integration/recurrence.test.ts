@@ -1,8 +1,7 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import worker from "../../src/index";
 import { env, newAccount, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
+import { eventually, runQueue } from "../support/queues";
 
 let api: Client;
 let other: Client;
@@ -24,13 +23,7 @@ const TOO_MANY = { collection_id: ["has more than 731 occurrences: narrow the ru
 /** Runs the recurrence consumer on `copies` deliveries of one message, as the queue would. */
 async function deliver(collectionId: string, opts: { from?: number; copies?: number; queue?: string; account?: number } = {}) {
   const body = { collection_id: collectionId, account_id: opts.account ?? accountId, from: opts.from ?? 0 };
-  const messages = Array.from({ length: opts.copies ?? 1 }, (_, i) => ({
-    id: `${collectionId}-${body.from}-${i}-${crypto.randomUUID()}`, timestamp: new Date(), attempts: 1, body,
-  }));
-  const batch = createMessageBatch(opts.queue ?? "booking-recurrence", messages);
-  const ctx = createExecutionContext();
-  await worker.queue(batch, env, ctx);
-  return getQueueResult(batch, ctx);
+  return runQueue(opts.queue ?? "booking-recurrence", Array.from({ length: opts.copies ?? 1 }, () => body));
 }
 
 /** POSTs a recurring booking and runs its first chunk; answers the collection id. */
@@ -255,11 +248,7 @@ describe("recurrence queue consumer", () => {
       booking: { resource_id: resource.id, booked_from: "2031-01-06 10:00", booked_to: "2031-01-06 11:00" },
       recurring: { rrule: "FREQ=DAILY;COUNT=30" },
     }));
-    let current = await status(id);
-    for (let i = 0; i < 80 && current.status === "pending"; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      current = await status(id);
-    }
+    const current = await eventually(() => status(id), (c) => c.status !== "pending", 80_000, 1000);
     expect(current).toMatchObject({ status: "completed", occurrences: 30, processed: 30, created: 30 });
     const bookings = await occurrences(id);
     expect(bookings).toHaveLength(30);
@@ -267,10 +256,7 @@ describe("recurrence queue consumer", () => {
   });
 
   it("retries an unreadable message rather than acking it", async () => {
-    const batch = createMessageBatch("booking-recurrence", [{ id: "bad-1", timestamp: new Date(), attempts: 1, body: { nonsense: true } }]);
-    const ctx = createExecutionContext();
-    await worker.queue(batch, env, ctx);
-    const result = await getQueueResult(batch, ctx);
+    const result = await runQueue("booking-recurrence", [{ nonsense: true }], {}, 1, ["bad-1"]);
     expect(result.explicitAcks).toEqual([]);
     expect(result.retryMessages.map((m: { msgId: string }) => m.msgId)).toEqual(["bad-1"]);
   });

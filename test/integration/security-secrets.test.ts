@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { env, newAccount, operator, publicSite, send, type Client } from "../support/api";
 import { catalogue, must, rawBooking } from "../support/bookings";
-import { runMessageConsumer, settledMessagesOf, uniquePhone } from "../support/messages";
+import { settledMessagesOf, uniquePhone } from "../support/messages";
+import { runQueue } from "../support/queues";
 import { drive, eventMessage, receiver } from "../support/webhooks";
 
 const METHODS = ["log", "info", "warn", "error", "debug"] as const;
@@ -41,7 +42,7 @@ beforeAll(async () => {
 
 describe("a run of key-using requests", () => {
   it("logs the Worker's own output through the spied console (the canary)", async () => {
-    await runMessageConsumer("booking-messages-dlq", [{ unreadable: true }]);
+    await runQueue("booking-messages-dlq", [{ unreadable: true }]);
     expect(logged.some((line) => line.includes("unreadable message body"))).toBe(true);
   });
 
@@ -89,8 +90,8 @@ describe("a run of key-using requests", () => {
     await keep(send("GET", "/api/v1/client", { headers: { authorization: `Bearer ${rotatedKey}`, "user-agent": "t" } }));
 
     // Queue consumers given a token SMS's real text for a row that does not exist, and unreadable.
-    await runMessageConsumer("booking-messages", [{ account_id: account.id, message_id: 999_999, secret_body: `Your code is ${tokenCode}` }]);
-    await runMessageConsumer("booking-messages-dlq", [{ account_id: "x", message_id: 1, secret_body: `Your code is ${tokenCode}` }]);
+    await runQueue("booking-messages", [{ account_id: account.id, message_id: 999_999, secret_body: `Your code is ${tokenCode}` }]);
+    await runQueue("booking-messages-dlq", [{ account_id: "x", message_id: 1, secret_body: `Your code is ${tokenCode}` }]);
 
     const secrets = [apiKey, rotatedKey, webhookSecret, webhookSecret.slice("whsec_".length)];
     for (const secret of secrets) {

@@ -2,6 +2,7 @@
 // nothing is read, nothing is written, every id answers 404 exactly as an unknown id would.
 import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount, type Client } from "../support/api";
+import { mountedRoutes } from "../support/security";
 
 let owner: Client;
 let intruder: Client;
@@ -29,41 +30,37 @@ beforeAll(async () => {
   ids = { resource: resource.id, service: service.id, provider: provider.id, category: category.id, person: person.id, otherPerson: otherPerson.id, userLink: userLink.id, webHook: webHook.id };
 });
 
-/** Every route that names an object of the owner: the intruder must get 404 on each. */
-const idRoutes = (): [string, string, unknown?][] => [
-  ["GET", `/resources/${ids.resource}`],
-  ["PUT", `/resources/${ids.resource}`, { resource: { title: "Hijacked" } }],
-  ["DELETE", `/resources/${ids.resource}`],
-  ["GET", `/resources/${ids.resource}/opening_hours?from=${DATE}&to=${DATE}`],
-  ["GET", `/resources/${ids.resource}/exception_dates`],
-  ["GET", `/resources/${ids.resource}/exception_dates/${DATE}`],
-  ["PUT", `/resources/${ids.resource}/exception_dates/${DATE}`, { resource_exception_date: { opening_hours: ["01:00", "02:00"] } }],
-  ["POST", `/resources/${ids.resource}/exception_dates/${DATE}`, { resource_exception_date: { opening_hours: ["01:00", "02:00"] } }],
-  ["DELETE", `/resources/${ids.resource}/exception_dates/${DATE}`],
-  ["POST", `/resources/${ids.resource}/exception_dates`, { resource_exception_dates: [{ exception_date: DATE, _destroy: true }] }],
-  ["PUT", `/resources/${ids.resource}/exception_dates`, { resource_exception_dates: [{ exception_date: DATE, _destroy: true }] }],
-  ["GET", `/services/${ids.service}`],
-  ["PUT", `/services/${ids.service}`, { service: { title: "Hijacked" } }],
-  ["DELETE", `/services/${ids.service}`],
-  ["GET", `/providers/${ids.provider}`],
-  ["DELETE", `/providers/${ids.provider}`],
-  ["GET", `/categories/${ids.category}`],
-  ["PUT", `/categories/${ids.category}`, { category: { title: "Hijacked" } }],
-  ["DELETE", `/categories/${ids.category}`],
-  ["GET", `/categories/${ids.category}/services`],
-  ["GET", `/people/${ids.person}`],
-  ["PUT", `/people/${ids.person}`, { person: { name: "Hijacked" } }],
-  ["DELETE", `/people/${ids.person}`],
-  ["PUT", `/people/${ids.person}/undelete`],
-  ["GET", `/people/${ids.person}/children`],
-  ["POST", `/people/${ids.person}/merge?merge_person_id=${ids.otherPerson}`],
-  ["GET", `/client/users/${ids.userLink}`],
-  ["GET", `/web_hooks/${ids.webHook}`],
-  ["PUT", `/web_hooks/${ids.webHook}`, { web_hook: { target_url: "http://127.0.0.1:9/stolen" } }],
-  ["DELETE", `/web_hooks/${ids.webHook}`],
-  ["GET", `/web_hooks/${ids.webHook}/deliveries`],
-  ["POST", `/web_hooks/${ids.webHook}/deliveries/1/redeliver`],
+/** The owner's object each route family names by `:id`. */
+const KINDS: [prefix: string, kind: keyof typeof ids, wrapper: string][] = [
+  ["/resources/:id", "resource", "resource"], ["/services/:id", "service", "service"], ["/providers/:id", "provider", "provider"],
+  ["/categories/:id", "category", "category"], ["/people/:id", "person", "person"], ["/client/users/:id", "userLink", "user"],
+  ["/web_hooks/:id", "webHook", "web_hook"],
 ];
+
+/** What a route needs besides its path to reach the lookup of the id: a query, or a body that would be valid. */
+function extras(method: string, pattern: string, wrapper: string): { query?: string; payload?: unknown } {
+  if (pattern.endsWith("/exception_dates") && method !== "GET") return { payload: { resource_exception_dates: [{ exception_date: DATE, _destroy: true }] } };
+  if (pattern.endsWith("/exception_dates/:date") && method !== "GET") return { payload: { resource_exception_date: { opening_hours: ["01:00", "02:00"] } } };
+  if (pattern.endsWith("/opening_hours") || pattern.endsWith("/slots")) return { query: `?from=${DATE}&to=${DATE}` };
+  if (pattern.endsWith("/next_available_date") || pattern.endsWith("/available_dates")) return { query: `?from=${DATE}` };
+  if (pattern.endsWith("/merge")) return { query: `?merge_person_id=${ids.otherPerson}` };
+  if (pattern.endsWith("/:id") && method === "PUT") {
+    return { payload: { [wrapper]: wrapper === "web_hook" ? { target_url: "http://127.0.0.1:9/stolen" } : wrapper === "person" ? { name: "Hijacked" } : { title: "Hijacked" } } };
+  }
+  return {};
+}
+
+/** Every mounted private route that names an object of the owner, from the app's own route table. */
+const idRoutes = (): [string, string, unknown?][] =>
+  mountedRoutes("/api/v1").flatMap(({ method, path }) => {
+    const pattern = path.slice("/api/v1".length);
+    const family = KINDS.find(([prefix]) => pattern === prefix || pattern.startsWith(`${prefix}/`));
+    if (!family) return [];
+    const [, kind, wrapper] = family;
+    const concrete = pattern.replace(":id", String(ids[kind])).replace(":date", DATE).replace(":delivery_id", "1");
+    const { query = "", payload } = extras(method, pattern, wrapper);
+    return [[method, `${concrete}${query}`, payload] as [string, string, unknown?]];
+  });
 
 /** The owner's view of everything, to prove the sweep changed nothing. */
 async function ownerSnapshot() {
@@ -84,7 +81,10 @@ async function ownerSnapshot() {
 describe("cross-tenant sweep", () => {
   it("answers 404 on every route naming another tenant's object and changes nothing", async () => {
     const before = await ownerSnapshot();
-    for (const [method, path, payload] of idRoutes()) {
+    const routes = idRoutes();
+    // Not vacuous: every family of the owner's objects is reached through at least one route.
+    expect(KINDS.filter(([prefix]) => !routes.some(([, path]) => path.startsWith(prefix.replace(":id", ""))))).toEqual([]);
+    for (const [method, path, payload] of routes) {
       const res = method === "GET" ? await intruder.get(path) : await (intruder as any)[method.toLowerCase()](path, payload);
       expect({ route: `${method} ${path}`, status: res.status }).toEqual({ route: `${method} ${path}`, status: 404 });
       expect(res.body).toEqual({ error: expect.any(String) });

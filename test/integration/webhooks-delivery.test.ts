@@ -3,8 +3,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount, publicSite, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
+import { eventually } from "../support/queues";
 import {
-  attemptMessage, drive, eventMessage, eventually, receiver, serviceSignatureValid, standardSignatureValid,
+  attemptMessage, drive, eventMessage, receiver, serviceSignatureValid, standardSignatureValid,
 } from "../support/webhooks";
 
 let api: Client;

@@ -5,7 +5,8 @@ import { openDb } from "../../src/db/client";
 import { accounts } from "../../src/db/schema";
 import { createWebHook } from "../../src/features/webhooks/service";
 import { newAccount, type Client } from "../support/api";
-import { attemptMessage, drive, env, eventMessage, eventually, receiver } from "../support/webhooks";
+import { eventually } from "../support/queues";
+import { attemptMessage, drive, env, eventMessage, receiver } from "../support/webhooks";
 
 let api: Client;
 let other: Client;

@@ -7,7 +7,7 @@ export const ADMIN_TOKEN = "test-admin-token";
 const ORIGIN = "http://api.test";
 const USER_AGENT = "booking-tests/1.0";
 
-export interface ApiResponse<T = any> {
+interface ApiResponse<T = any> {
   status: number;
   headers: Headers;
   body: T;

@@ -1,9 +1,8 @@
 // Helpers for message tests: unique phone numbers, reading an account's messages back, and
-// calling the message queue consumer with a batch and an env of the test's choosing.
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+// message rows written directly (the consumer is driven with queues.ts runQueue).
 import { expect } from "vitest";
-import worker from "../../src/index";
 import { env, type Client } from "./api";
+import { eventually } from "./queues";
 
 let serial = 0;
 /** A valid Norwegian mobile number no other test uses, so per-number SMS caps stay per test. */
@@ -17,13 +16,10 @@ export async function messagesOf(api: Client, query = "") {
 
 /** Polls until every message of the query is settled (the real queue consumer runs in the background). */
 export async function settledMessagesOf(api: Client, query: string, timeoutMs = 40_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const messages = await messagesOf(api, query);
-    if (messages.length > 0 && messages.every((m: any) => m.status === "sent" || m.status === "failed")) return messages;
-    if (Date.now() > deadline) throw new Error(`messages not settled: ${JSON.stringify(messages)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const settled = (messages: any[]) => messages.length > 0 && messages.every((m) => m.status === "sent" || m.status === "failed");
+  const messages = await eventually(() => messagesOf(api, query), settled, timeoutMs, 250);
+  if (!settled(messages)) throw new Error(`messages not settled: ${JSON.stringify(messages)}`);
+  return messages;
 }
 
 /** A queued message row written directly, so no queue message races the consumer call under test. */
@@ -37,11 +33,5 @@ export async function queuedRow(accountId: number, attributes: { channel?: strin
   return row!.id;
 }
 
-export async function runMessageConsumer(queue: string, bodies: unknown[], overrides: Partial<typeof env> = {}, attempts = 1) {
-  const batch = createMessageBatch(queue, bodies.map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts, body })));
-  const ctx = createExecutionContext();
-  await worker.queue(batch, { ...env, ...overrides }, ctx);
-  return getQueueResult(batch, ctx);
-}
 
 export const messageRow = (id: number) => env.DB.prepare("SELECT * FROM messages WHERE id = ?").bind(id).first<Record<string, any>>();

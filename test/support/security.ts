@@ -3,6 +3,7 @@
 import { expect } from "vitest";
 import { buildApp } from "../../src/app";
 import { env, type Client } from "./api";
+import { eventually } from "./queues";
 
 /**
  * Tables that background consumers change on their own (message delivery status, web hook
@@ -53,7 +54,7 @@ export function expectClientError(res: { status: number; body: unknown }, contex
   else expect(res.body, context).toEqual({ error: expect.any(String) });
 }
 
-export interface MountedRoute {
+interface MountedRoute {
   method: string;
   /** The pattern as Hono registered it, e.g. `/api/v1/bookings/:id/confirm`. */
   path: string;
@@ -71,13 +72,10 @@ export function mountedRoutes(prefix: string): MountedRoute[] {
 
 /** Polls a recurring collection until the queue consumer has finished it. */
 export async function settledCollection(api: Client, kind: "bookings" | "events", id: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await api.get(`/${kind}/recurring/${id}/status`);
-    if (res.status === 200 && res.body.recurring_collection.status !== "pending") return res.body.recurring_collection;
-    if (Date.now() > deadline) throw new Error(`collection ${id} not settled: ${JSON.stringify(res.body)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const settled = (res: { status: number; body: any }) => res.status === 200 && res.body.recurring_collection.status !== "pending";
+  const res = await eventually(() => api.get(`/${kind}/recurring/${id}/status`), settled, timeoutMs, 100);
+  if (!settled(res)) throw new Error(`collection ${id} not settled: ${JSON.stringify(res.body)}`);
+  return res.body.recurring_collection;
 }
 
 /** A JSON request on one of the client's methods by name (`get`, `post`, `put`, `delete`). */

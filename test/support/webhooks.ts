@@ -2,9 +2,9 @@
 // messages driven straight into the Worker's queue handler, and signature checks as a
 // receiver would write them with node:crypto.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
-import worker from "../../src/index";
+import { env } from "cloudflare:test";
 import type { WebhookEventMessage, WebhookEventName } from "../../src/features/webhooks/emit";
+import { runQueue } from "./queues";
 
 let keys = 0;
 /** A receiver address of its own; `behaviour` is e.g. "fail=2" or "fail=always&status=404". */
@@ -34,14 +34,8 @@ export function eventMessage(accountId: number, event: WebhookEventName, id = 1)
 export const attemptMessage = (accountId: number, deliveryId: number, attempt: number, seriesStart = 0) =>
   ({ type: "delivery", account_id: accountId, delivery_id: deliveryId, attempt, series_start: seriesStart });
 
-let messages = 0;
-/** Runs the queue handler on one batch, as the Queues runtime would, and answers its acks and retries. */
-export async function drive(bodies: unknown[], queue = "booking-webhooks") {
-  const batch = createMessageBatch(queue, bodies.map((body) => ({ id: `m${(messages += 1)}`, timestamp: new Date(), attempts: 1, body })));
-  const ctx = createExecutionContext();
-  await worker.queue(batch, env, ctx);
-  return getQueueResult(batch, ctx);
-}
+/** Runs the webhook queue's consumer (or `queue`'s) on one batch: queues.ts runQueue with the queue first. */
+export const drive = (bodies: unknown[], queue = "booking-webhooks") => runQueue(queue, bodies);
 
 export function serviceSignatureValid(secret: string, body: string, header: string): boolean {
   const expected = Buffer.from(`sha256=${createHmac("sha256", secret).update(body).digest("hex")}`);
@@ -56,14 +50,5 @@ export function standardSignatureValid(secret: string, headers: Record<string, s
   return headers["webhook-signature"].split(" ").includes(expected);
 }
 
-/** Polls until `check` passes on the fetched value: for work the real queue does in the background. */
-export async function eventually<T>(fetchValue: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 40_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fetchValue();
-    if (check(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 export { env };

@@ -4,10 +4,10 @@ import { WEEKDAYS, type WeeklyHours } from "../../src/domain/opening-hours";
 import type { SlotInput, SlotResource } from "../../src/domain/slots";
 import { parseDateTimeInput } from "../../src/domain/time";
 
-export const ZONE = "Europe/Oslo";
+const ZONE = "Europe/Oslo";
 export const MONDAY = "2030-01-07";
 
-export const closedWeek = (): WeeklyHours =>
+const closedWeek = (): WeeklyHours =>
   Object.fromEntries(WEEKDAYS.map((day) => [day, null])) as WeeklyHours;
 
 export const resource = (

@@ -5,7 +5,7 @@ import { openDb } from "../../db/client";
 import { bookings } from "../../db/schema";
 import type { Env } from "../../env";
 import { afterBookingChange } from "../../features/bookings/effects";
-import { byAccount } from "./system-deps";
+import { byAccount } from "../../features/system-deps";
 
 const BATCH = 500;
 
@@ -19,6 +19,6 @@ export async function expireVerifications(env: Env, now: number): Promise<void> 
     .where(and(due, inArray(bookings.id, db.select({ id: bookings.id }).from(bookings).where(due).limit(BATCH))))
     .returning();
   await byAccount(db, env, now, expired, async (deps, rows) => {
-    for (const booking of rows) await afterBookingChange(deps, "modified", booking, { via: "system" }, { messages: false });
+    for (const booking of rows) await afterBookingChange(deps, "modified", booking, undefined, { messages: false });
   });
 }

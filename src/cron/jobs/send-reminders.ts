@@ -7,7 +7,7 @@ import { bookings } from "../../db/schema";
 import type { Env } from "../../env";
 import { loadRelated } from "../../features/bookings/queries";
 import { enqueueReminder } from "../../features/messages/booking-messages";
-import { byAccount } from "./system-deps";
+import { byAccount } from "../../features/system-deps";
 
 const BATCH = 200;
 /** A reminder more than a day late is stale (the cron was down); it is left unsent. */

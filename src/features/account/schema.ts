@@ -8,7 +8,7 @@ import {
 import { HOLIDAY_YEARS } from "../../domain/holidays";
 import { parsePeriod } from "../../domain/periods";
 
-export const LOCALES = ["en", "sv", "nb"] as const;
+const LOCALES = ["en", "sv", "nb"] as const;
 const COUNTRIES = new Set<string>(getCountries());
 const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

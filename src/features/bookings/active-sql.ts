@@ -1,17 +1,29 @@
-// "Active" and the effective state as SQL over the bookings table, shared by the booking
-// listings and the events feature's availability, so both agree with the capacity check.
+// "Holds capacity / is active" and the effective state as SQL over the bookings table: the one
+// definition that listings, slots, events and the capacity statements all use. It mirrors
+// domain/booking-states.ts (effectiveState, isActive); test/integration/booking-states-sql.test.ts
+// runs both over every state × expiry and demands the same answer.
 import { sql, type SQL } from "drizzle-orm";
 import { bookings } from "../../db/schema";
+import { toStatement, type SqlStatement } from "../../db/sql-statement";
 import type { BookingState } from "../../domain/booking-states";
 
-/** State as readers see it: an unverified booking past `expires_at` reads as verification_expired. */
-const effectiveStateSql = (now: number) =>
-  sql`(CASE WHEN ${bookings.state} = 'awaiting_verification' AND ${bookings.expires_at} IS NOT NULL AND ${bookings.expires_at} <= ${now}
-       THEN 'verification_expired' ELSE ${bookings.state} END)`;
+/** An unverified booking past `expires_at`: verification_expired at once, before any sweep persists it. */
+const lapsedSql = (now: number): SQL =>
+  sql`(${bookings.state} = 'awaiting_verification' AND ${bookings.expires_at} IS NOT NULL AND ${bookings.expires_at} <= ${now})`;
+
+/** State as readers see it (domain `effectiveState`). */
+export const effectiveStateSql = (now: number): SQL =>
+  sql`(CASE WHEN ${lapsedSql(now)} THEN 'verification_expired' ELSE ${bookings.state} END)`;
 
 export const inEffectiveStates = (states: readonly BookingState[], now: number): SQL =>
   sql`${effectiveStateSql(now)} IN (select value from json_each(${JSON.stringify(states)}))`;
 
-/** Active as the capacity check counts it (capacity-sql.ts), so lists and capacity agree. */
-export const isActiveSql = (now: number): SQL =>
-  sql`(${bookings.active} = 1 AND NOT (${bookings.state} = 'awaiting_verification' AND ${bookings.expires_at} IS NOT NULL AND ${bookings.expires_at} <= ${now}))`;
+/**
+ * Holds capacity and reads as `active: true` (domain `isActive`). Reads the stored `active` flag
+ * (every write sets it to ACTIVE_STATES.has(state), and the bookings_resource_time index leads
+ * with it) rather than the state list, plus the lapse no sweep has persisted yet.
+ */
+export const isActiveSql = (now: number): SQL => sql`(${bookings.active} = 1 AND NOT ${lapsedSql(now)})`;
+
+/** The same condition as text, for the raw statements of capacity-sql.ts and events/writes.ts. */
+export const holdsCapacity = (now: number): SqlStatement => toStatement(isActiveSql(now));

@@ -1,7 +1,9 @@
 // The capacity check as SQL, so the write that takes capacity re-checks it in the same
 // statement: the second line of defence behind the CapacityGuard Durable Object.
-// "Active" here is exactly the spec's: an active state, and not an unverified booking whose
-// `expires_at` has passed (that one reads as inactive at once, before any sweep persists it).
+// "Holds capacity" is active-sql.ts's one definition, rendered to text here.
+import type { SqlStatement } from "../../db/sql-statement";
+import { holdsCapacity } from "./active-sql";
+
 
 export interface CapacityScope {
   /** Appointment capacity is per resource and instant; event capacity is per event. */
@@ -19,24 +21,15 @@ export interface CapacityWindow {
   excludeBookingId?: number;
 }
 
-export interface SqlStatement {
-  sql: string;
-  params: (string | number | null)[];
-}
-
-const HOLDS_CAPACITY = `active = 1 AND NOT (state = 'awaiting_verification' AND expires_at IS NOT NULL AND expires_at <= ?)`;
-
-/** The condition for one booking row holding capacity, for writes elsewhere that must agree. */
-export const holdsCapacity = (now: number): SqlStatement => ({ sql: HOLDS_CAPACITY, params: [now] });
-
 /**
  * The count an event's bookings hold now. Exported for the events feature, whose capacity
  * changes must be checked against exactly what event bookings are checked against.
  */
 export function eventLoadSql(eventId: number, now: number, excludeBookingId = 0): SqlStatement {
+  const holds = holdsCapacity(now);
   return {
-    sql: `(SELECT COALESCE(SUM(count), 0) FROM bookings WHERE event_id = ? AND id != ? AND ${HOLDS_CAPACITY})`,
-    params: [eventId, excludeBookingId, now],
+    sql: `(SELECT COALESCE(SUM(count), 0) FROM bookings WHERE event_id = ? AND id != ? AND ${holds.sql})`,
+    params: [eventId, excludeBookingId, ...holds.params],
   };
 }
 
@@ -49,17 +42,18 @@ export function eventLoadSql(eventId: number, now: number, excludeBookingId = 0)
 function loadSql(scope: CapacityScope, window: CapacityWindow): SqlStatement {
   const exclude = window.excludeBookingId ?? 0;
   if (scope.kind === "event") return eventLoadSql(scope.id, window.now, exclude);
+  const holds = holdsCapacity(window.now);
   return {
     sql: `(WITH overlapping AS (
               SELECT booked_from, booked_to, count FROM bookings
-              WHERE resource_id = ? AND event_id IS NULL AND id != ? AND ${HOLDS_CAPACITY}
+              WHERE resource_id = ? AND event_id IS NULL AND id != ? AND ${holds.sql}
                 AND booked_from < ? AND booked_to > ?),
             peaks AS (
               SELECT ? AS at UNION SELECT booked_from FROM overlapping WHERE booked_from > ?)
             SELECT COALESCE(MAX((SELECT COALESCE(SUM(count), 0) FROM overlapping
                                   WHERE booked_from <= peaks.at AND booked_to > peaks.at)), 0)
             FROM peaks)`,
-    params: [scope.id, exclude, window.now, window.to, window.from, window.from, window.from],
+    params: [scope.id, exclude, ...holds.params, window.to, window.from, window.from, window.from],
   };
 }
 

@@ -1,6 +1,7 @@
 // POST /bookings on the private API and the booking site: where the booking goes (event, resource
 // or a free provider of the service), who it is for, its first state (the draft), and the guarded insert.
-import type { Resource, Service } from "../../db/schema";
+import type { Booking, Resource, Service } from "../../db/schema";
+import type { Written } from "../../db/written";
 import { initialState } from "../../domain/booking-states";
 import type { Deps } from "../../env";
 import { ApiError, ErrorCollector } from "../../http/errors";
@@ -197,6 +198,6 @@ export async function insertDraft(deps: Deps, draft: BookingDraft, extra: Bookin
   return id;
 }
 
-export async function createBooking(deps: Deps, body: CreateBookingBody) {
-  return getBookingWithRelated(deps, await insertDraft(deps, await draftBooking(deps, body)));
+export async function createBooking(deps: Deps, body: CreateBookingBody): Promise<Written<Booking>> {
+  return { row: await getBookingWithRelated(deps, await insertDraft(deps, await draftBooking(deps, body))), changed: true };
 }

@@ -2,13 +2,13 @@
 // admin messages it calls for. Every path that changes a booking (private and public API,
 // recurrence, cron) ends here.
 import type { Booking } from "../../db/schema";
+import type { BookingChange } from "../../domain/booking-states";
 import type { Deps } from "../../env";
 import { enqueueBookingMessages } from "../messages/booking-messages";
 import { emitEvent, performedByOf, type PerformedBy, type WebhookEventName } from "../webhooks/emit";
 import { loadRelated } from "./queries";
 import { toBookingJson, type Related } from "./serializer";
 
-export type BookingChange = "created" | "modified" | "verified" | "confirmed" | "declined" | "cancelled" | "deleted";
 
 export async function afterBookingChange(
   deps: Deps,

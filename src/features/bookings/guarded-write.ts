@@ -4,22 +4,10 @@ import type { Booking } from "../../db/schema";
 import { followBookmark } from "../../db/request-scope";
 import { guardKey } from "../../durable-objects/capacity-guard";
 import type { Env } from "../../env";
-import { fitsCondition, type CapacityScope, type CapacityWindow, type SqlStatement } from "./capacity-sql";
+import { toSqlRow, type SqlStatement } from "../../db/sql-statement";
+import { fitsCondition, type CapacityScope, type CapacityWindow } from "./capacity-sql";
 
-type SqlValue = string | number | null;
 export type BookingColumns = Partial<Omit<Booking, "id">>;
-
-/** Column values as D1 binds them: flags as 0/1, JSON columns as text. */
-function toRow(values: BookingColumns): Record<string, SqlValue> {
-  const row: Record<string, SqlValue> = {};
-  for (const [column, value] of Object.entries(values)) {
-    if (value === undefined) continue;
-    if (typeof value === "boolean") row[column] = value ? 1 : 0;
-    else if (value !== null && typeof value === "object") row[column] = JSON.stringify(value);
-    else row[column] = value as SqlValue;
-  }
-  return row;
-}
 
 export interface Guard {
   scope: CapacityScope;
@@ -28,7 +16,7 @@ export interface Guard {
 
 /** `INSERT … SELECT … WHERE <fits> RETURNING id`: inserts nothing when the booking does not fit. */
 export function insertBookingStatement(values: BookingColumns, guard?: Guard): SqlStatement {
-  const row = toRow(values);
+  const row = toSqlRow(values);
   const columns = Object.keys(row);
   const fits = guard ? fitsCondition(guard.scope, guard.window) : null;
   return {
@@ -46,7 +34,7 @@ export function updateBookingStatement(
   values: BookingColumns,
   guard?: Guard,
 ): SqlStatement {
-  const row = toRow(values);
+  const row = toSqlRow(values);
   const fits = guard ? fitsCondition(guard.scope, { ...guard.window, excludeBookingId: target.id }) : null;
   return {
     sql: `UPDATE bookings SET ${Object.keys(row).map((c) => `${c} = ?`).join(", ")}

@@ -1,8 +1,9 @@
 // The rows a booking input names (service, resource, event) as the account holds them, with
 // 400s on the attribute that names a missing or unusable one; input, not path, so never 404.
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { events, providers, resources, services, type Event, type Resource, type Service } from "../../db/schema";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { events, resources, services, type Event, type Resource, type Service } from "../../db/schema";
 import type { Deps } from "../../env";
+import { providerResourcesQuery } from "../providers/queries";
 import type { ErrorCollector } from "../../http/errors";
 import { addDays, dateInZone, parseDateTimeInput } from "../../domain/time";
 
@@ -29,18 +30,6 @@ export async function eventWithReferences({ db, account }: Deps, id: number): Pr
   return { event: event[0], resource: resource[0], service: service[0] };
 }
 
-/** The service's active provider resources in provider order: the order a free one is picked in. */
-const providersQuery = ({ db, account }: Deps, serviceId: number) =>
-  db
-    .select({ resource: resources })
-    .from(providers)
-    .innerJoin(resources, eq(resources.id, providers.resource_id))
-    .where(and(
-      eq(providers.account_id, account.id), eq(providers.service_id, serviceId), eq(providers.active, true),
-      eq(resources.account_id, account.id), eq(resources.active, true),
-    ))
-    .orderBy(asc(providers.id));
-
 /**
  * The service, the resource and the service's provider resources a create names, in one round
  * trip (they do not depend on each other). Providers only when `withProviders`.
@@ -54,7 +43,7 @@ export async function bookingReferences(
   const [service, resource, provided] = await db.batch([
     ids.serviceId ? db.select().from(services).where(and(eq(services.id, ids.serviceId), eq(services.account_id, account.id))) : none,
     ids.resourceId ? db.select().from(resources).where(and(eq(resources.id, ids.resourceId), eq(resources.account_id, account.id))) : none,
-    ids.serviceId && ids.withProviders ? providersQuery(deps, ids.serviceId) : none,
+    ids.serviceId && ids.withProviders ? providerResourcesQuery(deps, ids.serviceId) : none,
   ]);
   return {
     service: ids.serviceId ? (service[0] as Service | undefined) : undefined,

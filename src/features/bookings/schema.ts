@@ -40,7 +40,7 @@ export const CREATE_MESSAGE_FLAGS = [
   "confirmation_send_sms", "notification_send_email", "notification_send_sms",
 ] as const;
 export const UPDATE_MESSAGE_FLAGS = ["modification_send_email", "modification_send_sms"] as const;
-export const ACTION_MESSAGE_FLAGS = [
+const ACTION_MESSAGE_FLAGS = [
   "confirmation_send_email", "confirmation_send_sms", "notification_send_email", "notification_send_sms",
   "decline_send_email", "decline_send_sms", "cancellation_send_email", "cancellation_send_sms",
 ] as const;
@@ -48,7 +48,7 @@ export const ACTION_MESSAGE_FLAGS = [
 const flags = <K extends string>(names: readonly K[]) =>
   Object.fromEntries(names.map((n) => [n, flag()])) as { [P in K]: ReturnType<typeof flag> };
 
-export const bookingInput = z.object({ ...attributes, public_booking: flag() });
+const bookingInput = z.object({ ...attributes, public_booking: flag() });
 
 export const createBookingBody = z.object({
   booking: bookingInput,

@@ -19,7 +19,7 @@ export interface Related {
   booked: Map<number, number>;
 }
 
-export interface View {
+interface View {
   timeZone: string;
   now: number;
   extended: boolean;

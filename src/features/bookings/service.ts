@@ -1,10 +1,11 @@
 // Bookings: the operations routes call. Each lives in its own module; this is their one door, and
 // the place every change is followed by its effects (webhooks), so no path forgets them.
 import type { Booking } from "../../db/schema";
-import type { BookingAction } from "../../domain/booking-states";
+import type { Written } from "../../db/written";
+import type { BookingAction, BookingChange } from "../../domain/booking-states";
 import type { Deps } from "../../env";
 import { createBooking as create } from "./create";
-import { afterBookingChange, type BookingChange } from "./effects";
+import { afterBookingChange } from "./effects";
 import { setStatus as writeStatus, transition as writeTransition, verifyWithCode as writeVerifyWithCode } from "./transitions";
 import { updateBooking as update } from "./update";
 
@@ -17,12 +18,11 @@ const CHANGE_OF: Record<ApiAction, BookingChange> = {
   verify: "verified", confirm: "confirmed", decline: "declined", cancel: "cancelled", delete: "deleted",
 };
 
-async function followed(deps: Deps, change: BookingChange, booking: Promise<Booking>, opts: { messages?: boolean } = {}): Promise<Booking> {
-  const stored = await booking;
-  // A repeated action (deleting a deleted booking) writes nothing, and so announces nothing. A write
-  // can store a later updated_at than this request's clock (commit order, docs/decisions/sync.md).
-  if (stored.updated_at >= deps.now) await afterBookingChange(deps, change, stored, undefined, opts);
-  return stored;
+async function followed(deps: Deps, change: BookingChange, write: Promise<Written<Booking>>, opts: { messages?: boolean } = {}): Promise<Booking> {
+  const { row, changed } = await write;
+  // A repeated action (deleting a deleted booking) writes nothing, and so announces nothing.
+  if (changed) await afterBookingChange(deps, change, row, undefined, opts);
+  return row;
 }
 
 export const createBooking = (deps: Deps, body: Parameters<typeof create>[1]) => followed(deps, "created", create(deps, body));

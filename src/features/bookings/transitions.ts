@@ -2,6 +2,7 @@
 // compare-and-swap on the state it read, so of two racing actions exactly one takes effect.
 import { and, eq, gt, isNull, or } from "drizzle-orm";
 import { bookings, type Booking } from "../../db/schema";
+import type { Written } from "../../db/written";
 import { ACTIVE_STATES, effectiveState, nextState, type BookingAction } from "../../domain/booking-states";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
@@ -21,12 +22,12 @@ export async function transition(
   id: number,
   action: Exclude<BookingAction, "expire">,
   flags: Record<string, boolean | undefined> = {},
-): Promise<Booking> {
+): Promise<Written<Booking>> {
   const booking = await getBooking(deps, id);
   const to = nextState(action, effectiveState(booking, deps.now), { confirmManually: deps.account.confirm_manually });
   if (to === null) throw stateError(booking, deps.now, DONE[action]);
   // Deleting a deleted booking changes nothing, not even updated_at.
-  if (action === "delete" && booking.state === "deleted") return booking;
+  if (action === "delete" && booking.state === "deleted") return { row: booking, changed: false };
 
   const given = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as Record<string, boolean>;
   const verified = action === "verify" ? { expires_at: null, verification_code: null } : {};
@@ -45,7 +46,7 @@ export async function transition(
     .where(and(...conditions))
     .returning());
   if (!row) throw stateError(await getBooking(deps, id), deps.now, DONE[action]);
-  return row;
+  return { row, changed: true };
 }
 
 /** verify_code: the code must match (compared in constant time) before the verify transition. */
@@ -54,7 +55,7 @@ export async function verifyWithCode(
   id: number,
   code: string | null | undefined,
   flags: Record<string, boolean | undefined>,
-): Promise<Booking> {
+): Promise<Written<Booking>> {
   const booking = await getBooking(deps, id);
   if (effectiveState(booking, deps.now) !== "awaiting_verification") throw stateError(booking, deps.now, DONE.verify);
   if (!code) throw ApiError.invalid("verification_code", "can't be blank");
@@ -65,7 +66,7 @@ export async function verifyWithCode(
 }
 
 /** `status` is the account's own label: any text, in any state, no transition rules. */
-export async function setStatus(deps: Deps, id: number, status: string | null): Promise<Booking> {
+export async function setStatus(deps: Deps, id: number, status: string | null): Promise<Written<Booking>> {
   // One round trip: the write finds the booking (scoped to the account) or it is a 404.
   const row = await writeWithRelated(deps, id, deps.db
     .update(bookings)
@@ -73,5 +74,5 @@ export async function setStatus(deps: Deps, id: number, status: string | null): 
     .where(bookingOfAccount(deps, id))
     .returning());
   if (!row) throw ApiError.notFound("booking");
-  return row;
+  return { row, changed: true };
 }

@@ -1,6 +1,7 @@
 // PUT /bookings/{id}: attribute changes; moving time, resource or count re-takes capacity through
 // the target's guard, and an event booking's times and places stay the event's.
 import type { Booking } from "../../db/schema";
+import type { Written } from "../../db/written";
 import { isActive } from "../../domain/booking-states";
 import type { Deps } from "../../env";
 import { ApiError, ErrorCollector } from "../../http/errors";
@@ -70,7 +71,7 @@ async function guardFor(deps: Deps, booking: Booking, placed: { from: number; to
   return { scope, window: { from: placed.from, to: placed.to, count: placed.count, now: deps.now } };
 }
 
-export async function updateBooking(deps: Deps, id: number, body: UpdateBookingBody): Promise<Booking> {
+export async function updateBooking(deps: Deps, id: number, body: UpdateBookingBody): Promise<Written<Booking>> {
   const booking = await getBooking(deps, id);
   const input = body.booking;
   const errors = new ErrorCollector();
@@ -111,5 +112,5 @@ export async function updateBooking(deps: Deps, id: number, body: UpdateBookingB
     throw booking.event_id !== null ? ApiError.invalid("count", EVENT_FULL) : ApiError.invalid("booked_from", FULLY_BOOKED);
   }
   await applyPersonFill(deps, plan);
-  return getBooking(deps, id);
+  return { row: await getBooking(deps, id), changed: true };
 }

@@ -9,7 +9,7 @@ const attributes = {
   service_id_list: idList().optional(),
 };
 
-export const categoryInput = z.object(attributes);
+const categoryInput = z.object(attributes);
 export const createCategoryBody = z.object({ category: categoryInput });
 export const updateCategoryBody = z.object({ category: categoryInput.partial() });
 

@@ -9,7 +9,7 @@ import type { PageRequest } from "../../http/pagination";
 import { found } from "../../http/serialize";
 import { isActiveSql } from "../bookings/active-sql";
 
-export const eventOfAccount = ({ account }: Deps, id: number) => and(eq(events.id, id), eq(events.account_id, account.id));
+const eventOfAccount = ({ account }: Deps, id: number) => and(eq(events.id, id), eq(events.account_id, account.id));
 
 export function getEvent(deps: Deps, id: number): Promise<Event> {
   return found(deps.db.query.events.findFirst({ where: eventOfAccount(deps, id) }), "event");
@@ -39,7 +39,7 @@ export async function bookedCounts({ db, account, now }: Deps, eventIds: readonl
   return toBookedMap(await bookedCountsQuery(db, account.id, eventIds, now));
 }
 
-export type EventOrder = "starts_at" | "starts_at_desc";
+type EventOrder = "starts_at" | "starts_at_desc";
 
 const ORDERS: Record<EventOrder, SQL[]> = {
   starts_at: [asc(events.starts_at), asc(events.id)],

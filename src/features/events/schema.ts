@@ -5,7 +5,7 @@ import {
   boolean, customData, dateTime, idOrIds, idParam, integer, LONG_TEXT, optionalText, page,
 } from "../../http/fields";
 
-export const MAX_EVENT_CAPACITY = 100_000;
+const MAX_EVENT_CAPACITY = 100_000;
 
 const attributes = {
   resource_id: idParam,
@@ -19,7 +19,7 @@ const attributes = {
   custom_data: customData(),
 };
 
-export const eventInput = z.object(attributes);
+const eventInput = z.object(attributes);
 export const createEventBody = z.object({ event: eventInput });
 export const updateEventBody = z.object({ event: eventInput.partial() });
 

@@ -14,7 +14,7 @@ import { bookedCounts, getEvent, pageOfEvents, syncPageOfEvents } from "./querie
 import type { EventInput, EventsQuery, EventUpdate } from "./schema";
 import { writeEventDelete, writeEventUpdate, type EventColumns } from "./writes";
 
-export type NewEvent = typeof events.$inferInsert;
+type NewEvent = typeof events.$inferInsert;
 
 const BAD_DATETIME = "is not a valid datetime: use YYYY-MM-DD hh:mm or ISO 8601";
 

@@ -4,9 +4,9 @@ import type { CustomData } from "../../db/schema";
 import { followBookmark } from "../../db/request-scope";
 import { guardKey } from "../../durable-objects/capacity-guard";
 import type { Env } from "../../env";
-import { eventLoadSql, holdsCapacity, type SqlStatement } from "../bookings/capacity-sql";
-
-type SqlValue = string | number | null;
+import { toSqlRow, type SqlStatement } from "../../db/sql-statement";
+import { holdsCapacity } from "../bookings/active-sql";
+import { eventLoadSql } from "../bookings/capacity-sql";
 
 export interface EventColumns {
   resource_id?: number;
@@ -21,23 +21,17 @@ export interface EventColumns {
   updated_at: number;
 }
 
-const toSql = (value: unknown): SqlValue => {
-  if (typeof value === "boolean") return value ? 1 : 0;
-  if (value !== null && typeof value === "object") return JSON.stringify(value);
-  return value as SqlValue;
-};
-
 /**
  * The event update; with `capacityCheck` it changes nothing unless the seats its bookings
  * hold still fit the new capacity, read in the same statement.
  */
 function updateEventStatement(target: { id: number; accountId: number }, values: EventColumns, capacityCheck?: { capacity: number; now: number }): SqlStatement {
-  const entries = Object.entries(values).filter(([, v]) => v !== undefined);
+  const row = toSqlRow(values);
   const load = capacityCheck ? eventLoadSql(target.id, capacityCheck.now) : null;
   return {
-    sql: `UPDATE events SET ${entries.map(([c]) => `${c} = ?`).join(", ")}
+    sql: `UPDATE events SET ${Object.keys(row).map((c) => `${c} = ?`).join(", ")}
           WHERE id = ? AND account_id = ?${load ? ` AND ${load.sql} <= ?` : ""}`,
-    params: [...entries.map(([, v]) => toSql(v)), target.id, target.accountId, ...(load ? [...load.params, capacityCheck!.capacity] : [])],
+    params: [...Object.values(row), target.id, target.accountId, ...(load ? [...load.params, capacityCheck!.capacity] : [])],
   };
 }
 

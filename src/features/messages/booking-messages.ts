@@ -1,7 +1,7 @@
 // Turns a booking change (or a due reminder) into stored, queued messages: who receives each one,
 // rendered at enqueue time so the text shows the booking as it was when the change happened.
 import type { Booking } from "../../db/schema";
-import type { BookingChange } from "../bookings/effects";
+import type { BookingChange } from "../../domain/booking-states";
 import type { Related } from "../bookings/serializer";
 import { phoneE164 } from "../people/identity";
 import { enqueueMessage, type MessageDeps } from "./enqueue";

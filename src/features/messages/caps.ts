@@ -1,16 +1,13 @@
 // SMS caps (issue 4): at most 5 SMS an hour to one phone number, and a daily number per account,
 // so neither the public token endpoint nor a booking loop can be used to pump SMS.
+import { configOf } from "../../config";
 import type { Env } from "../../env";
 
-export const SMS_PER_NUMBER_PER_HOUR = 5;
-export const DEFAULT_SMS_DAILY_CAP = 500;
-export const HOUR_MS = 60 * 60 * 1000;
-export const DAY_MS = 24 * HOUR_MS;
+const SMS_PER_NUMBER_PER_HOUR = 5;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 
-export const dailyCap = (env: Env) => {
-  const value = Number(env.SMS_DAILY_CAP_PER_ACCOUNT);
-  return Number.isSafeInteger(value) && value >= 0 ? value : DEFAULT_SMS_DAILY_CAP;
-};
+const dailyCap = (env: Env) => configOf(env).SMS_DAILY_CAP_PER_ACCOUNT;
 
 // Refused (failed) messages were never sent, so they do not use up the allowance.
 const COUNTED = "status IN ('queued', 'sending', 'sent')";

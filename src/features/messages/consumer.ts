@@ -5,7 +5,7 @@ import { z } from "zod";
 import { accounts, messages } from "../../db/schema";
 import { openDb } from "../../db/client";
 import type { Env } from "../../env";
-import type { Consumer } from "../../queues";
+import type { Consumer } from "../../queues/types";
 import { announceProcessed } from "./processed";
 import { providerFor } from "./providers";
 
@@ -37,18 +37,16 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
   }
   const account = await db.query.accounts.findFirst({ where: eq(accounts.id, body.account_id) });
   const provider = providerFor(env);
-  const result = provider
-    ? await provider.deliver({ message: claimed, body: body.secret_body ?? claimed.body })
-    : { ok: false as const, error: `MESSAGE_PROVIDER ${env.MESSAGE_PROVIDER} is not known` };
+  const result = await provider.deliver({ message: claimed, body: body.secret_body ?? claimed.body });
   if (!result.ok) {
-    await db.update(messages).set({ status: "queued", provider: provider?.name ?? null, error: result.error, updated_at: now }).where(own);
+    await db.update(messages).set({ status: "queued", provider: provider.name, error: result.error, updated_at: now }).where(own);
     console.error(JSON.stringify({ queue: "booking-messages", message_id: claimed.id, attempts, error: result.error }));
     return "retry";
   }
   const [sent] = await db.update(messages)
     .set({
-      status: "sent", provider: provider!.name, error: null, sent_at: now, updated_at: now,
-      ...(provider!.storesDeliveredText && body.secret_body ? { body: body.secret_body } : {}),
+      status: "sent", provider: provider.name, error: null, sent_at: now, updated_at: now,
+      ...(provider.storesDeliveredText && body.secret_body ? { body: body.secret_body } : {}),
     })
     .where(own)
     .returning();
@@ -56,7 +54,7 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
   return "ack";
 }
 
-export const liveConsumer: Consumer = async (batch, env) => {
+const liveConsumer: Consumer = async (batch, env) => {
   for (const message of batch.messages) {
     const parsed = queueBody.safeParse(message.body);
     if (!parsed.success) {
@@ -77,7 +75,7 @@ export const liveConsumer: Consumer = async (batch, env) => {
 };
 
 /** Retries are spent: the message is recorded as failed with its last error, and announced. */
-export const deadConsumer: Consumer = async (batch, env) => {
+const deadConsumer: Consumer = async (batch, env) => {
   const db = openDb(env.DB);
   const now = Date.now();
   for (const message of batch.messages) {

@@ -3,7 +3,7 @@
 import type { Locale } from "../../domain/slot-format";
 import type { MessageKind } from "./kinds";
 
-export interface DefaultText {
+interface DefaultText {
   sms: string;
   subject: string;
   email: string;

@@ -8,7 +8,7 @@ import { announceProcessed } from "./processed";
 
 export type MessageDeps = Pick<Deps, "db" | "env" | "account" | "now">;
 
-export interface Outgoing {
+interface Outgoing {
   kind: MessageKind;
   channel: Channel;
   recipient: string;
@@ -22,7 +22,7 @@ export interface Outgoing {
 }
 
 /** The queue message body: the row to deliver, and a secret body that is not in D1. */
-export interface MessageQueueBody {
+interface MessageQueueBody {
   account_id: number;
   message_id: number;
   secret_body?: string;
@@ -30,7 +30,7 @@ export interface MessageQueueBody {
 
 const COLUMNS = "account_id, booking_id, person_id, kind, channel, recipient, subject, body, status, created_at, updated_at";
 
-export type EnqueueResult = { id: number; refused: null } | { id: number | null; refused: CapHit };
+type EnqueueResult = { id: number; refused: null } | { id: number | null; refused: CapHit };
 
 /**
  * `onCap: "record"` stores a refused SMS as failed with the reason (booking messages);

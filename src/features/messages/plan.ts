@@ -2,7 +2,7 @@
 // recorded on the booking win, and account settings decide when a flag was not sent (spec:
 // Create booking; booleans sent as false are honoured, spec 2020-03-13).
 import type { Account, Booking } from "../../db/schema";
-import type { BookingChange } from "../bookings/effects";
+import type { BookingChange } from "../../domain/booking-states";
 import type { Channel, MessageKind } from "./kinds";
 
 export type Audience = "customer" | "admin";

@@ -1,17 +1,18 @@
 // Delivery adapters, chosen by MESSAGE_PROVIDER: "sink" stores only (development; the stored row
 // is the delivery and reads back through GET /messages), "http" posts JSON to the provider URLs.
+import { configOf } from "../../config";
 import type { Env } from "../../env";
 import type { Message } from "./serializer";
 
-export interface Delivery {
+interface Delivery {
   message: Message;
   /** The text to deliver: the stored body, or the secret body the queue carried. */
   body: string;
 }
 
-export type DeliveryResult = { ok: true } | { ok: false; error: string };
+type DeliveryResult = { ok: true } | { ok: false; error: string };
 
-export interface Provider {
+interface Provider {
   name: string;
   deliver(delivery: Delivery): Promise<DeliveryResult>;
   /** True when the delivered text may be kept in D1 (the sink: development only). */
@@ -27,7 +28,7 @@ function httpProvider(env: Env): Provider {
     name: "http",
     storesDeliveredText: false,
     async deliver({ message, body }) {
-      const url = message.channel === "sms" ? env.SMS_PROVIDER_URL : env.EMAIL_PROVIDER_URL;
+      const url = message.channel === "sms" ? configOf(env).SMS_PROVIDER_URL : configOf(env).EMAIL_PROVIDER_URL;
       if (!url) return { ok: false, error: `${message.channel === "sms" ? "SMS" : "EMAIL"}_PROVIDER_URL is not configured` };
       try {
         const response = await fetch(url, {
@@ -51,9 +52,6 @@ function httpProvider(env: Env): Provider {
   };
 }
 
-export function providerFor(env: Env): Provider | null {
-  const name = env.MESSAGE_PROVIDER || "sink";
-  if (name === "sink") return sink;
-  if (name === "http") return httpProvider(env);
-  return null;
+export function providerFor(env: Env): Provider {
+  return configOf(env).MESSAGE_PROVIDER === "http" ? httpProvider(env) : sink;
 }

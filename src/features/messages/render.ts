@@ -34,7 +34,7 @@ export interface MessageContext {
 const localTime = (ms: number, account: Account) => slotTimeTexts(ms, offsetMsAt(ms, account.time_zone), localeOf(account.locale)).local;
 
 /** Plain data only: templates see values, never rows with internal columns. */
-export function templateVariables(ctx: MessageContext): Record<string, unknown> {
+function templateVariables(ctx: MessageContext): Record<string, unknown> {
   const { account, booking, person, service, resource, event } = ctx;
   const tz = account.time_zone;
   return {

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { idOrIds, idParam } from "../../http/fields";
 
-export const providerInput = z.object({ resource_id: idParam, service_id: idParam });
+const providerInput = z.object({ resource_id: idParam, service_id: idParam });
 export const createProviderBody = z.object({ provider: providerInput });
 
 export const listProvidersQuery = z.object({

@@ -7,7 +7,7 @@ import type { Deps } from "../../env";
 import { found } from "../../http/serialize";
 import type { CollectionKind, RecurrenceMessage } from "./schema";
 
-export const collectionOfAccount = (deps: Deps, id: string, kind: CollectionKind) =>
+const collectionOfAccount = (deps: Deps, id: string, kind: CollectionKind) =>
   and(eq(recurringCollections.id, id), eq(recurringCollections.account_id, deps.account.id), eq(recurringCollections.kind, kind));
 
 /** The account's collection of that kind; another tenant's id is a 404 like an unknown one. */

@@ -3,15 +3,16 @@
 import { and, eq } from "drizzle-orm";
 import { openDb } from "../../db/client";
 import { accounts, recurringCollections } from "../../db/schema";
-import type { Deps, Env } from "../../env";
-import type { Consumer } from "../../queues";
+import type { Env } from "../../env";
+import type { Consumer } from "../../queues/types";
+import { systemDeps } from "../system-deps";
 import { markCollection, recordChunk } from "./collections";
 import { createBookingChunk, createEventChunk } from "./occurrences";
 import { recurrenceMessage, type RecurrenceMessage } from "./schema";
 import { deleteOccurrences } from "./service";
 
 /** Occurrences per message: keeps one invocation's D1, guard and queue calls well under the subrequest limit. */
-export const CHUNK_SIZE = 25;
+const CHUNK_SIZE = 25;
 
 async function loadContext(env: Env, message: RecurrenceMessage) {
   const db = openDb(env.DB);
@@ -21,7 +22,7 @@ async function loadContext(env: Env, message: RecurrenceMessage) {
   });
   // The request stores both before queueing, so a missing row is a fault to retry, never to ack.
   if (!account || !collection) throw new Error(`collection ${message.collection_id} of account ${message.account_id} not found`);
-  const deps: Deps = { db, env, account, now: Date.now(), surface: "system" };
+  const deps = systemDeps(db, env, account, Date.now());
   return { deps, collection };
 }
 

@@ -13,7 +13,7 @@ import { afterEventChange } from "../events/effects";
 import type { EventInput } from "../events/schema";
 import { draftEvent } from "../events/service";
 
-export interface Chunk {
+interface Chunk {
   from: number;
   to: number;
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { boolean, date, openingHours, page } from "../../http/fields";
 
 /** The most entries one multiple-entry request may carry: a year of dates. */
-export const MAX_ENTRIES = 366;
+const MAX_ENTRIES = 366;
 
 export const exceptionDateBody = z.object({
   resource_exception_date: z.object({ opening_hours: openingHours().optional() }),

@@ -3,9 +3,9 @@
 import type { OpeningHours } from "../../db/schema";
 import { WEEKDAYS, type Weekday, type WeeklyHours } from "../../domain/opening-hours";
 
-export const LEGACY_TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/;
+const LEGACY_TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 
-export type LegacyHoursJson = Record<`open_${number}` | `close_${number}`, string | null>;
+type LegacyHoursJson = Record<`open_${number}` | `close_${number}`, string | null>;
 
 /** First opening and last closing of each weekday; a break in between is not visible here. */
 export function legacyHoursOut(weekly: WeeklyHours): LegacyHoursJson {
@@ -18,7 +18,7 @@ export function legacyHoursOut(weekly: WeeklyHours): LegacyHoursJson {
   return out;
 }
 
-export interface LegacyHoursInput {
+interface LegacyHoursInput {
   /** Weekdays whose hours the pairs set: `[open, close]`, or null when both were sent empty. */
   hours: Partial<Record<Weekday, OpeningHours>>;
   errors: { attribute: string; message: string }[];

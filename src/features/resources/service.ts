@@ -9,7 +9,7 @@ import { exceptionHoursBetween, getResource, resourceOfAccount } from "./queries
 import type { ResourceInput, ResourceUpdate } from "./schema";
 
 /** The longest opening-hours range one request may ask for: a leap year of dates. */
-export const MAX_RANGE_DAYS = 366;
+const MAX_RANGE_DAYS = 366;
 
 export function listResources({ db, account }: Deps): Promise<Resource[]> {
   return db

@@ -48,7 +48,7 @@ const attributes = {
   sms_reminder: liquid(),
 };
 
-export const serviceInput = z.object(attributes);
+const serviceInput = z.object(attributes);
 export const createServiceBody = z.object({ service: serviceInput });
 export const updateServiceBody = z.object({ service: serviceInput.partial() });
 

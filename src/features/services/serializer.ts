@@ -4,7 +4,7 @@ import { customDataOut } from "../../http/custom-data";
 import { timestampsOut } from "../../http/serialize";
 
 /** Decimal text as the original service printed it: at least one decimal (`450` → `450.0`). */
-export const priceOut = (price: string | null) => (price === null ? null : price.includes(".") ? price : `${price}.0`);
+const priceOut = (price: string | null) => (price === null ? null : price.includes(".") ? price : `${price}.0`);
 
 export function toServiceJson(service: Service, timeZone: string) {
   const { account_id: _account, custom_data, price, created_at: _c, updated_at: _u, ...rest } = service;

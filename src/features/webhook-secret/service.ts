@@ -7,7 +7,7 @@ import { evictAccount } from "../../http/account-cache";
 import { newWebhookSecret } from "../../http/secrets";
 
 /** How long a rotated-out secret keeps signing, so receivers can switch without missing events. */
-export const GRACE_PERIOD_MS = 24 * 60 * 60 * 1000;
+const GRACE_PERIOD_MS = 24 * 60 * 60 * 1000;
 
 type SecretColumns = Pick<Account, "webhook_secret" | "previous_webhook_secret" | "previous_webhook_secret_expires_at">;
 

@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { openDb } from "../../db/client";
 import { webhookDeliveries } from "../../db/schema";
 import type { Db, Env } from "../../env";
-import type { Consumer } from "../../queues";
+import type { Consumer } from "../../queues/types";
 import { deliverAttempt, recordAttempt } from "./deliver";
 import type { WebhookEventMessage } from "./emit";
 import { fanOut } from "./fan-out";

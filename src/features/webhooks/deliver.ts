@@ -12,12 +12,12 @@ import type { WebhookDelivery } from "./serializer";
 
 // spec: Limits, at most 5 retries; the delays grow so a receiver that is down for a day is
 // still reached. 12 h is also the most a queue message may be delayed.
-export const RETRY_DELAYS_SECONDS = [60, 300, 1800, 7200, 43_200];
-export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
-export const TIMEOUT_MS = 10_000; // spec: Limits, webhook timeout
-export const USER_AGENT = "booking-edge-api-webhooks/1.0";
+const RETRY_DELAYS_SECONDS = [60, 300, 1800, 7200, 43_200];
+const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
+const TIMEOUT_MS = 10_000; // spec: Limits, webhook timeout
+const USER_AGENT = "booking-edge-api-webhooks/1.0";
 
-export interface AttemptOutcome {
+interface AttemptOutcome {
   ok: boolean;
   status_code: number | null;
   duration_ms: number;
@@ -30,7 +30,7 @@ const notSent = (error: string): AttemptOutcome =>
   ({ ok: false, status_code: null, duration_ms: 0, error: `not sent: ${error}`, hopeless: true });
 
 /** POSTs `body` once. Redirects are not followed: a 3xx is a failure, and never a detour inward. */
-export async function post(target: string, body: string, secrets: readonly string[], webhookId: string): Promise<AttemptOutcome> {
+async function post(target: string, body: string, secrets: readonly string[], webhookId: string): Promise<AttemptOutcome> {
   const started = Date.now();
   try {
     const headers = await signatureHeaders(secrets, webhookId, Math.floor(started / 1000), body);

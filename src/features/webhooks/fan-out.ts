@@ -10,10 +10,10 @@ import type { WebhookDelivery } from "./serializer";
 const ROWS_PER_INSERT = 10;
 
 /** The names a subscription may carry to receive `event`: exact, its object's wildcard, or `*`. */
-export const subscriptionsMatching = (event: string) => ["*", `${event.split(".")[0]}.*`, event];
+const subscriptionsMatching = (event: string) => ["*", `${event.split(".")[0]}.*`, event];
 
 /** The receiver's body: `data`, plus the deprecated root copies of its fields (spec: Payload). */
-export function payloadOf(message: WebhookEventMessage) {
+function payloadOf(message: WebhookEventMessage) {
   const { object, id } = message.data;
   return {
     event: message.event,

@@ -27,7 +27,7 @@ const deliveryMessage = z.object({
 
 export type DeliveryMessage = z.output<typeof deliveryMessage>;
 
-export type WebhookQueueMessage =
+type WebhookQueueMessage =
   | { type: "event"; body: WebhookEventMessage }
   | { type: "delivery"; body: DeliveryMessage };
 

@@ -8,7 +8,7 @@ import { MAX_TARGET_URL } from "./ssrf";
 const OBJECTS = [...new Set(WEBHOOK_EVENTS.map((name) => name.split(".")[0]))];
 
 /** An event name, `<object>.*` for an object that has events, or `*` (spec: Wildcards). */
-export const isSubscribableEvent = (name: string) =>
+const isSubscribableEvent = (name: string) =>
   name === "*" || (WEBHOOK_EVENTS as readonly string[]).includes(name) || OBJECTS.some((o) => name === `${o}.*`);
 
 const event = () =>
@@ -23,7 +23,7 @@ const attributes = {
   active: boolean().optional(),
 };
 
-export const webHookInput = z.object(attributes);
+const webHookInput = z.object(attributes);
 export const createWebHookBody = z.object({ web_hook: webHookInput });
 export const updateWebHookBody = z.object({ web_hook: webHookInput.partial() });
 export const deliveriesQuery = z.object({ page: page() });

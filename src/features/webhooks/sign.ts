@@ -11,19 +11,19 @@ const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart
 const base64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 
 /** The Standard Webhooks key: the bytes after `whsec_`, base64 (or base64url, as older secrets were). */
-export function standardWebhooksKey(secret: string): Uint8Array {
+function standardWebhooksKey(secret: string): Uint8Array {
   const encoded = secret.replace(/^whsec_/, "").replace(/-/g, "+").replace(/_/g, "/");
   const padded = encoded + "=".repeat((4 - (encoded.length % 4)) % 4);
   return Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
 }
 
 /** `sha256=<hex>` over the raw body, keyed with the secret exactly as shown (UTF-8). */
-export async function serviceSignature(secret: string, body: string): Promise<string> {
+async function serviceSignature(secret: string, body: string): Promise<string> {
   return `sha256=${hex(await hmacSha256(encoder.encode(secret), body))}`;
 }
 
 /** `v1,<base64>` over `{id}.{timestamp}.{body}` (Standard Webhooks). */
-export async function standardSignature(secret: string, id: string, timestamp: number, body: string): Promise<string> {
+async function standardSignature(secret: string, id: string, timestamp: number, body: string): Promise<string> {
   return `v1,${base64(await hmacSha256(standardWebhooksKey(secret), `${id}.${timestamp}.${body}`))}`;
 }
 

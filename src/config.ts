@@ -1,0 +1,70 @@
+// The deployment's settings (wrangler.toml vars, secrets), parsed with zod once per bindings object
+// at the entries, so a bad value is refused where it is read in, named, instead of falling back.
+import { z } from "zod";
+import type { Env } from "./env";
+
+/** Unset and empty are the same: the setting's default applies. */
+const optional = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+
+const wholeNumber = (min: number, fallback: number) =>
+  optional(z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(min, `must be ${min} or more`)).transform((n) => n ?? fallback);
+
+const httpUrl = optional(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }));
+
+const configSchema = z.object({
+  ROOT_DOMAIN: optional(z.string()).transform((d) => d ?? "localhost"),
+  DEFAULT_SUBDOMAIN: optional(z.string()),
+  // Only an explicit "development" relaxes the production rules: a missing or misspelt value is production.
+  ENVIRONMENT: optional(z.string()),
+  RATE_LIMIT_REQUESTS: wholeNumber(1, 80),
+  RATE_LIMIT_WINDOW_SECONDS: wholeNumber(1, 20),
+  RATE_LIMIT_KEY_REQUESTS: wholeNumber(1, 240),
+  SMS_DAILY_CAP_PER_ACCOUNT: wholeNumber(0, 500),
+  /** "sink" stores only (development); "http" posts to the provider URLs. */
+  MESSAGE_PROVIDER: optional(z.enum(["sink", "http"], { error: 'must be "sink" or "http"' })).transform((p) => p ?? "sink"),
+  SMS_PROVIDER_URL: httpUrl,
+  EMAIL_PROVIDER_URL: httpUrl,
+});
+
+type Config = z.output<typeof configSchema>;
+
+/** A setting that does not parse: names the variable, never its value (it may be a secret). */
+export class ConfigError extends Error {
+  constructor(readonly variable: string, readonly problem: string) {
+    super(`${variable} ${problem}`);
+    this.name = "ConfigError";
+  }
+}
+
+const parsed = new WeakMap<object, Config>();
+
+/** The settings of these bindings; throws ConfigError on the first bad variable. */
+export function configOf(env: Partial<Env>): Config {
+  let config = parsed.get(env);
+  if (!config) {
+    const result = configSchema.safeParse(env);
+    if (!result.success) {
+      const [issue] = result.error.issues;
+      throw new ConfigError(String(issue.path[0]), issue.message);
+    }
+    config = result.data;
+    parsed.set(env, config);
+  }
+  return config;
+}
+
+/** The bad setting of these bindings, or null when every one parses (for the queue and cron entries). */
+export function badConfig(env: Partial<Env>): ConfigError | null {
+  try {
+    configOf(env);
+    return null;
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+}
+
+/** The log line for a bad setting: one JSON object naming the variable. */
+export const configErrorLine = (error: ConfigError, context: Record<string, unknown> = {}) =>
+  JSON.stringify({ ...context, error: "configuration", variable: error.variable, problem: error.problem });

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { badConfig, ConfigError, configOf } from "../../../src/config";
+
+describe("configOf", () => {
+  it("applies the defaults when nothing is set, and treats an empty value as unset", () => {
+    const expected = {
+      ROOT_DOMAIN: "localhost", RATE_LIMIT_REQUESTS: 80, RATE_LIMIT_WINDOW_SECONDS: 20, RATE_LIMIT_KEY_REQUESTS: 240,
+      SMS_DAILY_CAP_PER_ACCOUNT: 500, MESSAGE_PROVIDER: "sink",
+    };
+    expect(configOf({})).toMatchObject(expected);
+    expect(configOf({ ROOT_DOMAIN: "", RATE_LIMIT_REQUESTS: "", MESSAGE_PROVIDER: "" })).toMatchObject(expected);
+  });
+
+  it("reads numbers, the provider kind and URLs as their types", () => {
+    expect(configOf({
+      RATE_LIMIT_REQUESTS: "1000000", RATE_LIMIT_WINDOW_SECONDS: "60", SMS_DAILY_CAP_PER_ACCOUNT: "0",
+      MESSAGE_PROVIDER: "http", SMS_PROVIDER_URL: "https://sms.example/send", ENVIRONMENT: "dev",
+    })).toMatchObject({
+      RATE_LIMIT_REQUESTS: 1_000_000, RATE_LIMIT_WINDOW_SECONDS: 60, SMS_DAILY_CAP_PER_ACCOUNT: 0,
+      MESSAGE_PROVIDER: "http", SMS_PROVIDER_URL: "https://sms.example/send", ENVIRONMENT: "dev",
+    });
+  });
+
+  it.each([
+    ["RATE_LIMIT_REQUESTS", "lots"],
+    ["RATE_LIMIT_REQUESTS", "0"],
+    ["RATE_LIMIT_WINDOW_SECONDS", "1.5"],
+    ["SMS_DAILY_CAP_PER_ACCOUNT", "-1"],
+    ["MESSAGE_PROVIDER", "twilio"],
+    ["SMS_PROVIDER_URL", "not a url"],
+    ["EMAIL_PROVIDER_URL", "ftp://mail.example"],
+  ])("refuses %s=%s, naming the variable and not its value", (variable, value) => {
+    const error = badConfig({ [variable]: value });
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error!.variable).toBe(variable);
+    expect(error!.message).not.toContain(value);
+    expect(() => configOf({ [variable]: value })).toThrow(ConfigError);
+  });
+});
