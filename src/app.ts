@@ -36,8 +36,9 @@ export interface AppOptions {
 // private and operator APIs send no CORS headers: their keys must never live in a browser.
 const bookingSiteCors = cors({
   origin: "*",
-  allowMethods: ["GET", "POST", "OPTIONS"],
-  allowHeaders: ["Content-Type", "Idempotency-Key"],
+  allowMethods: ["GET", "POST", "PUT", "OPTIONS"],
+  // X-Booking-Token opens one visitor's own booking (docs/decisions/booking-site.md).
+  allowHeaders: ["Content-Type", "Idempotency-Key", "X-Booking-Token"],
   exposeHeaders: ["Link", "Current-Page", "Page-Items", "Total-Count", "Total-Pages", "Retry-After",
     "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"],
   maxAge: 86_400,
