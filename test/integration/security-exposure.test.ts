@@ -49,6 +49,7 @@ const CHECKED_SITE_ROUTES = [
   "GET /services", "GET /services/:id", "GET /services/:id/slots", "GET /services/:id/next_available_date", "GET /services/:id/available_dates",
   "POST /bookings", "POST /people/perishable_token/send", "POST /people/perishable_token/verify",
   "GET /bookings/:id", "PUT /bookings/:id/verify_code", "PUT /bookings/:id/cancel",
+  "GET /", "GET /booking-page.js", "GET /booking-page.css", "GET /widget.js",
 ].sort();
 
 describe("the booking site's route table", () => {
@@ -176,6 +177,26 @@ describe("the visitor's own booking on the site (GET, verify_code, cancel with X
       }
     }
     expect((await api.get(`/bookings/${privateBooking.id}`)).body.booking.state).toBe("confirmed");
+  });
+});
+
+describe("the booking page and its assets on the site", () => {
+  it("renders active services, dates and slots only: no retired service, template, booking or person", async () => {
+    for (const query of ["", `?service=${ids.service}&month=2030-01`, `?service=${ids.service}&day=${DAY}`, `?service=${ids.attendance}&day=${DAY}`,
+      `?service=${ids.retired}`, `?booking=${ids.privateBooking}`, `?booking=${ids.privateBooking}&token=x`]) {
+      const res = await site.get(`/${query}`);
+      expect({ query, type: res.headers.get("content-type") }).toEqual({ query, type: expect.stringContaining("text/html") });
+      for (const secret of [HIDDEN, "Ann", "ann@example.com", person.phone_number]) expect({ query, leaked: (res.body as string).includes(secret) }).toEqual({ query, leaked: false });
+    }
+  });
+
+  it("serves its script and stylesheet and the widget's script as fixed code, the same for any query", async () => {
+    for (const path of ["/booking-page.js", "/booking-page.css", "/widget.js"]) {
+      const plain = await site.get(path);
+      expect({ path, status: plain.status }).toEqual({ path, status: 200 });
+      expect((await site.get(`${path}?x=${HIDDEN}`)).body).toBe(plain.body);
+      expect(plain.body).not.toContain(HIDDEN);
+    }
   });
 });
 
