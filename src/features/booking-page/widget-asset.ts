@@ -61,7 +61,7 @@ class BookingWidget extends HTMLElement {
     });
   }
   show(nodes) {
-    this.view.replaceChildren.apply(this.view, [el("h2", { text: this.service ? this.service.title : "" })].concat(nodes));
+    this.view.replaceChildren.apply(this.view, [el("h2", { text: this.service ? this.service.title : "" })].concat(nodes.filter(Boolean)));
   }
   showMonth(notice) {
     var self = this;
