@@ -45,6 +45,7 @@ try {
 
    curl -s -H "Authorization: Bearer ${key}" -H "User-Agent: curl-tour" ${DEV_URL}/api/v1/services
 
+ Booking page (open in a browser):  http://demo.localhost:${DEV_PORT}/
  Public booking site:  curl -s -H "User-Agent: curl-tour" http://demo.localhost:${DEV_PORT}/services
 ────────────────────────────────────────────────────────────────────────
 `);

@@ -193,8 +193,8 @@ function BookingSection({ booking, ctx }: { booking: BookingView | null; ctx: Ct
     <section aria-labelledby="booking-title" id="booking" data-booking-id={booking.id}>
       <h1 id="booking-title">{w.yourBooking}</h1>
       <dl>
-        <dt>{w.services}</dt><dd>{title}</dd>
-        <dt>{w.chooseTime}</dt><dd>{localText(booking.from, ctx)}–{localText(booking.to, ctx).slice(-5)} ({account.time_zone})</dd>
+        <dt>{w.service}</dt><dd>{title}</dd>
+        <dt>{w.time}</dt><dd>{localText(booking.from, ctx)}–{localText(booking.to, ctx).slice(-5)} ({account.time_zone})</dd>
         <dt>{w.state}</dt><dd><span id="booking-state" data-state={booking.state}>{w.states[booking.state] ?? booking.state}</span></dd>
       </dl>
       {booking.state === "awaiting_verification" ? (
