@@ -12,13 +12,19 @@ import { ApiError } from "./http/errors";
 import { idempotency } from "./http/idempotency";
 import { rateLimit } from "./http/rate-limit";
 import { operatorRoutes } from "./features/operator/routes";
+import { openApiRoutes } from "./openapi/routes";
 import { privateFeatures, publicFeatures } from "./features";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
-/** `.json` on a path is the same resource as without it (spec: Output format). */
-const pathWithoutJsonSuffix = (request: Request) => {
-  const path = getPath(request);
+/**
+ * Paths as clients send them: the original service's SDKs add a trailing slash or join a base
+ * ending in `/` to a path starting with one (`/api/v1//bookings/1`), so repeated slashes collapse
+ * and a trailing one is dropped (root stays `/`). `.json` on a path is the same resource as without
+ * it (spec: Output format). Routing sees only the path: the query string is untouched.
+ */
+const normalisedPath = (request: Request) => {
+  const path = getPath(request).replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
   return path.endsWith(".json") ? path.slice(0, -".json".length) : path;
 };
 
@@ -49,7 +55,7 @@ const corsOnBookingSite = createMiddleware<AppEnv>((c, next) =>
   /^\/(api|admin)\//.test(c.req.path) ? next() : bookingSiteCors(c, next));
 
 export function buildApp(options: AppOptions = { rateLimit: true }) {
-  const app = new Hono<AppEnv>({ getPath: pathWithoutJsonSuffix });
+  const app = new Hono<AppEnv>({ getPath: normalisedPath });
   app.onError(renderError);
   app.notFound(renderNotFound);
 
@@ -61,6 +67,9 @@ export function buildApp(options: AppOptions = { rateLimit: true }) {
   app.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new ApiError(413, { error: "The request body is larger than 1 MiB." }); } }));
 
   app.route("/admin/v1", operatorRoutes);
+
+  // The API's description and reference page need no key: mounted before the private API's auth.
+  app.route("/api/v1", openApiRoutes);
 
   const privateApi = new Hono<AppEnv>();
   privateApi.use("*", privateAuth);

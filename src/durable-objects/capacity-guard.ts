@@ -33,14 +33,20 @@ export class CapacityGuard extends DurableObject<Env> {
   }
 }
 
+/**
+ * D1 counts rows that triggers rewrite in `changes` (drizzle/0002: updated_at kept in commit
+ * order), so a guarded write that changed its one row can report two.
+ */
+const changedItsRow = (result: D1Result) => result.meta.changes >= 1;
+
 async function applyBatch(db: D1Database, { statements, atomic }: GuardedBatch): Promise<GuardedResult> {
   if (atomic) {
     const results = await db.batch(statements.map((s) => db.prepare(s.sql).bind(...s.params)));
-    return { applied: results[0].meta.changes === 1, rows: results.map((r) => r.results as SqlRow[]) };
+    return { applied: changedItsRow(results[0]), rows: results.map((r) => r.results as SqlRow[]) };
   }
   const [guarded, ...rest] = statements;
   const first = await db.prepare(guarded.sql).bind(...guarded.params).run();
-  if (first.meta.changes !== 1) return { applied: false, rows: [first.results as SqlRow[]] };
+  if (!changedItsRow(first)) return { applied: false, rows: [first.results as SqlRow[]] };
   // Follow-up writes (e.g. moving an event's bookings) only run when the guard let the write in.
   const others = rest.length ? await db.batch(rest.map((s) => db.prepare(s.sql).bind(...s.params))) : [];
   return { applied: true, rows: [first.results as SqlRow[], ...others.map((r) => r.results as SqlRow[])] };

@@ -3,8 +3,9 @@
 import qs from "qs";
 import type { Context } from "hono";
 import { ApiError } from "./errors";
+import { decodeFormText, refuseMalformedText } from "./well-formed";
 
-const QS_OPTIONS: qs.IParseOptions = { depth: 5, arrayLimit: 1000, parameterLimit: 2000 };
+const QS_OPTIONS: qs.IParseOptions = { depth: 5, arrayLimit: 1000, parameterLimit: 2000, decoder: decodeFormText };
 
 export const parseBracketQuery = (text: string): Record<string, unknown> =>
   qs.parse(text.startsWith("?") ? text.slice(1) : text, QS_OPTIONS) as Record<string, unknown>;
@@ -16,7 +17,23 @@ function mediaType(header: string | undefined): string {
 /** The raw body as UTF-8 (the spec's encoding), whatever its content type. */
 export const rawBodyText = async (c: Context): Promise<string> => new TextDecoder().decode(await c.req.arrayBuffer());
 
-export async function readBody(c: Context): Promise<Record<string, unknown>> {
+/** The body as an object; `root` (the wrapper key) only names the attribute of malformed text. */
+function isUtf8(bytes: ArrayBuffer): boolean {
+  try {
+    new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function readBody(c: Context, root?: string): Promise<Record<string, unknown>> {
+  const parsed = await parseBody(c);
+  refuseMalformedText(parsed.value, { root, notUtf8: parsed.notUtf8 });
+  return parsed.value;
+}
+
+async function parseBody(c: Context): Promise<{ value: Record<string, unknown>; notUtf8: boolean }> {
   const type = mediaType(c.req.header("content-type"));
   if (type === "multipart/form-data") {
     const form = await c.req.formData().catch(() => {
@@ -24,11 +41,13 @@ export async function readBody(c: Context): Promise<Record<string, unknown>> {
     });
     const pairs = new URLSearchParams();
     for (const [name, value] of form.entries()) if (typeof value === "string") pairs.append(name, value);
-    return parseBracketQuery(pairs.toString());
+    return { value: parseBracketQuery(pairs.toString()), notUtf8: false };
   }
-  const text = await rawBodyText(c);
-  if (text.trim() === "") return {};
-  if (type === "application/x-www-form-urlencoded") return parseBracketQuery(text);
+  const bytes = await c.req.arrayBuffer();
+  const notUtf8 = !isUtf8(bytes);
+  const text = new TextDecoder().decode(bytes);
+  if (text.trim() === "") return { value: {}, notUtf8 };
+  if (type === "application/x-www-form-urlencoded") return { value: parseBracketQuery(text), notUtf8 };
   if (type === "" || type === "application/json" || type.endsWith("+json")) {
     let parsed: unknown;
     try {
@@ -39,7 +58,7 @@ export async function readBody(c: Context): Promise<Record<string, unknown>> {
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
       throw ApiError.invalid("base", "the body must be a JSON object");
     }
-    return parsed as Record<string, unknown>;
+    return { value: parsed as Record<string, unknown>, notUtf8 };
   }
   throw new ApiError(415, {
     error: `Content-Type ${type} is not supported: send application/json or application/x-www-form-urlencoded.`,

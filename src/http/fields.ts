@@ -69,7 +69,7 @@ export const boolean = () =>
 export const dateTime = () =>
   z.string().refine((s) => DATE_TIME_SHAPE.test(s.trim()) && isPlausibleDateTime(s), {
     message: "is not a valid datetime: use YYYY-MM-DD hh:mm or ISO 8601",
-  });
+  }).meta({ description: "`YYYY-MM-DD hh:mm` in the account's zone, or ISO 8601 with an offset.", examples: ["2030-01-07 10:00"] });
 
 const DATE_TIME_SHAPE =
   /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?\s*(?:Z|[+-]\d{2}(?::?\d{2})?)?$/i;
@@ -85,7 +85,7 @@ function isPlausibleDateTime(s: string): boolean {
 export const nullableDateTime = () =>
   z.union([dateTime(), z.null(), z.literal("")]).transform((v) => (v === "" ? null : v)).optional();
 
-export const date = () => z.string().refine(isIsoDate, { message: "is not a valid date: use YYYY-MM-DD" });
+export const date = () => z.string().refine(isIsoDate, { message: "is not a valid date: use YYYY-MM-DD" }).meta({ format: "date" });
 
 export const nullableDate = () =>
   z.union([date(), z.null(), z.literal("")]).transform((v) => (v === "" ? null : v)).optional();
@@ -104,6 +104,18 @@ export const idList = () =>
   z.union([z.array(idParam).max(1000), z.literal(""), z.null()]).transform((v) => (Array.isArray(v) ? v : []));
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
+
+/**
+ * A wall-clock time read leniently and written strictly: clients of the original service send
+ * `"9:00"`, which is `"09:00"` (stored and answered padded); `"9"`, `"25:00"`, `"09:60"` are null.
+ */
+export function wallClockTime(text: string): string | null {
+  const match = /^(\d{1,2}):(\d{2})$/.exec(text.trim());
+  if (!match) return null;
+  const padded = `${match[1].padStart(2, "0")}:${match[2]}`;
+  return HH_MM.test(padded) ? padded : null;
+}
+
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3));
 
 /**
@@ -116,13 +128,14 @@ export const openingHours = () =>
     .transform((value, ctx) => {
       if (value === null || value === "") return null;
       if (value.length === 0 || value.length % 2 !== 0) return fail(ctx, "must be pairs of opening and closing times");
-      if (!value.every((t) => HH_MM.test(t))) return fail(ctx, "must be times written hh:mm");
-      const minutes = value.map(minutesOf);
+      const times = value.map(wallClockTime);
+      if (!times.every((t) => t !== null)) return fail(ctx, "must be times written hh:mm");
+      const minutes = times.map(minutesOf);
       for (let i = 0; i < minutes.length; i += 2) {
         if (minutes[i] >= minutes[i + 1]) return fail(ctx, "must close after it opens");
         if (i > 0 && minutes[i] < minutes[i - 1]) return fail(ctx, "must be in order without overlaps");
       }
-      return value;
+      return times;
     });
 
 export const MAX_CUSTOM_DATA_KEYS = 100;

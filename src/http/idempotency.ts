@@ -21,7 +21,8 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
     throw ApiError.invalid("idempotency_key", `must be 1 to ${MAX_KEY_LENGTH} characters`);
   }
   const { db, account, now } = c.var;
-  const fingerprint = await sha256Hex(`${c.req.method} ${new URL(c.req.url).pathname}\n${await rawBodyText(c)}`);
+  // The routed path (slashes and `.json` normalised, app.ts): `//bookings` is the same request as `/bookings`.
+  const fingerprint = await sha256Hex(`${c.req.method} ${c.req.path}\n${await rawBodyText(c)}`);
   const where = and(eq(idempotencyKeys.account_id, account.id), eq(idempotencyKeys.key, key));
 
   // Expired or abandoned claims give way, so the insert below can take the key.

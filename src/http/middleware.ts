@@ -13,7 +13,7 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
 
 /** XML support is gone (spec 2021-02-03): `.xml` paths and XML-only Accept headers get 406. */
 export const refuseXml = createMiddleware<AppEnv>(async (c, next) => {
-  const path = new URL(c.req.url).pathname;
+  const path = c.req.path; // normalised, so `/x.xml/` is refused as `/x.xml` is
   const accept = (c.req.header("accept") ?? "").toLowerCase();
   const wantsXmlOnly = /\bxml\b/.test(accept) && !/json|\*\/\*/.test(accept);
   if (path.endsWith(".xml") || wantsXmlOnly) {

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { ApiError } from "./errors";
 import { parseBracketQuery, readBody } from "./body";
 import { idParam } from "./fields";
+import { refuseMalformedText } from "./well-formed";
 
 /**
  * The body, parsed and validated, as `c.req.valid("json")`. Written as plain middleware rather
@@ -19,7 +20,7 @@ export const body = <S extends z.ZodType>(
   opts: { root?: string } = {},
 ): MiddlewareHandler<AppEnv, string, { in: { json: unknown }; out: { json: z.output<S> } }> =>
   async (c, next) => {
-    const parsed = await schema.safeParseAsync(await readBody(c));
+    const parsed = await schema.safeParseAsync(await readBody(c, opts.root));
     if (!parsed.success) throw ApiError.fromZod(parsed.error, opts.root);
     c.req.addValidatedData("json", parsed.data as {});
     await next();
@@ -27,7 +28,9 @@ export const body = <S extends z.ZodType>(
 
 export const query = <S extends z.ZodType>(schema: S) =>
   validator("query", async (_value, c): Promise<z.output<S>> => {
-    const parsed = await schema.safeParseAsync(parseBracketQuery(new URL(c.req.url).search));
+    const raw = parseBracketQuery(new URL(c.req.url).search);
+    refuseMalformedText(raw);
+    const parsed = await schema.safeParseAsync(raw);
     if (!parsed.success) throw ApiError.fromZod(parsed.error);
     return parsed.data;
   });

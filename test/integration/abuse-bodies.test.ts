@@ -60,6 +60,7 @@ const bookingFields = (prefix = "booking.", opts: { create: boolean } = { create
   [`${prefix}booked_to`]: fc.oneof(badDateTime(), fc.constant(null)),
   [`${prefix}reminder_at`]: badDateTime(),
   [`${prefix}paid_at`]: badDateTime(),
+  [`${prefix}expires_at`]: badDateTime(),
   [`${prefix}title`]: badText(),
   [`${prefix}external_id`]: badText(),
   [`${prefix}status`]: badText(),

@@ -24,6 +24,18 @@ describe("Idempotency-Key on POST and PUT", () => {
     expect((await titles(api)).filter((t: string) => t === "Once")).toHaveLength(1);
   });
 
+  it("replays a retry that spells the path another way (trailing or doubled slash, .json)", async () => {
+    const headers = { "idempotency-key": "same-route" };
+    const first = await api.post("/services", { service: { title: "Spelled once" } }, headers);
+    for (const path of ["/services/", "//services", "/services.json"]) {
+      const replay = await api.post(path, { service: { title: "Spelled once" } }, headers);
+      expect(replay.status, path).toBe(200);
+      expect(replay.headers.get("idempotent-replayed"), path).toBe("true");
+      expect(replay.body).toEqual(first.body);
+    }
+    expect((await titles(api)).filter((t: string) => t === "Spelled once")).toHaveLength(1);
+  });
+
   it("answers 422 when the key is reused for a different request", async () => {
     const headers = { "idempotency-key": "reused" };
     await api.post("/services", { service: { title: "First" } }, headers);

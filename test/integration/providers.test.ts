@@ -172,11 +172,11 @@ describe("GET /api/v1/providers/{id}", () => {
 });
 
 describe("DELETE /api/v1/providers/{id}", () => {
-  it("removes the link and answers the removed provider", async () => {
+  it("removes the link and answers the removed provider, inactive", async () => {
     const provider = await link();
     const res = await api.delete(`/providers/${provider.id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ provider });
+    expect(res.body).toEqual({ provider: { ...provider, active: false } });
     expect((await api.get(`/providers/${provider.id}`)).status).toBe(404);
     expect(await countLinks(provider.service_id)).toBe(0);
   });

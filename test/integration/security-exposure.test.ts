@@ -39,7 +39,7 @@ beforeAll(async () => {
 const SERVICE_KEYS = ["id", "title", "description", "active", "booking_capacity", "day_booking_specify_time", "has_day_booking", "interval", "max_slots",
   "price", "same_day", "template", "interval_rounding", "booking_type", "booking_type_id", "custom_data", "booking_form", "created_at", "updated_at"].sort();
 const SLOT_KEYS = ["timestamp", "timestamp_end", "formatted_timestamp", "formatted_timestamp_end", "free", "available_resources", "maximum_capacity"].sort();
-const PUBLIC_BOOKING_KEYS = ["id", "service_id", "event_id", "resource_id", "booked_from", "booked_to", "expires_at", "title", "state", "active", "count",
+const PUBLIC_BOOKING_KEYS = ["id", "service_id", "event_id", "resource_id", "person_id", "booked_from", "booked_to", "expires_at", "title", "state", "active", "count",
   "created_at", "updated_at", "resource", "service"].sort();
 const VISITOR_PERSON_KEYS = ["id", "name", "email", "phone_number", "phonenumber", "phone_number_formatted", "date_of_birth", "street", "city",
   "postal_code", "state", "country_code", "parent_id", "active", "created_at", "updated_at"].sort();
@@ -110,20 +110,21 @@ describe("slots, next_available_date and available_dates on the site", () => {
 
   it("answers dates only from next_available_date and available_dates", async () => {
     const next = await site.get(`/services/${ids.service}/next_available_date?from=${DAY}`);
-    expect(next.body).toEqual({ available_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+    expect(next.body).toEqual([{ available_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) }]);
     const dates = await site.get(`/services/${ids.service}/available_dates?from=${DAY}`);
     for (const e of dates.body) expect(e).toEqual({ available_date: { date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) } });
   });
 });
 
 describe("POST /bookings on the site", () => {
-  it("answers a visitor matched to a stored person without the person, the code or any private field", async () => {
+  it("answers a visitor matched to a stored person with only its id: not the person, the code or any private field", async () => {
     const res = await site.post("/bookings", { booking: { service_id: ids.service, booked_from: `${DAY} 11:00`, booked_to: `${DAY} 12:00`, person_attributes: { email: "ann@example.com", phone_number: person.phone_number } } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(Object.keys(res.body.booking).sort()).toEqual(PUBLIC_BOOKING_KEYS);
     expect(res.body.booking).toMatchObject({ state: "awaiting_verification", resource: { id: ids.resource, title: "Room" }, service: { id: ids.service, title: "Cut" } });
     const stored = await rawBooking(res.body.booking.id);
     expect(stored!.person_id).toBe(person.id);
+    expect(res.body.booking.person_id).toBe(person.id);
     expect(stored!.verification_code).toMatch(/^\d{5}$/);
     const text = JSON.stringify(res.body);
     for (const secret of [HIDDEN, stored!.verification_code, "ann@example.com", person.phone_number]) expect(text).not.toContain(secret);

@@ -16,10 +16,13 @@ const STARTED = Date.now();
 const FORGED_ID = 987_654;
 const FORGED_UUID = "00000000-0000-4000-8000-000000000000";
 
-/** Everything a client must never set, in input form. */
+/**
+ * Everything a client must never set, in input form. `expires_at` is not here: it is a booking
+ * input (spec: Booking; compat.md), tested in compat-points.test.ts.
+ */
 const forged = () => ({
   id: FORGED_ID, account_id: otherAccountId, state: "cancelled", active: false, created_at: "2001-01-01 00:00", updated_at: "2001-01-01 00:00",
-  verification_code: "00000", collection_id: FORGED_UUID, expires_at: "2001-01-01 00:00", reminded_at: "2001-01-01 00:00", availability: 999,
+  verification_code: "00000", collection_id: FORGED_UUID, reminded_at: "2001-01-01 00:00", availability: 999,
   user_id: FORGED_ID, webhook_secret: "whsec_forged", secret: "forged", api_enabled: false, billing_status: "unpaid",
   phone_e164: "+4700000000", key_hash: "forged",
 });

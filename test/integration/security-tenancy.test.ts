@@ -172,6 +172,9 @@ function sweep(): Record<string, Probe[]> {
     "GET /client/users": [["GET", "/client/users", null, 200]],
     "GET /client/users/:id": [["GET", `/client/users/${o.userLink}`, null, 404]],
     "POST /client/users": [["POST", "/client/users", { user: { name: "Staff", email: "staff@ownermark.example" }, role: "admin" }, 200]],
+    // The API's description and reference page: the same for every caller, no account data.
+    "GET /openapi": [["GET", "/openapi.json", null, 200]],
+    "GET /docs": [["GET", "/docs", null, 200]],
   };
   for (const listing of LISTINGS) {
     table[`GET /bookings/${listing}`] = [["GET", `/bookings/${listing}`, null, 200]];

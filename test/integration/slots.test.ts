@@ -114,15 +114,15 @@ describe("GET /api/v1/services/{id}/available_dates and next_available_date", ()
   });
 
   it("finds the next date with a free slot, skipping a closed day", async () => {
-    expect((await api.get(`/services/${cut.id}/next_available_date?from=2030-03-01`)).body).toEqual({ available_date: "2030-03-04" });
+    expect((await api.get(`/services/${cut.id}/next_available_date?from=2030-03-01`)).body).toEqual([{ available_date: "2030-03-04" }]);
     await must(api.put(`/resources/${chair.id}/exception_dates/2030-03-04`, { resource_exception_date: { opening_hours: null } }));
-    expect((await api.get(`/services/${cut.id}/next_available_date?from=2030-03-01`)).body).toEqual({ available_date: "2030-03-11" });
+    expect((await api.get(`/services/${cut.id}/next_available_date?from=2030-03-01`)).body).toEqual([{ available_date: "2030-03-11" }]);
   });
 
-  it("answers null when nothing is free within 30 days", async () => {
+  it("answers an empty list when nothing is free within 30 days", async () => {
     const make = catalogue(api);
     const never = await make.service({ title: "Never" });
-    expect((await api.get(`/services/${never.id}/next_available_date?from=2030-03-01`)).body).toEqual({ available_date: null });
+    expect((await api.get(`/services/${never.id}/next_available_date?from=2030-03-01`)).body).toEqual([]);
   });
 });
 

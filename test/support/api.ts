@@ -1,6 +1,7 @@
 // Request helpers for integration tests: every call goes through the real Worker entry.
 import { exports } from "cloudflare:workers";
 import { env } from "cloudflare:test";
+import { contractViolation } from "./openapi";
 
 export const ADMIN_TOKEN = "test-admin-token";
 const ORIGIN = "http://api.test";
@@ -31,6 +32,9 @@ export async function send(
   } catch {
     /* non-JSON bodies stay text */
   }
+  // Every answer of a documented route is checked against the OpenAPI document (src/openapi).
+  const violation = contractViolation(method, url, res.status, res.headers.get("content-type"), body);
+  if (violation) throw new Error(`OpenAPI contract: ${violation}`);
   return { status: res.status, headers: res.headers, body };
 }
 

@@ -84,10 +84,10 @@ export const badTimeZone = () => fc.oneof(wordy, fc.integer(), containers, fc.co
 export const badIdList = () =>
   fc.oneof(wordy, fc.integer(), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { minKeys: 1, maxKeys: 2 }), fc.array(badInteger({ min: 1 }), { minLength: 1, maxLength: 3 }));
 
-/** Keys a client may send but never set: each must be ignored without harm. */
+/** Keys a client may send but never set: each must be ignored without harm (`expires_at` is a booking input). */
 export const READ_ONLY_KEYS = [
   "id", "account_id", "state", "active", "created_at", "updated_at", "verification_code", "collection_id",
-  "expires_at", "availability", "user_id", "webhook_secret", "api_enabled", "billing_status", "api_key", "__proto__", "constructor",
+  "availability", "user_id", "webhook_secret", "api_enabled", "billing_status", "api_key", "__proto__", "constructor",
 ] as const;
 
 /** Any JSON-ish value, for unknown and read-only keys. */

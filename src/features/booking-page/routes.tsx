@@ -34,7 +34,6 @@ bookingPageRoutes.get("/", strictPage, async (c) => {
   const { account, now } = c.var;
   // A booking view holds the visitor's data and its link a token: never kept by a cache.
   c.header("Cache-Control", "no-store");
-  c.status(q.booking !== undefined && !data.booking ? 404 : 200);
   return c.html(`<!doctype html>${<Page data={data} ctx={{ account, now, w: wordsFor(account.locale), host: new URL(c.req.url).hostname, taken: q.taken }} />}`);
 });
 

@@ -13,7 +13,8 @@ import { checkPublicTimes, isInsideOpeningHours } from "./public-rules";
 import { getBooking } from "./queries";
 import { eventOf, instantOf, providerResources, reminderBefore, resourceOf, serviceOf } from "./references";
 import { CREATE_MESSAGE_FLAGS, type CreateBookingBody } from "./schema";
-import { checkVerificationContact, newVerificationCode, VERIFICATION_TTL_MS, verificationRequired } from "./verification";
+import { holdOnCreate } from "./hold";
+import { checkVerificationContact, newVerificationCode, verificationRequired } from "./verification";
 
 export const FULLY_BOOKED = "is not available: the resource is fully booked at this time";
 export const EVENT_FULL = "is fully booked";
@@ -121,12 +122,16 @@ export async function draftBooking(deps: Deps, body: CreateBookingBody): Promise
   const addReminder = body.add_reminder_sms ?? (deps.account.reminder_sms && input.reminder_at === undefined);
   const reminderAt = addReminder ? reminderBefore(deps, placement.from) : instantOf(deps, errors, "reminder_at", input.reminder_at);
   const paidAt = instantOf(deps, errors, "paid_at", input.paid_at);
+  const verify = verificationRequired(deps.account, confirm);
+  // A visitor does not choose how long their unverified booking holds the slot.
+  const expiresAt = holdOnCreate(deps, errors, onSite ? undefined : input.expires_at, verify);
   errors.throwIfAny();
 
   // A visitor may not attach a booking to a stored person by id: only by who they say they are.
   const plan = await planPerson(deps, { person_id: onSite ? undefined : input.person_id, person_attributes: input.person_attributes });
-  if (isPublic && plan.kind === "none") throw personError(["can't be blank"]);
-  const verify = verificationRequired(deps.account, confirm);
+  // The site needs someone to verify; public_booking on the private API applies only the spec's
+  // time rules (inside opening hours, not past, not beyond the horizon), so no person is needed.
+  if (onSite && plan.kind === "none") throw personError(["can't be blank"]);
   if (verify) checkVerificationContact(deps.account, plannedPerson(plan));
   const state = initialState({ confirm, verificationRequired: verify, confirmManually: deps.account.confirm_manually });
 
@@ -138,7 +143,7 @@ export async function draftBooking(deps: Deps, body: CreateBookingBody): Promise
     person_id: personId,
     booked_from: placement.from,
     booked_to: placement.to,
-    expires_at: verify ? deps.now + VERIFICATION_TTL_MS : null,
+    expires_at: expiresAt,
     title: input.title ?? null,
     notes: input.notes ?? null,
     reminder_at: reminderAt ?? null,

@@ -1,15 +1,16 @@
 // The booking listings (/bookings and its variants, a person's and an event's bookings): which
 // states each shows (spec: Listing rules) and how the query parameters filter them.
 import { and, eq, ne, sql, type SQL } from "drizzle-orm";
-import { bookings, events, people } from "../../db/schema";
+import { bookings, events, people, type Booking } from "../../db/schema";
 import { inIds } from "../../db/id-list";
+import { changedSince, type SyncDirection } from "../../db/sync-order";
 import type { BookingState } from "../../domain/booking-states";
 import { parseDateTimeInput, startOfDay } from "../../domain/time";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { found } from "../../http/serialize";
-import { ACTIVE, inEffectiveStates, isActiveSql, pageOfBookings, type ListOrder } from "./queries";
+import { ACTIVE, inEffectiveStates, isActiveSql, pageOfBookings, syncPageOfBookings, type ListOrder } from "./queries";
 import type { ListQuery } from "./schema";
 
 export const LISTINGS = ["active", "recent", "upcoming", "unconfirmed", "all", "visible"] as const;
@@ -57,7 +58,7 @@ function filters(deps: Deps, listing: Listing, query: ListQuery): SQL[] {
   if (query.status) conditions.push(sql`${bookings.status} IN (select value from json_each(${JSON.stringify(query.status)}))`);
   if (query.start !== undefined) conditions.push(sql`${bookings.booked_from} >= ${instant(deps, "start", query.start)}`);
   if (query.end !== undefined) conditions.push(sql`${bookings.booked_to} <= ${instant(deps, "end", query.end)}`);
-  if (query.since !== undefined) conditions.push(sql`${bookings.updated_at} > ${instant(deps, "since", query.since)}`);
+  if (query.since !== undefined) conditions.push(changedSince(bookings.updated_at, instant(deps, "since", query.since)));
   if (listing === "upcoming") {
     const from = query.from !== undefined ? startOfDay(query.from, deps.account.time_zone) : deps.now;
     conditions.push(sql`${bookings.booked_to} > ${from}`);
@@ -78,9 +79,26 @@ async function ownerCondition(deps: Deps, owner: Owner): Promise<SQL | undefined
   return undefined;
 }
 
-export async function listBookings(deps: Deps, listing: Listing, query: ListQuery, request: PageRequest, owner: Owner = { kind: "account" }) {
+/**
+ * Sync listings (docs/decisions/sync.md) page by (updated_at, id): `recent` newest first, any other
+ * listing with `since` oldest first, unless the caller asked for an order of their own.
+ */
+function syncDirection(listing: Listing, query: ListQuery): SyncDirection | null {
+  if (listing === "recent") return "desc";
+  if (query.since !== undefined && query.order === undefined) return "asc";
+  return null;
+}
+
+export async function listBookings(
+  deps: Deps, listing: Listing, query: ListQuery, request: PageRequest, owner: Owner = { kind: "account" },
+): Promise<{ rows: Booking[]; total: number; nextCursor?: string | null }> {
+  const direction = syncDirection(listing, query);
+  if (request.cursor && !direction) {
+    throw ApiError.invalid("cursor", "applies only to since listings without an order, and to recent");
+  }
   const conditions = [await ownerCondition(deps, owner), stateCondition(deps, listing, query, owner), ...filters(deps, listing, query)]
     .filter((c): c is SQL => c !== undefined);
-  const order: ListOrder = listing === "recent" ? "updated_at_desc" : query.order === "booked_from_desc" ? "booked_from_desc" : "booked_from";
+  if (direction) return syncPageOfBookings(deps, conditions, direction, request);
+  const order: ListOrder = query.order === "booked_from_desc" ? "booked_from_desc" : "booked_from";
   return pageOfBookings(deps, conditions, order, request);
 }

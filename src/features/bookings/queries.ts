@@ -5,7 +5,8 @@ import { bookings, events, people, resources, services, type Booking } from "../
 import { inIds } from "../../db/id-list";
 import { ACTIVE_STATES } from "../../domain/booking-states";
 import type { Deps } from "../../env";
-import { pageOf } from "../../db/page";
+import { pageOf, syncPageOf } from "../../db/page";
+import type { SyncDirection } from "../../db/sync-order";
 import type { PageRequest } from "../../http/pagination";
 import { found } from "../../http/serialize";
 import { bookedCountsQuery, toBookedMap } from "../events/queries";
@@ -32,12 +33,11 @@ export { inEffectiveStates, isActiveSql } from "./active-sql";
 
 export const ACTIVE = [...ACTIVE_STATES];
 
-export type ListOrder = "booked_from" | "booked_from_desc" | "updated_at_desc";
+export type ListOrder = "booked_from" | "booked_from_desc";
 
 const ORDERS: Record<ListOrder, SQL[]> = {
   booked_from: [asc(bookings.booked_from), asc(bookings.id)],
   booked_from_desc: [desc(bookings.booked_from), desc(bookings.id)],
-  updated_at_desc: [desc(bookings.updated_at), desc(bookings.id)],
 };
 
 export async function pageOfBookings(
@@ -48,6 +48,11 @@ export async function pageOfBookings(
 ): Promise<{ rows: Booking[]; total: number }> {
   const where = and(eq(bookings.account_id, account.id), ...conditions);
   return pageOf(db, bookings, where, ORDERS[order], request);
+}
+
+export function syncPageOfBookings({ db, account }: Deps, conditions: SQL[], direction: SyncDirection, request: PageRequest) {
+  const where = and(eq(bookings.account_id, account.id), ...conditions);
+  return syncPageOf(db, bookings, { updatedAt: bookings.updated_at, id: bookings.id }, where, direction, request);
 }
 
 const ids = (values: (number | null)[]) => [...new Set(values.filter((v): v is number => v !== null))];

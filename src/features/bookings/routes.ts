@@ -23,11 +23,11 @@ async function one(c: C, booking: Booking, extended = false) {
 }
 
 async function page(c: C, listing: Listing, q: ListQuery, owner?: Owner) {
-  const request = pageRequest(q.page, BOOKINGS_PAGE_SIZE);
-  const { rows, total } = await listBookings(deps(c), listing, q, request, owner);
+  const request = pageRequest(q.page, BOOKINGS_PAGE_SIZE, q.cursor);
+  const { rows, total, nextCursor } = await listBookings(deps(c), listing, q, request, owner);
   const related = await loadRelated(deps(c), rows);
   const view = { timeZone: c.var.account.time_zone, now: c.var.now, extended: q.extended ?? false };
-  setPageHeaders(c, request, total, rows.length);
+  setPageHeaders(c, request, total, rows.length, nextCursor);
   return c.json(wrapList("booking", rows.map((b) => toBookingJson(b, related, view))));
 }
 

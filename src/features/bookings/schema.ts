@@ -1,6 +1,7 @@
 // Booking input: POST/PUT /bookings with their extra parameters, the actions' bodies and the list query.
 import { z } from "zod";
 import { BOOKING_STATES } from "../../domain/booking-states";
+import { syncCursor } from "../../db/sync-order";
 import {
   boolean, customData, date, dateTime, idOrIds, integer, LONG_TEXT, nullableDateTime, nullableInteger, optionalText, page, text,
 } from "../../http/fields";
@@ -23,6 +24,7 @@ const attributes = {
   title: optionalText(),
   notes: optionalText(LONG_TEXT),
   reminder_at: nullableDateTime(),
+  expires_at: nullableDateTime(),
   paid_at: nullableDateTime(),
   external_id: optionalText(),
   gateway_order_number: optionalText(),
@@ -96,6 +98,7 @@ export const listQuery = z.object({
   extended: flag(),
   order: z.enum(["booked_from_desc", "booked_from_asc"]).optional(),
   page: page(),
+  cursor: syncCursor().optional(),
 });
 
 export const showQuery = z.object({ extended: flag() });

@@ -86,6 +86,9 @@ export function toPublicBookingJson(booking: Booking, related: Related, view: Vi
     service_id: booking.service_id,
     event_id: booking.event_id,
     resource_id: booking.resource_id,
+    // The visitor's own person, created or matched for this booking, so a widget can book again
+    // or verify a phone as them; only its id, and only in this answer.
+    person_id: booking.person_id,
     booked_from: formatInstant(booking.booked_from, tz),
     booked_to: formatInstant(booking.booked_to, tz),
     expires_at: formatNullableInstant(booking.expires_at, tz),

@@ -19,8 +19,9 @@ const CHANGE_OF: Record<ApiAction, BookingChange> = {
 
 async function followed(deps: Deps, change: BookingChange, booking: Promise<Booking>, opts: { messages?: boolean } = {}): Promise<Booking> {
   const stored = await booking;
-  // A repeated action (deleting a deleted booking) writes nothing, and so announces nothing.
-  if (stored.updated_at === deps.now) await afterBookingChange(deps, change, stored, undefined, opts);
+  // A repeated action (deleting a deleted booking) writes nothing, and so announces nothing. A write
+  // can store a later updated_at than this request's clock (commit order, docs/decisions/sync.md).
+  if (stored.updated_at >= deps.now) await afterBookingChange(deps, change, stored, undefined, opts);
   return stored;
 }
 

@@ -7,6 +7,7 @@ import { ApiError, ErrorCollector } from "../../http/errors";
 import type { CapacityScope } from "./capacity-sql";
 import { EVENT_FULL, FULLY_BOOKED } from "./create";
 import { runWrite, updateBookingStatement, type BookingColumns } from "./guarded-write";
+import { holdOnUpdate } from "./hold";
 import { applyPersonFill, createPlannedPerson, discardPlannedPerson, planPerson, type PersonPlan } from "./person-link";
 import { getBooking } from "./queries";
 import { eventOf, instantOf, reminderBefore, resourceOf, serviceOf } from "./references";
@@ -76,6 +77,7 @@ export async function updateBooking(deps: Deps, id: number, body: UpdateBookingB
   const placed = await placementColumns(deps, booking, input, errors);
   const reminderAt = body.add_reminder_sms ? reminderBefore(deps, placed.from) : instantOf(deps, errors, "reminder_at", input.reminder_at);
   const paidAt = instantOf(deps, errors, "paid_at", input.paid_at);
+  const expiresAt = holdOnUpdate(deps, errors, booking, input.expires_at);
   errors.throwIfAny();
 
   const wantsPerson = input.person_id !== undefined || input.person_attributes !== undefined;
@@ -95,6 +97,7 @@ export async function updateBooking(deps: Deps, id: number, body: UpdateBookingB
     ...(wantsPerson ? { person_id: personId } : {}),
     ...(reminderAt !== undefined ? { reminder_at: reminderAt } : {}),
     ...(paidAt !== undefined ? { paid_at: paidAt } : {}),
+    ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
     ...(Object.keys(flags).length > 0 ? { message_flags: { ...booking.message_flags, ...flags } } : {}),
     updated_at: deps.now,
   };

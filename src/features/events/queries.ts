@@ -3,7 +3,7 @@
 import { and, asc, desc, eq, sum, type SQL } from "drizzle-orm";
 import { bookings, events, type Event } from "../../db/schema";
 import { inIds } from "../../db/id-list";
-import { pageOf } from "../../db/page";
+import { pageOf, syncPageOf } from "../../db/page";
 import type { Db, Deps } from "../../env";
 import type { PageRequest } from "../../http/pagination";
 import { found } from "../../http/serialize";
@@ -49,4 +49,10 @@ export async function pageOfEvents(
 ): Promise<{ rows: Event[]; total: number }> {
   const where = and(eq(events.account_id, account.id), ...conditions);
   return pageOf(db, events, where, ORDERS[order], request);
+}
+
+/** A since listing's page by (updated_at, id), oldest change first (docs/decisions/sync.md). */
+export function syncPageOfEvents({ db, account }: Deps, conditions: SQL[], request: PageRequest) {
+  const where = and(eq(events.account_id, account.id), ...conditions);
+  return syncPageOf(db, events, { updatedAt: events.updated_at, id: events.id }, where, "asc", request);
 }

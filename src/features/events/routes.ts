@@ -16,9 +16,10 @@ const one = (c: Context<AppEnv>, { event, booked }: { event: Event; booked: numb
   c.json(wrap("event", toEventJson(event, booked, c.var.account.time_zone)));
 
 eventRoutes.get("/", query(eventsQuery), async (c) => {
-  const request = pageRequest(c.req.valid("query").page);
-  const { rows, total, booked } = await listEvents(deps(c), c.req.valid("query"), request);
-  setPageHeaders(c, request, total, rows.length);
+  const q = c.req.valid("query");
+  const request = pageRequest(q.page, undefined, q.cursor);
+  const { rows, total, booked, nextCursor } = await listEvents(deps(c), q, request);
+  setPageHeaders(c, request, total, rows.length, nextCursor);
   return c.json(wrapList("event", rows.map((e) => toEventJson(e, booked.get(e.id) ?? 0, c.var.account.time_zone))));
 });
 

@@ -1,5 +1,6 @@
 // Event input (POST/PUT /events) and the events list query.
 import { z } from "zod";
+import { syncCursor } from "../../db/sync-order";
 import {
   boolean, customData, dateTime, idOrIds, idParam, integer, LONG_TEXT, optionalText, page,
 } from "../../http/fields";
@@ -33,6 +34,7 @@ export const eventsQuery = z.object({
   since: dateTime().optional(),
   order: z.enum(["starts_at_asc", "starts_at_desc"]).optional(),
   page: page(),
+  cursor: syncCursor().optional(),
 });
 
 export type EventsQuery = z.output<typeof eventsQuery>;

@@ -3,13 +3,14 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import { events, type Event } from "../../db/schema";
 import { inIds } from "../../db/id-list";
+import { changedSince } from "../../db/sync-order";
 import { parseDateTimeInput } from "../../domain/time";
 import type { Deps } from "../../env";
 import { afterEventChange } from "./effects";
 import { ApiError, ErrorCollector } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { resourceOf, serviceOf } from "../bookings/references";
-import { bookedCounts, getEvent, pageOfEvents } from "./queries";
+import { bookedCounts, getEvent, pageOfEvents, syncPageOfEvents } from "./queries";
 import type { EventInput, EventsQuery, EventUpdate } from "./schema";
 import { writeEventDelete, writeEventUpdate, type EventColumns } from "./writes";
 
@@ -31,7 +32,10 @@ function timesOf(deps: Deps, errors: ErrorCollector, input: EventUpdate, current
   return { starts: starts!, ends: ends! };
 }
 
-/** The resource and service an event names must be the account's, active, and the service an attendance one. */
+/**
+ * The resource and service an event names must be the account's and active. Any booking type
+ * will do: the spec does not limit events to attendance services (docs/decisions/compat.md).
+ */
 async function checkReferences(deps: Deps, errors: ErrorCollector, ids: { resource_id?: number; service_id?: number }) {
   const [resource, service] = await Promise.all([
     ids.resource_id === undefined ? undefined : resourceOf(deps, ids.resource_id),
@@ -44,13 +48,14 @@ async function checkReferences(deps: Deps, errors: ErrorCollector, ids: { resour
   if (ids.service_id !== undefined) {
     if (!service) errors.add("service_id", "does not exist");
     else if (!service.active) errors.add("service_id", "is not active");
-    else if (service.booking_type !== "attendance") errors.add("service_id", "must be an attendance service");
   }
 }
 
 export async function listEvents(deps: Deps, query: EventsQuery, request: PageRequest) {
   const errors = new ErrorCollector();
-  const conditions: SQL[] = [eq(events.active, true)];
+  const sync = query.since !== undefined && query.order === undefined;
+  // A sync client must learn of deletions too: a since listing shows deleted events (active false).
+  const conditions: SQL[] = query.since !== undefined ? [] : [eq(events.active, true)];
   if (query.service_id) conditions.push(inIds(events.service_id, query.service_id));
   if (query.resource_id) conditions.push(inIds(events.resource_id, query.resource_id));
   const bound = (attribute: string, text: string | undefined, condition: (at: number) => SQL) => {
@@ -59,9 +64,12 @@ export async function listEvents(deps: Deps, query: EventsQuery, request: PageRe
   };
   bound("start", query.start, (at) => sql`${events.starts_at} >= ${at}`);
   bound("end", query.end, (at) => sql`${events.ends_at} <= ${at}`);
-  bound("since", query.since, (at) => sql`${events.updated_at} > ${at}`);
+  bound("since", query.since, (at) => changedSince(events.updated_at, at));
+  if (request.cursor && !sync) errors.add("cursor", "applies only to since listings without an order");
   errors.throwIfAny();
-  const page = await pageOfEvents(deps, conditions, query.order === "starts_at_desc" ? "starts_at_desc" : "starts_at", request);
+  const page: { rows: Event[]; total: number; nextCursor?: string | null } = sync
+    ? await syncPageOfEvents(deps, conditions, request)
+    : await pageOfEvents(deps, conditions, query.order === "starts_at_desc" ? "starts_at_desc" : "starts_at", request);
   return { ...page, booked: await bookedCounts(deps, page.rows.map((e) => e.id)) };
 }
 

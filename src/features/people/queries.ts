@@ -2,7 +2,8 @@
 import { and, asc, eq, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { people, type Person } from "../../db/schema";
 import type { Deps } from "../../env";
-import { pageOf } from "../../db/page";
+import { pageOf, syncPageOf } from "../../db/page";
+import { changedSince } from "../../db/sync-order";
 import { parseDateTimeInput } from "../../domain/time";
 import { ApiError } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
@@ -37,17 +38,23 @@ export function peopleFilters({ account }: Deps, query: PeopleQuery): SQL[] {
   if (query.since !== undefined) {
     const since = parseDateTimeInput(query.since, account.time_zone);
     if (since === null) throw ApiError.invalid("since", "is not a valid datetime: use YYYY-MM-DD hh:mm or ISO 8601");
-    conditions.push(sql`${people.updated_at} > ${since}`);
+    conditions.push(changedSince(people.updated_at, since));
   }
   return conditions;
 }
 
-/** One page of the account's people matching `conditions`, and how many match in all. */
+/**
+ * One page of the account's people matching `conditions`, and how many match in all: by id, or as
+ * a sync listing by (updated_at, id) when the query has `since` (docs/decisions/sync.md).
+ */
 export async function pageOfPeople(
   { db, account }: Deps,
   conditions: (SQL | undefined)[],
   request: PageRequest,
-): Promise<{ rows: Person[]; total: number }> {
+  opts: { sync?: boolean } = {},
+): Promise<{ rows: Person[]; total: number; nextCursor?: string | null }> {
   const where = and(eq(people.account_id, account.id), ...conditions);
+  if (opts.sync) return syncPageOf(db, people, { updatedAt: people.updated_at, id: people.id }, where, "asc", request);
+  if (request.cursor) throw ApiError.invalid("cursor", "applies only to since listings");
   return pageOf(db, people, where, [asc(people.id)], request);
 }

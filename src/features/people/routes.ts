@@ -17,18 +17,18 @@ export const peopleRoutes = new Hono<AppEnv>();
 
 const one = (c: Context<AppEnv>, person: Person) => c.json(wrap("person", toPersonJson(person, c.var.account.time_zone)));
 
-const page = (c: Context<AppEnv>, request: PageRequest, { rows, total }: { rows: Person[]; total: number }) => {
-  setPageHeaders(c, request, total, rows.length);
+const page = (c: Context<AppEnv>, request: PageRequest, { rows, total, nextCursor }: { rows: Person[]; total: number; nextCursor?: string | null }) => {
+  setPageHeaders(c, request, total, rows.length, nextCursor);
   return c.json(wrapList("person", rows.map((p) => toPersonJson(p, c.var.account.time_zone))));
 };
 
 peopleRoutes.get("/", query(peopleQuery), async (c) => {
-  const request = pageRequest(c.req.valid("query").page);
+  const request = pageRequest(c.req.valid("query").page, undefined, c.req.valid("query").cursor);
   return page(c, request, await listPeople(deps(c), c.req.valid("query"), request));
 });
 
 peopleRoutes.get("/all", query(peopleQuery), async (c) => {
-  const request = pageRequest(c.req.valid("query").page);
+  const request = pageRequest(c.req.valid("query").page, undefined, c.req.valid("query").cursor);
   return page(c, request, await listPeople(deps(c), c.req.valid("query"), request, { includeInactive: true }));
 });
 

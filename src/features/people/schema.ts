@@ -1,5 +1,6 @@
 // Person input (POST/PUT /people, merge, and a booking's `person_attributes`) and the people list query.
 import { z } from "zod";
+import { syncCursor } from "../../db/sync-order";
 import {
   customData, date, dateTime, integer, LONG_TEXT, nullableDate, nullableInteger, optionalText, page, text,
 } from "../../http/fields";
@@ -64,6 +65,7 @@ export const peopleQuery = z.object({
   national_id_no: text().optional(),
   since: dateTime().optional(),
   page: page(),
+  cursor: syncCursor().optional(),
 });
 
 export type PeopleQuery = z.output<typeof peopleQuery>;

@@ -22,7 +22,7 @@ const own = (deps: Deps, id: number) => and(eq(people.id, id), eq(people.account
 export function listPeople(deps: Deps, query: PeopleQuery, request: PageRequest, opts: { includeInactive?: boolean } = {}) {
   const conditions = peopleFilters(deps, query);
   if (!opts.includeInactive) conditions.push(eq(people.active, true));
-  return pageOfPeople(deps, conditions, request);
+  return pageOfPeople(deps, conditions, request, { sync: query.since !== undefined });
 }
 
 /** Active people whose parent is `id`; the parent itself may be deactivated. */

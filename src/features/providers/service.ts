@@ -62,5 +62,7 @@ export async function deleteProvider(deps: Deps, id: number): Promise<Provider> 
     .delete(providers)
     .where(and(eq(providers.id, id), eq(providers.account_id, deps.account.id)))
     .returning();
-  return row;
+  if (!row) throw ApiError.notFound("provider"); // removed by a concurrent delete
+  // The link is gone for good; the answer says so as every other DELETE does (NOTES: Responses).
+  return { ...row, active: false };
 }

@@ -1,8 +1,8 @@
 // Resource input: POST/PUT /resources, weekday hours and the deprecated open_N/close_N pairs.
 import { z } from "zod";
 import { WEEKDAYS, type Weekday } from "../../domain/opening-hours";
-import { customData, date, integer, LONG_TEXT, openingHours, optionalText, requiredText } from "../../http/fields";
-import { LEGACY_TIME, legacyHoursIn } from "./legacy-hours";
+import { customData, date, integer, LONG_TEXT, openingHours, optionalText, requiredText, wallClockTime } from "../../http/fields";
+import { legacyHoursIn } from "./legacy-hours";
 
 /** A deprecated open_N / close_N value: `hh:mm`, or null / "" for a closed day. */
 const legacyTime = () =>
@@ -10,11 +10,12 @@ const legacyTime = () =>
     .union([z.string(), z.null()])
     .transform((value, ctx) => {
       if (value === null || value.trim() === "") return null;
-      if (!LEGACY_TIME.test(value.trim())) {
+      const time = wallClockTime(value);
+      if (time === null) {
         ctx.addIssue({ code: "custom", message: "must be a time written hh:mm" });
         return z.NEVER;
       }
-      return value.trim();
+      return time;
     })
     .optional();
 

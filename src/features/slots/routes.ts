@@ -38,7 +38,8 @@ function slotRoutes(publicOnly: boolean) {
   });
   routes.get("/:id/next_available_date", params("id"), query(slotsQuery), async (c) => {
     const date = await counted(c, (d) => nextAvailableDateOf(d, c.req.valid("param").id, c.req.valid("query"), publicOnly));
-    return c.json({ available_date: date });
+    // A list of the spec's element shape: the original service's clients decode an array.
+    return c.json(date ? [{ available_date: date }] : []);
   });
   routes.get("/:id/available_dates", params("id"), query(slotsQuery), async (c) => {
     const dates = await counted(c, (d) => availableDatesOf(d, c.req.valid("param").id, c.req.valid("query"), publicOnly));

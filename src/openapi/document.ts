@@ -1,0 +1,232 @@
+// Builds the OpenAPI 3.1 document from the route table: zod schemas become JSON Schema 2020-12
+// (the dialect of OpenAPI 3.1) with z.toJSONSchema; the rest is the HTTP conventions every
+// route shares (auth, errors, rate limits, pagination, idempotency, encodings).
+import { z } from "zod";
+import { outputs } from "./answers";
+import { operations, type Operation } from "./operations";
+import { webhookEntries } from "./webhooks";
+
+type Json = Record<string, any>;
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+const refTo = (kind: "responses" | "headers" | "parameters", id: string) => ({ $ref: `#/components/${kind}/${id}` });
+
+outputs.add(z.object({ error: z.string().meta({ description: "One sentence a person understands." }) }), { id: "Error" });
+outputs.add(
+  z.record(z.string(), z.union([
+    z.array(z.string()),
+    z.record(z.string(), z.array(z.string())).meta({ description: "`person_attributes`: messages per nested attribute." }),
+  ])).meta({
+    description: "Messages per attribute (`base` when no attribute is to blame).",
+    examples: [{ booked_to: ["can't be blank"] }, { user_agent: ["is required: name your application or website"] }],
+  }),
+  { id: "AttributeErrors" },
+);
+
+const intHeader = (description: string) => ({ description, schema: { type: "integer" } });
+const HEADERS = {
+  "RateLimit-Limit": intHeader("Requests allowed per window from one client address."),
+  "RateLimit-Remaining": intHeader("Requests left in the current window."),
+  "RateLimit-Reset": intHeader("Seconds until the window frees a request."),
+  "Retry-After": intHeader("Seconds to wait before retrying."),
+  Link: { description: "RFC 8288 links: `first`, `prev`, `next`, `last`.", schema: { type: "string" } },
+  "Current-Page": intHeader("The page answered (1-based)."),
+  "Page-Items": intHeader("Items on this page."),
+  "Total-Count": intHeader("Items on all pages."),
+  "Total-Pages": intHeader("Number of pages."),
+};
+const RATE_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"];
+const PAGE_HEADERS = ["Link", "Current-Page", "Page-Items", "Total-Count", "Total-Pages"];
+const headerRefs = (names: string[]) => Object.fromEntries(names.map((n) => [n, refTo("headers", n)]));
+
+const errorResponse = (description: string, schema = "Error", headers = RATE_HEADERS) => ({
+  description,
+  headers: headerRefs(headers),
+  content: { "application/json": { schema: ref(schema) } },
+});
+
+const RESPONSES = {
+  BadRequest: errorResponse("Bad input: messages keyed by attribute. A rejected request changes nothing.", "AttributeErrors"),
+  Unauthorized: errorResponse("No key, a wrong key, or the API is not enabled for the account."),
+  PaymentRequired: errorResponse("The account has an unpaid bill."),
+  NotFound: errorResponse("No such object in the caller's account (another account's id included)."),
+  NotAcceptable: errorResponse("XML was asked for (`Accept: application/xml` or a `.xml` path): XML support is gone."),
+  Conflict: errorResponse("A request with this Idempotency-Key is still being processed."),
+  PayloadTooLarge: errorResponse("The body is larger than 1 MiB."),
+  UnsupportedMediaType: errorResponse("A body that is neither JSON nor a form."),
+  UnprocessableEntity: errorResponse("This Idempotency-Key was used for a different request."),
+  TooManyRequests: errorResponse("Over the per-address budget (80 requests per 20 s by default).", "Error", [...RATE_HEADERS, "Retry-After"]),
+  ServerError: errorResponse("`{\"error\": \"system error\"}`; details only in the service's logs."),
+};
+
+const PARAMETERS = {
+  IdempotencyKey: {
+    name: "Idempotency-Key", in: "header", required: false,
+    description: "Makes a POST or PUT safe to retry: a replay within 24 h answers the stored response (with `Idempotent-Replayed: true`). Keys are per account, 1–255 characters.",
+    schema: { type: "string", minLength: 1, maxLength: 255 },
+  },
+};
+
+const BOOKING_TOKEN = {
+  name: "X-Booking-Token", in: "header", required: true,
+  description: "The `booking_token` POST /bookings answered: it opens that one booking. A missing or wrong token is a 404.",
+  schema: { type: "string" },
+};
+
+const PATH_PARAMS: Record<string, Json> = {
+  id: { type: "integer", minimum: 1 },
+  delivery_id: { type: "integer", minimum: 1 },
+  date: { type: "string", format: "date" },
+  collection_id: { type: "string" },
+  external_id: { type: "string" },
+};
+
+const PUBLIC_SERVERS = [{
+  url: "{scheme}://{subdomain}.{root_domain}",
+  description: "An account's booking site: the account is the one whose subdomain the Host names; no key.",
+  variables: { scheme: { default: "http", enum: ["http", "https"] }, subdomain: { default: "demo" }, root_domain: { default: "localhost:8787" } },
+}];
+
+const SECURITY: Record<Operation["surface"], Json[]> = {
+  private: [{ bearerAuth: [] }, { basicAuth: [] }],
+  operator: [{ operatorToken: [] }],
+  public: [],
+  reference: [],
+};
+
+const pascal = (s: string) => s.replace(/[{}]/g, "").split(/[/_.]/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join("");
+
+function operationId(op: Operation): string {
+  const prefix = { private: "", reference: "", public: "public", operator: "operator" }[op.surface];
+  const path = op.path.replace(/^\/(api|admin)\/v1/, "");
+  const id = `${op.method}${prefix ? pascal(prefix) : ""}${pascal(path)}`;
+  return id[0].toLowerCase() + id.slice(1);
+}
+
+/** Query schemas become one parameter per attribute; arrays repeat the name (`state=a&state=b`) or use `[]`. */
+function queryParameters(schema: z.ZodType): Json[] {
+  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Json;
+  const required = new Set<string>(json.required ?? []);
+  return Object.entries<Json>(json.properties ?? {}).map(([name, property]) => {
+    const many = JSON.stringify(property).includes('"type":"array"');
+    return {
+      name, in: "query", required: required.has(name), schema: property,
+      ...(many ? { style: "form", explode: true, description: `One value, or several as \`${name}[]=1&${name}[]=2\` (or \`${name}=1&${name}=2\`).` } : {}),
+    };
+  });
+}
+
+/** A form body sends nested objects with bracket names: `booking[title]=x` (deepObject). */
+function formEncoding(body: Json): Json {
+  const props = Object.entries<Json>(body.properties ?? {}).filter(([, p]) => JSON.stringify(p).includes('"type":"object"'));
+  return Object.fromEntries(props.map(([name]) => [name, { style: "deepObject", explode: true }]));
+}
+
+function errorsOf(op: Operation): Json {
+  const refs: Record<string, keyof typeof RESPONSES> = {};
+  if (op.surface === "reference") return { "429": refTo("responses", "TooManyRequests"), "500": refTo("responses", "ServerError") };
+  refs["400"] = "BadRequest";
+  if (op.surface !== "public") refs["401"] = "Unauthorized";
+  if (op.surface === "private") refs["402"] = "PaymentRequired";
+  refs["404"] = "NotFound";
+  refs["406"] = "NotAcceptable";
+  if (op.body) Object.assign(refs, { "413": "PayloadTooLarge", "415": "UnsupportedMediaType" });
+  if (op.surface !== "operator" && (op.method === "post" || op.method === "put")) Object.assign(refs, { "409": "Conflict", "422": "UnprocessableEntity" });
+  refs["429"] = "TooManyRequests";
+  refs["500"] = "ServerError";
+  return Object.fromEntries(Object.entries(refs).map(([status, name]) => [status, refTo("responses", name)]));
+}
+
+function operationObject(op: Operation, inputSchemas: Json): Json {
+  const pathParams = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: "path", required: true, schema: PATH_PARAMS[name] }));
+  const parameters = [
+    ...pathParams,
+    ...(op.query ? queryParameters(op.query) : []),
+    ...(op.bookingToken ? [BOOKING_TOKEN] : []),
+    ...(op.surface !== "operator" && (op.method === "post" || op.method === "put") ? [refTo("parameters", "IdempotencyKey")] : []),
+  ];
+  const ok = op.html || op.media
+    ? { description: op.media ?? "HTML", content: { [op.media ?? "text/html"]: { schema: { type: "string" } } } }
+    : {
+      description: "OK",
+      headers: headerRefs([...RATE_HEADERS, ...(op.answer.paginated ? PAGE_HEADERS : [])]),
+      content: { "application/json": { schema: ref(op.answer.id) } },
+    };
+  const out: Json = {
+    operationId: operationId(op),
+    summary: op.summary,
+    tags: [op.tag],
+    security: SECURITY[op.surface],
+    ...(parameters.length ? { parameters } : {}),
+    responses: { "200": ok, ...errorsOf(op) },
+  };
+  if (op.body) {
+    const schema = inputSchemas[op.body.id];
+    const encoding = formEncoding(schema);
+    out.requestBody = {
+      required: (schema.required ?? []).length > 0,
+      description: "JSON, or a form with bracket names (`booking[title]=x`, `ids[]=1`) whose values are read as text.",
+      content: {
+        "application/json": { schema: ref(op.body.id) },
+        "application/x-www-form-urlencoded": { schema: ref(op.body.id), encoding },
+        "multipart/form-data": { schema: ref(op.body.id), encoding },
+      },
+    };
+  }
+  return out;
+}
+
+const componentSchemas = (registry: z.core.$ZodRegistry<{ id: string }>, io: "input" | "output") => {
+  const { schemas } = z.toJSONSchema(registry, { io, unrepresentable: "any", uri: (id) => `#/components/schemas/${id}` }) as { schemas: Json };
+  for (const schema of Object.values<Json>(schemas)) {
+    delete schema.$schema;
+    delete schema.$id;
+  }
+  return schemas;
+};
+
+const DESCRIPTION = `Booking service API: resources, services, slots, bookings, events, people and web hooks.
+
+- **Private API** (\`/api/v1\`): \`Authorization: Bearer <API key>\`; HTTP Basic with the key as user name still works but is deprecated.
+- **Booking site** (\`/services\`, \`/bookings\`, \`/people/perishable_token\` on \`<subdomain>.<root domain>\`): no key; the Host names the account.
+- **Operator API** (\`/admin/v1\`): \`Authorization: Bearer <ADMIN_TOKEN>\`; creates and manages accounts.
+
+Every request names its application in \`User-Agent\` (400 \`{"user_agent": [...]}\` without one). Every path also answers with a \`.json\` suffix.
+Bodies are JSON or forms with bracket names. Answers wrap each object under its kind (\`{"booking": {...}}\`, lists as \`[{"booking": {...}}, ...]\`);
+datetimes are ISO 8601 with the account's offset, dates \`YYYY-MM-DD\`. Errors: 400 \`{"<attribute>": ["message"]}\`, other 4xx \`{"error": "sentence"}\`, 5xx \`{"error": "system error"}\`.`;
+
+let built: Json | undefined;
+
+/** The document; built once per isolate (a few milliseconds) and shared by every request. */
+export function openApiDocument(): Json {
+  if (built) return built;
+  const inputs = z.registry<{ id: string }>();
+  for (const op of operations) if (op.body && !inputs.has(op.body.schema)) inputs.add(op.body.schema, { id: op.body.id });
+  const webhooks = webhookEntries(ref);
+  const inputSchemas = componentSchemas(inputs, "input");
+  const paths: Json = {};
+  for (const op of operations) {
+    const item = (paths[op.path] ??= op.surface === "public" ? { servers: PUBLIC_SERVERS } : {});
+    item[op.method] = operationObject(op, inputSchemas);
+  }
+  built = {
+    openapi: "3.1.0",
+    info: { title: "Booking service API", version: "1.0.0", description: DESCRIPTION },
+    servers: [{ url: "/", description: "The host serving this document" }],
+    tags: [...new Set(operations.map((op) => op.tag)), "Webhook payloads"].map((name) => ({ name })),
+    paths,
+    webhooks,
+    components: {
+      schemas: { ...componentSchemas(outputs, "output"), ...inputSchemas },
+      responses: RESPONSES,
+      headers: HEADERS,
+      parameters: PARAMETERS,
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", description: "The account's API key." },
+        basicAuth: { type: "http", scheme: "basic", description: "Deprecated: the API key as user name, any password." },
+        operatorToken: { type: "http", scheme: "bearer", description: "The operator's ADMIN_TOKEN." },
+      },
+    },
+  };
+  return built;
+}

@@ -1,0 +1,270 @@
+// What the serializers answer, as zod schemas: the OpenAPI document's response objects. Objects
+// are closed (no unknown keys), so a field a serializer adds or drops fails the contract tests.
+import { z } from "zod";
+import { BOOKING_STATES } from "../domain/booking-states";
+import { WEEKDAYS } from "../domain/opening-hours";
+import { CHANNELS, MESSAGE_KINDS } from "../features/messages/kinds";
+import { BOOKING_TYPES } from "../features/services/schema";
+import { ROLES } from "../features/users/schema";
+
+const id = z.number().int().min(1);
+const count = z.number().int().min(0);
+const nullableText = z.string().nullable();
+/** Every instant goes out with the account's offset and seconds (NOTES: Output shapes). */
+const instant = z.string().meta({ format: "date-time", examples: ["2020-01-27T14:00:00+01:00"] });
+const nullableInstant = instant.nullable();
+const calendarDate = z.string().meta({ format: "date", examples: ["2020-01-27"] });
+const hours = z.array(z.string()).nullable().meta({ description: "`hh:mm` pairs (open, close), several for breaks; null is closed.", examples: [["09:00", "12:00", "13:00", "17:00"]] });
+const customData = z.record(z.string(), z.unknown()).nullable().meta({
+  description: "Flat key/value pairs; null until set. Values that look boolean come back as booleans, keys ending in `_at` as datetimes.",
+});
+const timestamps = { created_at: instant, updated_at: instant };
+const nullableTexts = <K extends string>(...keys: K[]) =>
+  Object.fromEntries(keys.map((k) => [k, nullableText])) as { [P in K]: typeof nullableText };
+
+export const Account = z.object({
+  id,
+  subdomain: z.string(),
+  name: z.string(),
+  email: z.string(),
+  time_zone: z.string(),
+  country_code: z.string(),
+  template: z.number().int(),
+  locale: z.string(),
+  verification_method: z.number().int().min(0).max(2),
+  email_notification: z.boolean(),
+  sms_notification: z.boolean(),
+  confirm_manually: z.boolean(),
+  public_access: z.boolean(),
+  reminder_sms: z.boolean(),
+  closed_for_holidays: z.boolean(),
+  allow_cancellation: z.boolean(),
+  settings: z.record(z.string(), z.unknown()).nullable(),
+  interval_rounding: z.number().int(),
+  slot_generation_type: z.number().int(),
+  api_enabled: z.boolean(),
+  billing_status: z.enum(["ok", "unpaid"]),
+  ...nullableTexts(
+    "currency", "gateway_analytics", "css_url", "address", "phone_number", "footer", "payment_provider",
+    "gateway_merchant_id", "logo", "service_template", "verification_methods", "mail_notification_recipient",
+    "future_bookable_period", "first_bookable_period", "cancellation_period", "new_user_text", "new_booking_text",
+    "booking_form", "person_form", "resource_form", "service_form", "event_form", "appointment_form", "category_form",
+    "sms_verification", "sms_confirmation", "sms_modification", "sms_cancellation", "sms_reminder",
+    "mail_verification", "mail_confirmation", "mail_modification", "mail_cancellation",
+    "mail_verification_subject", "mail_confirmation_subject", "mail_modification_subject", "mail_cancellation_subject",
+  ),
+  ...timestamps,
+});
+
+export const Holiday = z.object({ date: calendarDate, name: z.string() });
+
+export const Resource = z.object({
+  id,
+  title: z.string(),
+  description: nullableText,
+  active: z.boolean(),
+  capacity: z.number().int().min(1),
+  ...Object.fromEntries(WEEKDAYS.map((day) => [`opening_hours_${day}`, hours])),
+  ...Object.fromEntries(
+    WEEKDAYS.flatMap((_, n) => [[`open_${n}`, nullableText.meta({ deprecated: true })], [`close_${n}`, nullableText.meta({ deprecated: true })]]),
+  ),
+  custom_data: customData,
+  ...timestamps,
+});
+
+export const ResourceExceptionDate = z.object({ resource_id: id, exception_date: calendarDate, opening_hours: hours, ...timestamps });
+export const ResourceOpeningHours = z.object({ date: calendarDate, opening_hours: hours });
+
+const serviceFields = {
+  id,
+  title: z.string(),
+  description: nullableText,
+  active: z.boolean(),
+  booking_capacity: z.number().int().nullable(),
+  day_booking_specify_time: z.boolean(),
+  has_day_booking: z.boolean(),
+  interval: z.number().int(),
+  max_slots: z.number().int(),
+  price: z.string().nullable().meta({ examples: ["450.0"] }),
+  same_day: z.boolean(),
+  template: nullableText,
+  interval_rounding: z.number().int().nullable(),
+  booking_type: z.enum(BOOKING_TYPES),
+  booking_type_id: z.union([z.literal(1), z.literal(2)]).meta({ deprecated: true }),
+  custom_data: customData,
+  booking_form: nullableText,
+  ...timestamps,
+};
+export const Service = z.object({
+  ...serviceFields,
+  ...nullableTexts("mail_verification", "mail_confirmation", "sms_verification", "sms_confirmation", "sms_reminder"),
+});
+/** The booking site's service: no message templates. */
+export const PublicService = z.object(serviceFields);
+
+export const Provider = z.object({ id, resource_id: id, service_id: id, active: z.boolean(), ...timestamps });
+
+export const Category = z.object({
+  id, title: z.string(), parent_id: id.nullable(), custom_data: customData, service_id_list: z.array(id), ...timestamps,
+});
+
+const publicPersonFields = {
+  id,
+  name: nullableText,
+  email: nullableText,
+  phone_number: nullableText,
+  phonenumber: nullableText.meta({ deprecated: true, description: "Alias of phone_number." }),
+  phone_number_formatted: nullableText.meta({ description: "E.164." }),
+  date_of_birth: calendarDate.nullable(),
+  ...nullableTexts("street", "city", "postal_code", "state", "country_code"),
+  parent_id: id.nullable(),
+  active: z.boolean(),
+  ...timestamps,
+};
+export const Person = z.object({
+  ...publicPersonFields,
+  external_id: nullableText,
+  custom_data: customData,
+  national_id_no: nullableText,
+  notes: nullableText,
+});
+/** A visitor who proved their number on the booking site sees no back-office fields. */
+export const PublicPerson = z.object(publicPersonFields);
+
+export const Event = z.object({
+  id,
+  resource_id: id,
+  service_id: id,
+  published: z.boolean(),
+  capacity: z.number().int(),
+  starts_at: instant,
+  ends_at: instant,
+  title: nullableText,
+  description: nullableText,
+  collection_id: nullableText,
+  active: z.boolean(),
+  availability: count.meta({ description: "Capacity minus the count of the event's active bookings." }),
+  custom_data: customData,
+  ...timestamps,
+});
+
+const Brief = z.object({ id, title: nullableText });
+
+const bookingCore = {
+  id,
+  service_id: id.nullable(),
+  event_id: id.nullable(),
+  resource_id: id,
+  booked_from: instant,
+  booked_to: instant,
+  expires_at: nullableInstant,
+  title: nullableText,
+  state: z.enum(BOOKING_STATES),
+  active: z.boolean(),
+  count: z.number().int().min(1),
+  ...timestamps,
+};
+export const Booking = z.object({
+  ...bookingCore,
+  person_id: id.nullable(),
+  notes: nullableText,
+  reminder_at: nullableInstant,
+  reminded_at: nullableInstant,
+  paid_at: nullableInstant,
+  external_id: nullableText,
+  gateway_order_number: nullableText,
+  custom_data: customData,
+  collection_id: nullableText,
+  status: nullableText,
+  verification_code: nullableText,
+  created_by: z.null(),
+  updated_by: z.null(),
+  person: Person.nullable(),
+  resource: z.union([Brief, Resource]).nullable().meta({ description: "`{id, title}`, or the whole resource with `extended=true`." }),
+  service: z.union([Brief, Service]).nullable().meta({ description: "`{id, title}`, or the whole service with `extended=true`." }),
+  event: z.union([Brief, Event]).nullable().optional().meta({ description: "Event bookings only: `{id, title}`, or the whole event with `extended=true`." }),
+});
+/** The booking site's answer: no code, person data or back-office fields. */
+export const PublicBooking = z.object({
+  ...bookingCore,
+  person_id: id.nullable().meta({ description: "The visitor's own person, created or matched for this booking; only in the booking site's answers about the visitor's own booking." }),
+  resource: Brief.nullable(),
+  service: Brief.nullable(),
+  event: Brief.nullable().optional(),
+});
+
+export const Slot = z.object({
+  timestamp: instant,
+  timestamp_end: instant,
+  formatted_timestamp: z.string().meta({ examples: ["Friday, 24 January 2020, 09:00"] }),
+  formatted_timestamp_end: z.string(),
+  free: count,
+  available_resources: z.array(id),
+  maximum_capacity: count,
+});
+
+export const RecurringCollection = z.object({
+  id: z.string(),
+  kind: z.enum(["booking", "event"]),
+  status: z.enum(["pending", "completed", "failed", "deleted"]),
+  rrule: nullableText,
+  rdate: nullableText,
+  exdate: nullableText,
+  occurrences: count,
+  processed: count,
+  created: count,
+  skipped: z.array(
+    z.object({
+      booked_from: instant.optional(),
+      booked_to: instant.optional(),
+      starts_at: instant.optional(),
+      ends_at: instant.optional(),
+      errors: z.record(z.string(), z.unknown()).meta({ description: "The 400 body a single create would have answered." }),
+    }),
+  ),
+  ...timestamps,
+});
+
+export const UserLink = z.object({
+  id,
+  user_id: id,
+  role: z.enum(ROLES),
+  ...timestamps,
+  user: z.object({
+    id, name: z.string(), email: z.string(), phone_number: nullableText, phonenumber: nullableText.meta({ deprecated: true }), ...timestamps,
+  }),
+});
+
+export const WebHook = z.object({ id, target_url: z.string(), event: z.string(), active: z.boolean(), ...timestamps });
+
+export const WebhookDelivery = z.object({
+  id,
+  web_hook_id: id,
+  event: z.string(),
+  idempotency_id: z.string(),
+  state: z.enum(["pending", "delivered", "failed"]),
+  attempt_count: count,
+  attempts: z.array(
+    z.object({ attempt: z.number().int(), status_code: z.number().int().nullable(), duration_ms: count, error: nullableText, created_at: instant }),
+  ),
+  payload: z.unknown().meta({ description: "The body that was (or will be) posted: see the webhooks of this document." }),
+  ...timestamps,
+});
+
+export const Message = z.object({
+  id,
+  booking_id: id.nullable(),
+  person_id: id.nullable(),
+  kind: z.enum(MESSAGE_KINDS),
+  channel: z.enum(CHANNELS),
+  recipient: z.string(),
+  subject: nullableText,
+  body: z.string(),
+  status: z.enum(["queued", "sending", "sent", "failed"]),
+  provider: nullableText,
+  error: nullableText,
+  sent_at: nullableInstant,
+  ...timestamps,
+});
+
+export const PerishableToken = z.object({ phone_number: z.string(), expires_at: instant });

@@ -1,0 +1,229 @@
+// The route table the OpenAPI document is built from: one entry per method and path the app
+// mounts, naming the feature's own input schemas and the answer. The route-coverage test keeps
+// it equal to the app's routes.
+import { z } from "zod";
+import { holidaysQuery, updateClientBody } from "../features/account/schema";
+import { LISTINGS } from "../features/bookings/list";
+import {
+  actionBody, createBookingBody, listQuery, showQuery, siteVerifyCodeBody, statusBody, updateBookingBody, verifyCodeBody,
+} from "../features/bookings/schema";
+import { createCategoryBody, updateCategoryBody } from "../features/categories/schema";
+import { createEventBody, eventsQuery, updateEventBody } from "../features/events/schema";
+import { listMessagesQuery } from "../features/messages/schema";
+import { createAccountBody, operatorUpdateBody } from "../features/operator/schema";
+import { mergeBody, mergeQuery, pageQuery, peopleQuery, personBody } from "../features/people/schema";
+import { sendTokenBody, verifyTokenBody } from "../features/perishable-tokens/schema";
+import { createProviderBody, listProvidersQuery } from "../features/providers/schema";
+import { collectionQuery, recurringBookingBody, recurringEventBody } from "../features/recurrence/schema";
+import { exceptionDateBody, exceptionDatesBody, exceptionDatesQuery } from "../features/resources/exception-date-schema";
+import { createResourceBody, dateRangeQuery, updateResourceBody } from "../features/resources/schema";
+import { createServiceBody, updateServiceBody } from "../features/services/schema";
+import { slotsQuery } from "../features/slots/schema";
+import { createUserLinkBody } from "../features/users/schema";
+import { createWebHookBody, deliveriesQuery, updateWebHookBody } from "../features/webhooks/schema";
+import { list, one, other, type Answer } from "./answers";
+import { Account, PerishableToken, Person, PublicBooking, PublicPerson } from "./objects";
+
+/** private: `/api/v1`, API key; public: the booking site on `<subdomain>.<root>`; operator: `/admin/v1`. */
+export type Surface = "private" | "public" | "operator" | "reference";
+export type Method = "get" | "post" | "put" | "delete";
+
+export interface Operation {
+  method: Method;
+  /** OpenAPI template, `{id}` for Hono's `:id`. */
+  path: string;
+  surface: Surface;
+  tag: string;
+  summary: string;
+  query?: z.ZodType;
+  /** Component name and schema of the body (JSON or bracket form). */
+  body?: { id: string; schema: z.ZodType };
+  answer: Answer;
+  /** Answered as HTML rather than JSON. */
+  html?: boolean;
+  /** Answered as this media type (the booking page's script and stylesheet) rather than JSON. */
+  media?: string;
+  /** Needs the visitor's `X-Booking-Token` (docs/decisions/booking-site.md). */
+  bookingToken?: boolean;
+}
+
+type Entry = [method: Method, path: string, summary: string, answer: Answer, extra?: Pick<Operation, "query" | "body" | "html" | "media" | "bookingToken">];
+
+const body = (id: string, schema: z.ZodType) => ({ body: { id, schema } });
+const query = (schema: z.ZodType) => ({ query: schema });
+
+const group = (surface: Surface, prefix: string, tag: string, entries: Entry[]): Operation[] =>
+  entries.map(([method, path, summary, answer, extra]) => ({
+    method, path: `${prefix}${path}`.replace(/\/$/, "") || "/", surface, tag, summary, answer, ...extra,
+  }));
+
+const P = "/api/v1";
+
+const bookingLists = (prefix: string, what: string): Entry[] =>
+  LISTINGS.map((listing) => [
+    "get",
+    listing === "active" ? prefix : `${prefix}/${listing}`,
+    listing === "active" ? `Active ${what}` : `${what}: the ${listing} listing`,
+    list("booking", "Booking", { paginated: true }),
+    query(listQuery),
+  ]);
+
+const slotEntries = (summaryPrefix: string): Entry[] => [
+  ["get", "/{id}/slots", `${summaryPrefix}slots of a service`, list("slot", "Slot"), query(slotsQuery)],
+  ["get", "/{id}/next_available_date", `${summaryPrefix}first date with a free slot within 30 days`,
+    other("NextAvailableDate", z.array(z.object({ available_date: z.string().meta({ format: "date" }) })).meta({
+      description: "One element with the date, or an empty list when nothing is free in the window.",
+    })), query(slotsQuery)],
+  ["get", "/{id}/available_dates", `${summaryPrefix}dates with a free slot`,
+    other("AvailableDates", z.array(z.object({ available_date: z.object({ date: z.string().meta({ format: "date" }) }) }))), query(slotsQuery)],
+];
+
+const tokenVerified = (person: z.ZodType, id: string) =>
+  other(id, z.object({ person: z.union([person, z.object({}).meta({ description: "No person has that number." })]) }));
+
+const accountWithKey = other("OperatorAccountCreated", z.object({
+  account: Account, api_key: z.string().meta({ description: "Shown only here." }), webhook_secret: z.string(),
+}));
+
+export const operations: Operation[] = [
+  ...group("reference", P, "Reference", [
+    ["get", "/openapi.json", "This OpenAPI document", other("OpenApiDocument", z.record(z.string(), z.unknown()))],
+  ]),
+  { method: "get", path: `${P}/docs`, surface: "reference", tag: "Reference", summary: "The API reference page (HTML)", answer: other("Html", z.string()), html: true },
+  ...group("private", `${P}/client`, "Account", [
+    ["get", "", "The caller's account", one("client", "Account")],
+    ["put", "", "Update the caller's account", one("client", "Account"), body("UpdateClientBody", updateClientBody)],
+    ["get", "/holidays", "Public holidays of the account's country", list("holiday", "Holiday"), query(holidaysQuery)],
+    ["get", "/users", "User links", list("client_user_link", "UserLink")],
+    ["get", "/users/{id}", "One user link", one("client_user_link", "UserLink")],
+    ["post", "/users", "Add a user", one("client_user_link", "UserLink"), body("CreateUserLinkBody", createUserLinkBody)],
+  ]),
+  ...group("private", `${P}/services`, "Services", [
+    ["get", "", "Services", list("service", "Service")],
+    ["get", "/appointments", "Appointment services", list("service", "Service")],
+    ["get", "/attendances", "Attendance services", list("service", "Service")],
+    ["get", "/{id}", "One service", one("service", "Service")],
+    ["post", "", "Create a service", one("service", "Service"), body("CreateServiceBody", createServiceBody)],
+    ["put", "/{id}", "Update a service", one("service", "Service"), body("UpdateServiceBody", updateServiceBody)],
+    ["delete", "/{id}", "Deactivate a service", one("service", "Service")],
+    ...slotEntries(""),
+  ]),
+  ...group("private", `${P}/providers`, "Providers", [
+    ["get", "", "Providers (resource–service links)", list("provider", "Provider"), query(listProvidersQuery)],
+    ["get", "/{id}", "One provider", one("provider", "Provider")],
+    ["post", "", "Link a resource to a service", one("provider", "Provider"), body("CreateProviderBody", createProviderBody)],
+    ["delete", "/{id}", "Remove a provider", one("provider", "Provider")],
+  ]),
+  ...group("private", `${P}/categories`, "Categories", [
+    ["get", "", "Categories", list("category", "Category")],
+    ["get", "/{id}", "One category", one("category", "Category")],
+    ["get", "/{id}/services", "The services of a category", list("service", "Service")],
+    ["post", "", "Create a category", one("category", "Category"), body("CreateCategoryBody", createCategoryBody)],
+    ["put", "/{id}", "Update a category", one("category", "Category"), body("UpdateCategoryBody", updateCategoryBody)],
+    ["delete", "/{id}", "Delete a category", one("category", "Category")],
+  ]),
+  ...group("private", `${P}/people`, "People", [
+    ...bookingLists("/{id}/bookings", "A person's bookings"),
+    ["post", "/perishable_token/send", "Send a one-time code by SMS", other("PerishableTokenAnswer", z.object({ perishable_token: PerishableToken })), body("SendTokenBody", sendTokenBody)],
+    ["post", "/perishable_token/verify", "Verify a one-time code", tokenVerified(Person, "TokenVerifiedAnswer"), body("VerifyTokenBody", verifyTokenBody)],
+    ["get", "", "Active people", list("person", "Person", { paginated: true }), query(peopleQuery)],
+    ["get", "/all", "People, inactive included", list("person", "Person", { paginated: true }), query(peopleQuery)],
+    ["get", "/{id}", "One person", one("person", "Person")],
+    ["get", "/{id}/children", "A person's children", list("person", "Person", { paginated: true }), query(pageQuery)],
+    ["post", "", "Create a person", one("person", "Person"), body("PersonBody", personBody)],
+    ["put", "/{id}", "Update a person", one("person", "Person"), body("PersonBody", personBody)],
+    ["delete", "/{id}", "Deactivate a person", one("person", "Person")],
+    ["put", "/{id}/undelete", "Reactivate a person", one("person", "Person")],
+    ["post", "/{id}/merge", "Merge another person into this one", one("person", "Person"), { ...query(mergeQuery), ...body("MergeBody", mergeBody) }],
+  ]),
+  ...group("private", `${P}/resources`, "Resources", [
+    ["get", "", "Resources", list("resource", "Resource")],
+    ["get", "/{id}", "One resource", one("resource", "Resource")],
+    ["post", "", "Create a resource", one("resource", "Resource"), body("CreateResourceBody", createResourceBody)],
+    ["put", "/{id}", "Update a resource", one("resource", "Resource"), body("UpdateResourceBody", updateResourceBody)],
+    ["delete", "/{id}", "Deactivate a resource", one("resource", "Resource")],
+    ["get", "/{id}/opening_hours", "Opening hours per date", list("resource_opening_hours", "ResourceOpeningHours"), query(dateRangeQuery)],
+    ["get", "/{id}/exception_dates", "Exception dates", list("resource_exception_date", "ResourceExceptionDate", { paginated: true }), query(exceptionDatesQuery)],
+    ["post", "/{id}/exception_dates", "Set or remove several exception dates", list("resource_exception_date", "ResourceExceptionDate"), body("ExceptionDatesBody", exceptionDatesBody)],
+    ["put", "/{id}/exception_dates", "Set or remove several exception dates", list("resource_exception_date", "ResourceExceptionDate"), body("ExceptionDatesBody", exceptionDatesBody)],
+    ["get", "/{id}/exception_dates/{date}", "One exception date", one("resource_exception_date", "ResourceExceptionDate")],
+    ["post", "/{id}/exception_dates/{date}", "Set one exception date", one("resource_exception_date", "ResourceExceptionDate"), body("ExceptionDateBody", exceptionDateBody)],
+    ["put", "/{id}/exception_dates/{date}", "Set one exception date", one("resource_exception_date", "ResourceExceptionDate"), body("ExceptionDateBody", exceptionDateBody)],
+    ["delete", "/{id}/exception_dates/{date}", "Remove one exception date", one("resource_exception_date", "ResourceExceptionDate")],
+  ]),
+  ...group("private", `${P}/bookings/recurring`, "Recurring bookings", [
+    ["post", "", "Create a recurring booking collection", other("CollectionCreated", z.object({ collection_id: z.string() })), body("RecurringBookingBody", recurringBookingBody)],
+    ["get", "/{collection_id}", "The collection's bookings", list("booking", "Booking", { paginated: true }), query(collectionQuery)],
+    ["get", "/{collection_id}/status", "The collection's progress", one("recurring_collection", "RecurringCollection")],
+    ["delete", "/{collection_id}", "Delete the collection's bookings", list("booking", "Booking", { paginated: true }), { ...query(collectionQuery), ...body("ActionBody", actionBody) }],
+  ]),
+  ...group("private", `${P}/bookings`, "Bookings", [
+    ...bookingLists("", "Bookings"),
+    ["get", "/find_by/external_id/{external_id}", "A booking by external id", one("booking", "Booking"), query(showQuery)],
+    ["get", "/{id}", "One booking", one("booking", "Booking"), query(showQuery)],
+    ["post", "", "Create a booking", one("booking", "Booking"), body("CreateBookingBody", createBookingBody)],
+    ["put", "/{id}", "Update a booking", one("booking", "Booking"), body("UpdateBookingBody", updateBookingBody)],
+    ...(["verify", "confirm", "decline", "cancel"] as const).map((action): Entry =>
+      ["put", `/{id}/${action}`, `${action[0].toUpperCase()}${action.slice(1)} a booking`, one("booking", "Booking"), body("ActionBody", actionBody)]),
+    ["put", "/{id}/verify_code", "Verify a booking with its code", one("booking", "Booking"), body("VerifyCodeBody", verifyCodeBody)],
+    ["put", "/{id}/status", "Set a booking's free-text status", one("booking", "Booking"), body("StatusBody", statusBody)],
+    ["delete", "/{id}", "Delete a booking", one("booking", "Booking"), body("ActionBody", actionBody)],
+  ]),
+  ...group("private", `${P}/events/recurring`, "Recurring events", [
+    ["post", "", "Create a recurring event collection", other("CollectionCreated", z.object({ collection_id: z.string() })), body("RecurringEventBody", recurringEventBody)],
+    ["get", "/{collection_id}", "The collection's events", list("event", "Event", { paginated: true }), query(collectionQuery)],
+    ["get", "/{collection_id}/status", "The collection's progress", one("recurring_collection", "RecurringCollection")],
+  ]),
+  ...group("private", `${P}/events`, "Events", [
+    ["get", "/{id}/bookings", "An event's active bookings", list("booking", "Booking", { paginated: true }), query(listQuery)],
+    ["get", "", "Events", list("event", "Event", { paginated: true }), query(eventsQuery)],
+    ["get", "/{id}", "One event", one("event", "Event")],
+    ["post", "", "Create an event", one("event", "Event"), body("CreateEventBody", createEventBody)],
+    ["put", "/{id}", "Update an event", one("event", "Event"), body("UpdateEventBody", updateEventBody)],
+    ["delete", "/{id}", "Delete an event", one("event", "Event")],
+  ]),
+  ...group("private", `${P}/web_hooks`, "Web hooks", [
+    ["get", "", "Web hook subscriptions", list("web_hook", "WebHook")],
+    ["get", "/{id}", "One subscription", one("web_hook", "WebHook")],
+    ["post", "", "Subscribe", one("web_hook", "WebHook"), body("CreateWebHookBody", createWebHookBody)],
+    ["put", "/{id}", "Update a subscription", one("web_hook", "WebHook"), body("UpdateWebHookBody", updateWebHookBody)],
+    ["delete", "/{id}", "Unsubscribe", one("web_hook", "WebHook")],
+    ["get", "/{id}/deliveries", "A subscription's deliveries and their attempts", list("webhook_delivery", "WebhookDelivery", { paginated: true }), query(deliveriesQuery)],
+    ["post", "/{id}/deliveries/{delivery_id}/redeliver", "Deliver again", one("webhook_delivery", "WebhookDelivery")],
+  ]),
+  ...group("private", `${P}/messages`, "Messages", [
+    ["get", "", "Messages sent or refused", list("message", "Message", { paginated: true }), query(listMessagesQuery)],
+    ["get", "/{id}", "One message", one("message", "Message")],
+  ]),
+  ...group("public", "/services", "Booking site", [
+    ["get", "", "Services (booking site)", list("service", "PublicService")],
+    ["get", "/{id}", "One active service (booking site)", one("service", "PublicService")],
+    ...slotEntries("Booking site: "),
+  ]),
+  ...group("public", "/bookings", "Booking site", [
+    ["post", "", "Book under the public rules; answers the visitor's booking token", other("PublicBookingCreated", z.object({
+      booking: PublicBooking,
+      booking_token: z.string().meta({ description: "Opens this one booking (send it as X-Booking-Token); shown only here." }),
+    })), body("CreateBookingBody", createBookingBody)],
+    ["get", "/{id}", "The visitor's own booking (booking token)", one("booking", "PublicBooking"), { bookingToken: true }],
+    ["put", "/{id}/verify_code", "Verify the visitor's booking with the sent code; five wrong codes, then 429 (booking token)", one("booking", "PublicBooking"),
+      { ...body("SiteVerifyCodeBody", siteVerifyCodeBody), bookingToken: true }],
+    ["put", "/{id}/cancel", "Cancel the visitor's booking while the account allows it (booking token)", one("booking", "PublicBooking"), { bookingToken: true }],
+  ]),
+  ...group("public", "", "Booking page", [
+    ["get", "/", "The booking page (HTML; the choice in the query string)", other("Html", z.string()), { html: true }],
+    ["get", "/booking-page.js", "The booking page's script", other("Script", z.string()), { media: "text/javascript" }],
+    ["get", "/booking-page.css", "The booking page's stylesheet", other("Stylesheet", z.string()), { media: "text/css" }],
+    ["get", "/widget.js", "The embeddable widget: <booking-widget service-id=\"…\">", other("Script", z.string()), { media: "text/javascript" }],
+  ]),
+  ...group("public", "/people/perishable_token", "Booking site", [
+    ["post", "/send", "Send a one-time code by SMS (booking site)", other("PerishableTokenAnswer", z.object({ perishable_token: PerishableToken })), body("SendTokenBody", sendTokenBody)],
+    ["post", "/verify", "Verify a one-time code (booking site)", tokenVerified(PublicPerson, "PublicTokenVerifiedAnswer"), body("VerifyTokenBody", verifyTokenBody)],
+  ]),
+  ...group("operator", "/admin/v1/accounts", "Operator", [
+    ["post", "", "Create an account (tenant)", accountWithKey, body("CreateAccountBody", createAccountBody)],
+    ["get", "", "Accounts", list("account", "Account")],
+    ["post", "/{id}/api_key", "Rotate the account's API key", other("ApiKeyAnswer", z.object({ api_key: z.string() }))],
+    ["put", "/{id}", "Update operator-only fields", one("account", "Account"), body("OperatorUpdateBody", operatorUpdateBody)],
+  ]),
+];
