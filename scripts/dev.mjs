@@ -1,14 +1,17 @@
 // npm run dev: local D1 migrations, wrangler dev on 127.0.0.1:8787, the demo account seeded
 // (idempotent), and a ready-to-paste curl line (CONTRACT.md).
 import { spawn, spawnSync } from "node:child_process";
-import { adminToken, DEV_HOST, DEV_PORT, DEV_URL, call } from "./local-config.mjs";
+import { adminToken, argValue, DEV_HOST, DEV_PORT, DEV_URL, call } from "./local-config.mjs";
 import { seedDemo } from "./seed-demo.mjs";
 
 process.env.WRANGLER_SEND_METRICS ??= "false";
 const token = adminToken();
 const passThrough = process.argv.slice(2);
+// --port belongs to wrangler dev only (and is given to it below); the rest goes to both commands.
+const withoutPort = passThrough.filter((a, i) => !a.startsWith("--port") && passThrough[i - 1] !== "--port");
+const persistTo = argValue("persist-to");
 
-const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", ...passThrough], {
+const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", ...(persistTo ? ["--persist-to", persistTo] : [])], {
   stdio: "inherit",
   env: { ...process.env, CI: "true" }, // no interactive confirmation prompt
 });
@@ -16,7 +19,7 @@ if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
 const server = spawn(
   "npx",
-  ["wrangler", "dev", "--ip", DEV_HOST, "--port", String(DEV_PORT), "--test-scheduled", "--var", `ADMIN_TOKEN:${token}`, ...passThrough],
+  ["wrangler", "dev", "--ip", DEV_HOST, "--port", String(DEV_PORT), "--test-scheduled", "--var", `ADMIN_TOKEN:${token}`, ...withoutPort],
   { stdio: ["inherit", "inherit", "inherit"] },
 );
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
@@ -37,13 +40,17 @@ async function waitForServer() {
 try {
   await waitForServer();
   const key = await seedDemo(token);
+  const { body: secret } = await call("GET", "/api/v1/client/webhook_secret", { token: key });
   console.log(`
 ────────────────────────────────────────────────────────────────────────
  Booking API running on ${DEV_URL}
  Demo account "demo"   API key: ${key}
+ Web hook secret:      ${secret?.webhook_secret?.secret ?? "(could not be read)"}
  Operator token (local only): ${token}
 
    curl -s -H "Authorization: Bearer ${key}" -H "User-Agent: curl-tour" ${DEV_URL}/api/v1/services
+
+ README tour:  PORT=${DEV_PORT}  KEY=${key}
 
  Booking page (open in a browser):  http://demo.localhost:${DEV_PORT}/
  Public booking site:  curl -s -H "User-Agent: curl-tour" http://demo.localhost:${DEV_PORT}/services

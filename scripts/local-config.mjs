@@ -1,8 +1,17 @@
 // Where the local dev server lives and how scripts reach its operator API.
 import { existsSync, readFileSync } from "node:fs";
 
+/** `--name value` or `--name=value` from the command line (npm run dev -- --port 8788). */
+export function argValue(name, argv = process.argv.slice(2)) {
+  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (i === -1) return undefined;
+  return argv[i].includes("=") ? argv[i].slice(argv[i].indexOf("=") + 1) : argv[i + 1];
+}
+
 export const DEV_HOST = "127.0.0.1";
-export const DEV_PORT = Number(process.env.PORT ?? 8787);
+export const DEV_PORT = Number(argValue("port") ?? process.env.PORT ?? 8787);
+/** Where local state lives: wrangler's default, or what `--persist-to` names. */
+export const STATE_DIR = argValue("persist-to") ?? ".wrangler";
 export const DEV_URL = process.env.BOOKING_API_URL ?? `http://${DEV_HOST}:${DEV_PORT}`;
 export const USER_AGENT = "booking-dev-scripts/1.0";
 

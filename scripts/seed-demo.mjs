@@ -1,9 +1,11 @@
 // The demo account `demo`: believable data a newcomer's first curl can show. Built through the
 // operator and private APIs themselves, so the seed exercises the same paths as any client.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { call } from "./local-config.mjs";
+import path from "node:path";
+import { call, STATE_DIR } from "./local-config.mjs";
 
-const KEY_FILE = ".wrangler/demo-api-key";
+// Beside the state it unlocks, so a throwaway `--persist-to` directory never overwrites the usual key.
+const KEY_FILE = path.join(STATE_DIR, "demo-api-key");
 const SUBDOMAIN = "demo";
 
 const weekdays = (hours) => ({
@@ -58,7 +60,7 @@ async function reuseKey(account, adminToken) {
 }
 
 function saveKey(key) {
-  mkdirSync(".wrangler", { recursive: true });
+  mkdirSync(STATE_DIR, { recursive: true });
   writeFileSync(KEY_FILE, `${key}\n`, { mode: 0o600 });
 }
 

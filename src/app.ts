@@ -7,12 +7,15 @@ import { getPath } from "hono/utils/url";
 import type { AppEnv } from "./env";
 import { privateAuth, publicAccount } from "./http/auth";
 import { refuseXml, requestContext, requireUserAgent } from "./http/middleware";
-import { renderError, renderNotFound } from "./http/render-error";
+import { requestId, requestLog } from "./http/observability";
+import { renderError } from "./http/render-error";
+import { notFoundOrMethodNotAllowed } from "./http/method-not-allowed";
 import { ApiError } from "./http/errors";
 import { idempotency } from "./http/idempotency";
 import { rateLimit } from "./http/rate-limit";
 import { operatorRoutes } from "./features/operator/routes";
 import { openApiRoutes } from "./openapi/routes";
+import { healthRoutes } from "./features/health/routes";
 import { privateFeatures, publicFeatures } from "./features";
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -44,9 +47,9 @@ const bookingSiteCors = cors({
   origin: "*",
   allowMethods: ["GET", "POST", "PUT", "OPTIONS"],
   // X-Booking-Token opens one visitor's own booking (docs/decisions/booking-site.md).
-  allowHeaders: ["Content-Type", "Idempotency-Key", "X-Booking-Token"],
+  allowHeaders: ["Content-Type", "Idempotency-Key", "If-None-Match", "X-Booking-Token"],
   exposeHeaders: ["Link", "Current-Page", "Page-Items", "Total-Count", "Total-Pages", "Retry-After",
-    "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"],
+    "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "X-Request-Id", "ETag"],
   maxAge: 86_400,
 });
 
@@ -56,9 +59,12 @@ const corsOnBookingSite = createMiddleware<AppEnv>((c, next) =>
 
 export function buildApp(options: AppOptions = { rateLimit: true }) {
   const app = new Hono<AppEnv>({ getPath: normalisedPath });
+  const notFound = notFoundOrMethodNotAllowed(app);
   app.onError(renderError);
-  app.notFound(renderNotFound);
+  app.notFound(notFound);
 
+  app.use("*", requestId);
+  app.use("*", requestLog);
   app.use("*", requestContext);
   app.use("*", corsOnBookingSite);
   if (options.rateLimit) app.use("*", rateLimit);
@@ -66,6 +72,7 @@ export function buildApp(options: AppOptions = { rateLimit: true }) {
   app.use("*", requireUserAgent);
   app.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new ApiError(413, { error: "The request body is larger than 1 MiB." }); } }));
 
+  app.route("/health", healthRoutes);
   app.route("/admin/v1", operatorRoutes);
 
   // The API's description and reference page need no key: mounted before the private API's auth.
@@ -76,7 +83,7 @@ export function buildApp(options: AppOptions = { rateLimit: true }) {
   privateApi.use("*", idempotency);
   for (const [path, routes] of [...privateFeatures, ...(options.privateExtras ?? [])]) privateApi.route(path, routes);
   // Unknown private paths end here rather than falling through to the public site.
-  privateApi.all("*", renderNotFound);
+  privateApi.all("*", notFound);
   app.route("/api/v1", privateApi);
 
   const publicSite = new Hono<AppEnv>();

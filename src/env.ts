@@ -15,6 +15,8 @@ export interface Env {
   DEFAULT_SUBDOMAIN?: string;
   RATE_LIMIT_REQUESTS?: string;
   RATE_LIMIT_WINDOW_SECONDS?: string;
+  /** Requests per window for one API key on the private API, beside the per-address budget. */
+  RATE_LIMIT_KEY_REQUESTS?: string;
   ENVIRONMENT?: string;
   /** "sink" (stores only; the development default) or "http" (the provider URLs below). */
   MESSAGE_PROVIDER?: string;

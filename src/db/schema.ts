@@ -89,6 +89,9 @@ export const accounts = sqliteTable("accounts", {
   api_enabled: flag("api_enabled", true),
   billing_status: text("billing_status").notNull().default("ok"),
   webhook_secret: text("webhook_secret").notNull(),
+  // After a rotation the old secret still signs deliveries until it expires (docs/decisions/webhooks.md).
+  previous_webhook_secret: text("previous_webhook_secret"),
+  previous_webhook_secret_expires_at: integer("previous_webhook_secret_expires_at"),
   ...timestamps,
 });
 

@@ -15,11 +15,13 @@ import { resourceRoutes } from "./resources/routes";
 import { publicServiceRoutes, serviceRoutes } from "./services/routes";
 import { privateSlotRoutes, publicSlotRoutes } from "./slots/routes";
 import { userRoutes } from "./users/routes";
+import { webhookSecretRoutes } from "./webhook-secret/routes";
 import { webHookRoutes } from "./webhooks/routes";
 
 export const privateFeatures: [string, Hono<AppEnv>][] = [
   // Registered before /client so the nested prefix never falls through to the account routes.
   ["/client/users", userRoutes],
+  ["/client/webhook_secret", webhookSecretRoutes],
   ["/client", clientRoutes],
   ["/services", privateSlotRoutes],
   ["/services", serviceRoutes],

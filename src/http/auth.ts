@@ -59,10 +59,17 @@ export function subdomainOf(host: string | undefined, rootDomain: string, fallba
   return fallback || null;
 }
 
+const portOf = (url: string) => (new URL(url).port ? `:${new URL(url).port}` : "");
+
 export const publicAccount = createMiddleware<AppEnv>(async (c, next) => {
   // The URL carries the Host the client used (also under wrangler dev and in tests).
   const subdomain = subdomainOf(new URL(c.req.url).host, c.env.ROOT_DOMAIN || "localhost", c.env.DEFAULT_SUBDOMAIN);
-  if (!subdomain) throw new ApiError(404, { error: "No booking site is served at this address." });
+  if (!subdomain) {
+    const root = c.env.ROOT_DOMAIN || "localhost";
+    throw new ApiError(404, {
+      error: `Nothing is served at this path on this host. The private API is under /api/v1 (with an API key); each account's public booking site is at <subdomain>.${root}, e.g. http://demo.${root}${portOf(c.req.url)}/services.`,
+    });
+  }
   const account = await c.var.db.query.accounts.findFirst({ where: eq(accounts.subdomain, subdomain) });
   if (!account || !account.public_access) throw new ApiError(404, { error: "No booking site is served at this address." });
   c.set("account", account);

@@ -17,7 +17,6 @@ function mediaType(header: string | undefined): string {
 /** The raw body as UTF-8 (the spec's encoding), whatever its content type. */
 export const rawBodyText = async (c: Context): Promise<string> => new TextDecoder().decode(await c.req.arrayBuffer());
 
-/** The body as an object; `root` (the wrapper key) only names the attribute of malformed text. */
 function isUtf8(bytes: ArrayBuffer): boolean {
   try {
     new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
@@ -27,6 +26,7 @@ function isUtf8(bytes: ArrayBuffer): boolean {
   }
 }
 
+/** The body as an object; `root` (the wrapper key) only names the attribute of malformed text. */
 export async function readBody(c: Context, root?: string): Promise<Record<string, unknown>> {
   const parsed = await parseBody(c);
   refuseMalformedText(parsed.value, { root, notUtf8: parsed.notUtf8 });
@@ -47,7 +47,13 @@ async function parseBody(c: Context): Promise<{ value: Record<string, unknown>; 
   const notUtf8 = !isUtf8(bytes);
   const text = new TextDecoder().decode(bytes);
   if (text.trim() === "") return { value: {}, notUtf8 };
-  if (type === "application/x-www-form-urlencoded") return { value: parseBracketQuery(text), notUtf8 };
+  if (type === "application/x-www-form-urlencoded") {
+    // curl -d sends this type unless told otherwise; a JSON body parsed as a form is nonsense.
+    if (/^\s*[[{]/.test(text)) {
+      throw ApiError.invalid("base", "the body looks like JSON but was sent as application/x-www-form-urlencoded (curl's default for -d): send the header Content-Type: application/json");
+    }
+    return { value: parseBracketQuery(text), notUtf8 };
+  }
   if (type === "" || type === "application/json" || type.endsWith("+json")) {
     let parsed: unknown;
     try {

@@ -5,7 +5,6 @@ import { openDb } from "../db/client";
 import { ApiError } from "./errors";
 
 export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
-  c.set("requestId", c.req.header("cf-ray") ?? crypto.randomUUID());
   c.set("db", openDb(c.env.DB));
   c.set("now", Date.now());
   await next();

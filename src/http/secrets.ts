@@ -20,4 +20,10 @@ export async function secretsEqual(a: string, b: string): Promise<boolean> {
 }
 
 export const newApiKey = () => randomToken("bk_", 24);
-export const newWebhookSecret = () => randomToken("whsec_", 24);
+/**
+ * `whsec_` + standard base64 of 24 random bytes, the form Standard Webhooks libraries decode
+ * (`new Webhook(secret)`). Older secrets were base64url; signing still reads those (sign.ts).
+ */
+export function newWebhookSecret(): string {
+  return `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(24))))}`;
+}

@@ -119,9 +119,14 @@ describe("public POST /bookings", () => {
   it("exposes no booking reads on the site", async () => {
     const created = await site.post("/bookings", visit("14:00", "15:00"));
     expect(created.status).toBe(200);
-    for (const path of ["/bookings", `/bookings/${created.body.booking.id}`, "/bookings/all"]) {
+    for (const path of [`/bookings/${created.body.booking.id}`, "/bookings/all"]) {
       expect((await site.get(path)).status).toBe(404);
     }
+    // The list's path exists for POST only: 405 with Allow, and still no bookings in the answer.
+    const list = await site.get("/bookings");
+    expect(list.status).toBe(405);
+    expect(list.headers.get("allow")).toBe("POST");
+    expect(JSON.stringify(list.body)).not.toContain(String(created.body.booking.id));
     const cancel = await send("PUT", `http://${subdomain}.localhost/bookings/${created.body.booking.id}/cancel`);
     expect(cancel.status).toBe(404);
   });

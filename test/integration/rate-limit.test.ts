@@ -123,6 +123,56 @@ describe("rate limit on HTTP requests", () => {
   });
 });
 
+describe("rate limit per API key", () => {
+  const KEY_LIMIT = 240; // wrangler.toml's RATE_LIMIT_KEY_REQUESTS
+  const policy = (limit: number) => ({ limit, windowMs: WINDOW_SECONDS * 1000 });
+  const sha256 = async (text: string) =>
+    [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  /**
+   * Spends `n` of a budget straight on the RateLimiter object the middleware uses (the key's is
+   * named by the key's hash): hundreds of HTTP requests would outlast the window on a loaded machine.
+   */
+  const spend = async (name: string, limit: number, n: number) => {
+    const stub = env.RATE_LIMITER.getByName(name);
+    for (let i = 0; i < n; i += 1) await stub.hit(policy(limit));
+  };
+
+  it("counts a key's requests from every address, refuses it with the key's headers, and leaves other keys alone", async () => {
+    const { api: spender } = await newAccount();
+    const keyBudget = `key:${await sha256(spender.apiKey)}`;
+    await spend(keyBudget, KEY_LIMIT, KEY_LIMIT - 2);
+
+    const first = await spender.get("/client", from(freshIp()));
+    expect(first.status).toBe(200);
+    // The key (1 left) runs out before the fresh address (79 left), so the headers describe the key.
+    expect(rateHeaders(first)).toMatchObject({ limit: String(KEY_LIMIT), remaining: "1" });
+    expect((await spender.get("/client", from(freshIp()))).status).toBe(200);
+
+    const over = await spender.get("/client", from(freshIp()));
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual({ error: expect.stringContaining(`at most ${KEY_LIMIT} every ${WINDOW_SECONDS} seconds for one API key`) });
+    expect(over.headers.get("ratelimit-limit")).toBe(String(KEY_LIMIT));
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+
+    const { api: neighbour } = await newAccount();
+    const ip = freshIp();
+    const other = await neighbour.get("/client", from(ip));
+    expect(other.status).toBe(200);
+    expect(rateHeaders(other)).toMatchObject({ limit: "80", remaining: "79" });
+  });
+
+  it("still holds a key to its address's budget: a request must fit both, and the key is not charged for it", async () => {
+    const ip = freshIp();
+    await spend(ip, 80, 80);
+    const { api: fresh } = await newAccount();
+    const res = await fresh.get("/client", from(ip));
+    expect(res.status).toBe(429);
+    expect(res.body.error).toContain("from one address");
+    const keyState = await env.RATE_LIMITER.getByName(`key:${await sha256(fresh.apiKey)}`).hit(policy(KEY_LIMIT));
+    expect(keyState.remaining).toBe(KEY_LIMIT - 1);
+  });
+});
+
 describe("RateLimiter durable object", () => {
   const limiter = () => env.RATE_LIMITER.getByName(`test-${crypto.randomUUID()}`);
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

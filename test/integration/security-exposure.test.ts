@@ -50,6 +50,7 @@ const CHECKED_SITE_ROUTES = [
   "POST /bookings", "POST /people/perishable_token/send", "POST /people/perishable_token/verify",
   "GET /bookings/:id", "PUT /bookings/:id/verify_code", "PUT /bookings/:id/cancel",
   "GET /", "GET /booking-page.js", "GET /booking-page.css", "GET /widget.js",
+  "GET /health",
 ].sort();
 
 describe("the booking site's route table", () => {
@@ -58,13 +59,24 @@ describe("the booking site's route table", () => {
     expect(mounted).toEqual(CHECKED_SITE_ROUTES);
   });
 
+  it("answers /health with its status only, no account data", async () => {
+    expect(await site.get("/health")).toMatchObject({ status: 200, body: { status: "ok" } });
+  });
+
   it("answers 404 for every private listing or object asked for without a key", async () => {
-    for (const path of ["/bookings", "/bookings/1", "/people", "/people/1", "/events", "/events/1", "/resources", "/providers", "/categories",
+    for (const path of ["/bookings/1", "/people", "/people/1", "/events", "/events/1", "/resources", "/providers", "/categories",
       "/client", "/client/users", "/web_hooks", "/messages", "/services/appointments", "/bookings/all", "/people/1/bookings"]) {
       const res = await site.get(path);
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
       expect(res.body).toEqual({ error: expect.any(String) });
     }
+  });
+
+  it("answers GET /bookings with 405: the site only takes bookings (POST), it never lists them", async () => {
+    const res = await site.get("/bookings");
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("POST");
+    expect(res.body).toEqual({ error: expect.any(String) });
   });
 });
 

@@ -169,6 +169,9 @@ function sweep(): Record<string, Probe[]> {
     "GET /client": [["GET", "/client", null, 200]],
     "PUT /client": [["PUT", "/client", { client: { name: "Renamed", id: ownerId, account_id: ownerId } }, 200]],
     "GET /client/holidays": [["GET", "/client/holidays", null, 200]],
+    // The caller's own secret: never another account's, and rotating it leaves the owner's alone.
+    "GET /client/webhook_secret": [["GET", "/client/webhook_secret", null, 200]],
+    "POST /client/webhook_secret/rotate": [["POST", "/client/webhook_secret/rotate", null, 200]],
     "GET /client/users": [["GET", "/client/users", null, 200]],
     "GET /client/users/:id": [["GET", `/client/users/${o.userLink}`, null, 404]],
     "POST /client/users": [["POST", "/client/users", { user: { name: "Staff", email: "staff@ownermark.example" }, role: "admin" }, 200]],

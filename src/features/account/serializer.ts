@@ -3,7 +3,10 @@ import type { Account } from "../../db/schema";
 import { formatInstant } from "../../domain/time";
 
 export function toAccountJson(account: Account) {
-  const { webhook_secret: _secret, gateway_merchant_key: _key, created_at, updated_at, ...rest } = account;
+  const {
+    webhook_secret: _secret, previous_webhook_secret: _previous, previous_webhook_secret_expires_at: _expires,
+    gateway_merchant_key: _key, created_at, updated_at, ...rest
+  } = account;
   return {
     ...rest,
     created_at: formatInstant(created_at, account.time_zone),

@@ -7,6 +7,7 @@ import { deps } from "../deps";
 import { createServiceBody, updateServiceBody } from "./schema";
 import { toPublicServiceJson, toServiceJson } from "./serializer";
 import { createService, deleteService, getService, listServices, updateService } from "./service";
+import { conditionalGet } from "../../http/conditional-get";
 
 export const serviceRoutes = new Hono<AppEnv>();
 const tz = (c: { var: AppEnv["Variables"] }) => c.var.account.time_zone;
@@ -38,6 +39,8 @@ serviceRoutes.delete("/:id", params("id"), async (c) =>
 );
 
 export const publicServiceRoutes = new Hono<AppEnv>();
+publicServiceRoutes.use("/", conditionalGet);
+publicServiceRoutes.use("/:id", conditionalGet);
 
 publicServiceRoutes.get("/", async (c) =>
   c.json(wrapList("service", (await listServices(deps(c))).map((s) => toPublicServiceJson(s, tz(c))))),

@@ -6,6 +6,7 @@ import { countingD1 } from "../../db/query-counter";
 import { openDb } from "../../db/client";
 import type { AppEnv, Deps } from "../../env";
 import { wrapList } from "../../http/envelope";
+import { conditionalGet } from "../../http/conditional-get";
 import { params, query } from "../../http/validate";
 import { deps } from "../deps";
 import { slotsQuery } from "./schema";
@@ -32,6 +33,7 @@ async function counted<T>(c: Context<AppEnv>, work: (d: Deps) => Promise<T>): Pr
 
 function slotRoutes(publicOnly: boolean) {
   const routes = new Hono<AppEnv>();
+  if (publicOnly) routes.use("/:id/*", conditionalGet);
   routes.get("/:id/slots", params("id"), query(slotsQuery), async (c) => {
     const slots = await counted(c, (d) => slotsOf(d, c.req.valid("param").id, c.req.valid("query"), publicOnly));
     return c.json(wrapList("slot", slots.map(toSlotJson)));

@@ -5,6 +5,7 @@ import { accounts, webHooks, webhookAttempts, webhookDeliveries } from "../../db
 import type { Db, Env } from "../../env";
 import { deliveryMessageFor, type DeliveryMessage } from "./queue-messages";
 import { signatureHeaders } from "./sign";
+import { signingSecrets } from "../webhook-secret/service";
 import { targetPolicy } from "./policy";
 import { targetUrlProblem } from "./ssrf";
 import type { WebhookDelivery } from "./serializer";
@@ -29,10 +30,10 @@ const notSent = (error: string): AttemptOutcome =>
   ({ ok: false, status_code: null, duration_ms: 0, error: `not sent: ${error}`, hopeless: true });
 
 /** POSTs `body` once. Redirects are not followed: a 3xx is a failure, and never a detour inward. */
-export async function post(target: string, body: string, secret: string, webhookId: string): Promise<AttemptOutcome> {
+export async function post(target: string, body: string, secrets: readonly string[], webhookId: string): Promise<AttemptOutcome> {
   const started = Date.now();
   try {
-    const headers = await signatureHeaders(secret, webhookId, Math.floor(started / 1000), body);
+    const headers = await signatureHeaders(secrets, webhookId, Math.floor(started / 1000), body);
     const response = await fetch(target, {
       method: "POST",
       headers: { "content-type": "application/json", "user-agent": USER_AGENT, ...headers },
@@ -58,7 +59,7 @@ export async function deliverAttempt(env: Env, db: Db, message: DeliveryMessage,
   });
   if (!delivery || delivery.state !== "pending" || delivery.attempts >= message.attempt) return;
 
-  const outcome = await attempt(env, db, delivery);
+  const outcome = await attempt(env, db, delivery, now);
   const inSeries = message.attempt - message.series_start;
   const state = outcome.ok ? "delivered" : outcome.hopeless || inSeries >= MAX_ATTEMPTS ? "failed" : "pending";
   const recorded = await recordAttempt(db, delivery, message.attempt, outcome, state, now);
@@ -70,17 +71,17 @@ export async function deliverAttempt(env: Env, db: Db, message: DeliveryMessage,
   }
 }
 
-async function attempt(env: Env, db: Db, delivery: WebhookDelivery): Promise<AttemptOutcome> {
+async function attempt(env: Env, db: Db, delivery: WebhookDelivery, now: number): Promise<AttemptOutcome> {
   const [hook, account] = await Promise.all([
     db.query.webHooks.findFirst({ where: and(eq(webHooks.id, delivery.web_hook_id), eq(webHooks.account_id, delivery.account_id)) }),
-    db.query.accounts.findFirst({ where: eq(accounts.id, delivery.account_id), columns: { webhook_secret: true } }),
+    db.query.accounts.findFirst({ where: eq(accounts.id, delivery.account_id), columns: { webhook_secret: true, previous_webhook_secret: true, previous_webhook_secret_expires_at: true } }),
   ]);
   if (!hook || !account) return notSent("the web hook no longer exists");
   if (!hook.active) return notSent("the web hook is inactive");
   // Checked again at send time: the policy is the deployment's, which may be stricter now.
   const problem = targetUrlProblem(hook.target_url, targetPolicy(env));
   if (problem) return notSent(`target_url ${problem}`);
-  return post(hook.target_url, delivery.payload, account.webhook_secret, delivery.idempotency_id);
+  return post(hook.target_url, delivery.payload, signingSecrets(account, now), delivery.idempotency_id);
 }
 
 /**

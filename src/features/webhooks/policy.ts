@@ -3,6 +3,7 @@ import type { Env } from "../../env";
 import type { TargetPolicy } from "./ssrf";
 
 export const targetPolicy = (env: Env): TargetPolicy => ({
-  production: env.ENVIRONMENT === "production",
+  // Only an explicit "development" relaxes the policy: a missing or misspelt value is production.
+  production: env.ENVIRONMENT !== "development",
   rootDomain: env.ROOT_DOMAIN || "localhost",
 });

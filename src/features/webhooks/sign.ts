@@ -10,7 +10,7 @@ async function hmacSha256(key: Uint8Array, message: string): Promise<Uint8Array>
 const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 const base64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 
-/** The Standard Webhooks key: the bytes after `whsec_`, which our secrets write as base64url. */
+/** The Standard Webhooks key: the bytes after `whsec_`, base64 (or base64url, as older secrets were). */
 export function standardWebhooksKey(secret: string): Uint8Array {
   const encoded = secret.replace(/^whsec_/, "").replace(/-/g, "+").replace(/_/g, "/");
   const padded = encoded + "=".repeat((4 - (encoded.length % 4)) % 4);
@@ -27,12 +27,24 @@ export async function standardSignature(secret: string, id: string, timestamp: n
   return `v1,${base64(await hmacSha256(standardWebhooksKey(secret), `${id}.${timestamp}.${body}`))}`;
 }
 
-export async function signatureHeaders(secret: string, id: string, timestamp: number, body: string): Promise<Record<string, string>> {
-  const [service, standard] = await Promise.all([serviceSignature(secret, body), standardSignature(secret, id, timestamp, body)]);
+/**
+ * The headers of one attempt. `secrets` is the current secret first, then a rotated-out one still
+ * in its grace period: `webhook-signature` lists one signature per secret, space-separated, as
+ * Standard Webhooks allows; `X-Service-Signature` keeps the spec's single value (current secret)
+ * and `X-Service-Signature-Previous` carries the old secret's while it lasts.
+ */
+export async function signatureHeaders(secrets: readonly string[], id: string, timestamp: number, body: string): Promise<Record<string, string>> {
+  const [current, previous] = secrets;
+  const [service, previousService, ...standard] = await Promise.all([
+    serviceSignature(current, body),
+    previous ? serviceSignature(previous, body) : null,
+    ...secrets.map((secret) => standardSignature(secret, id, timestamp, body)),
+  ]);
   return {
-    "x-service-signature": service,
+    "x-service-signature": service!,
+    ...(previousService ? { "x-service-signature-previous": previousService } : {}),
     "webhook-id": id,
     "webhook-timestamp": String(timestamp),
-    "webhook-signature": standard,
+    "webhook-signature": standard.join(" "),
   };
 }
