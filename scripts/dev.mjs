@@ -52,6 +52,7 @@ try {
 
  README tour:  PORT=${DEV_PORT}  KEY=${key}
 
+ Booking page (open in a browser):  http://demo.localhost:${DEV_PORT}/
  Public booking site:  curl -s -H "User-Agent: curl-tour" http://demo.localhost:${DEV_PORT}/services
 ────────────────────────────────────────────────────────────────────────
 `);

@@ -45,8 +45,9 @@ interface AppOptions {
 // private and operator APIs send no CORS headers: their keys must never live in a browser.
 const bookingSiteCors = cors({
   origin: "*",
-  allowMethods: ["GET", "POST", "OPTIONS"],
-  allowHeaders: ["Content-Type", "Idempotency-Key", "If-None-Match", "x-d1-bookmark"],
+  allowMethods: ["GET", "POST", "PUT", "OPTIONS"],
+  // X-Booking-Token opens one visitor's own booking (docs/decisions/booking-site.md).
+  allowHeaders: ["Content-Type", "Idempotency-Key", "If-None-Match", "X-Booking-Token", "x-d1-bookmark"],
   exposeHeaders: ["Link", "Current-Page", "Page-Items", "Total-Count", "Total-Pages", "Retry-After",
     "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "X-Request-Id", "ETag", "Server-Timing", "x-d1-bookmark"],
   maxAge: 86_400,

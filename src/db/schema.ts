@@ -327,6 +327,10 @@ export const bookings = sqliteTable(
     collection_id: text("collection_id"),
     status: text("status"),
     verification_code: text("verification_code"),
+    // The booking site's token for this one booking (SHA-256 of it; the visitor keeps the token).
+    public_token_hash: text("public_token_hash"),
+    // Codes tried on the booking site; the sixth try is refused (docs/decisions/booking-site.md).
+    verify_attempts: integer("verify_attempts").notNull().default(0),
     // Which messages the creating request asked for, kept for delivery (issue: messages).
     message_flags: text("message_flags", { mode: "json" }).$type<Record<string, boolean> | null>(),
     ...timestamps,

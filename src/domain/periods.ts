@@ -59,3 +59,8 @@ function withinBounds(duration: Temporal.Duration): boolean {
 export function addPeriod(nowMs: number, period: Temporal.Duration, timeZone: string): number {
   return Temporal.Instant.fromEpochMilliseconds(nowMs).toZonedDateTimeISO(timeZone).add(period).epochMilliseconds;
 }
+
+/** `instantMs` moved back by the period in the zone: the last moment before a booking's start it allows. */
+export function subtractPeriod(instantMs: number, period: Temporal.Duration, timeZone: string): number {
+  return Temporal.Instant.fromEpochMilliseconds(instantMs).toZonedDateTimeISO(timeZone).subtract(period).epochMilliseconds;
+}

@@ -2,6 +2,7 @@
 import type { Hono } from "hono";
 import type { AppEnv } from "../env";
 import { clientRoutes } from "./account/routes";
+import { bookingPageRoutes } from "./booking-page/routes";
 import { bookingRoutes, eventBookingRoutes, personBookingRoutes, publicBookingRoutes } from "./bookings/routes";
 import { categoryRoutes } from "./categories/routes";
 import { eventRoutes } from "./events/routes";
@@ -47,4 +48,6 @@ export const publicFeatures: [string, Hono<AppEnv>][] = [
   ["/bookings", publicBookingRoutes],
   // A widget proves a visitor's phone number before booking; the SMS caps keep it from being pumped.
   ["/people/perishable_token", perishableTokenRoutes],
+  // The page a person books on (GET /), its script and style, and the widget's script.
+  ["/", bookingPageRoutes],
 ];

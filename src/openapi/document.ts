@@ -67,6 +67,12 @@ const PARAMETERS = {
   },
 };
 
+const BOOKING_TOKEN = {
+  name: "X-Booking-Token", in: "header", required: true,
+  description: "The `booking_token` POST /bookings answered: it opens that one booking. A missing or wrong token is a 404.",
+  schema: { type: "string" },
+};
+
 const PATH_PARAMS: Record<string, Json> = {
   id: { type: "integer", minimum: 1 },
   delivery_id: { type: "integer", minimum: 1 },
@@ -136,10 +142,11 @@ function operationObject(op: Operation, inputSchemas: Json): Json {
   const parameters = [
     ...pathParams,
     ...(op.query ? queryParameters(op.query) : []),
+    ...(op.bookingToken ? [BOOKING_TOKEN] : []),
     ...(op.surface !== "operator" && (op.method === "post" || op.method === "put") ? [refTo("parameters", "IdempotencyKey")] : []),
   ];
-  const ok = op.html
-    ? { description: "HTML", content: { "text/html": { schema: { type: "string" } } } }
+  const ok = op.html || op.media
+    ? { description: op.media ?? "HTML", content: { [op.media ?? "text/html"]: { schema: { type: "string" } } } }
     : {
       description: "OK",
       headers: headerRefs([...RATE_HEADERS, ...(op.answer.paginated ? PAGE_HEADERS : [])]),

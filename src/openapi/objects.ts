@@ -187,7 +187,7 @@ export const Booking = z.object({
 /** The booking site's answer: no code, person data or back-office fields. */
 export const PublicBooking = z.object({
   ...bookingCore,
-  person_id: id.nullable().meta({ description: "The visitor's own person, created or matched for this booking; only in this answer." }),
+  person_id: id.nullable().meta({ description: "The visitor's own person, created or matched for this booking; only in the booking site's answers about the visitor's own booking." }),
   resource: Brief.nullable(),
   service: Brief.nullable(),
   event: Brief.nullable().optional(),

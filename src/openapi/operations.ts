@@ -5,7 +5,7 @@ import { z } from "zod";
 import { holidaysQuery, updateClientBody } from "../features/account/schema";
 import { LISTINGS } from "../features/bookings/list";
 import {
-  actionBody, createBookingBody, listQuery, showQuery, statusBody, updateBookingBody, verifyCodeBody,
+  actionBody, createBookingBody, listQuery, showQuery, siteVerifyCodeBody, statusBody, updateBookingBody, verifyCodeBody,
 } from "../features/bookings/schema";
 import { createCategoryBody, updateCategoryBody } from "../features/categories/schema";
 import { createEventBody, eventsQuery, updateEventBody } from "../features/events/schema";
@@ -22,7 +22,7 @@ import { slotsQuery } from "../features/slots/schema";
 import { createUserLinkBody } from "../features/users/schema";
 import { createWebHookBody, deliveriesQuery, updateWebHookBody } from "../features/webhooks/schema";
 import { list, one, other, type Answer } from "./answers";
-import { Account, PerishableToken, Person, PublicPerson } from "./objects";
+import { Account, PerishableToken, Person, PublicBooking, PublicPerson } from "./objects";
 
 /** private: `/api/v1`, API key; public: the booking site on `<subdomain>.<root>`; operator: `/admin/v1`. */
 type Surface = "private" | "public" | "operator" | "reference";
@@ -41,9 +41,13 @@ export interface Operation {
   answer: Answer;
   /** Answered as HTML rather than JSON. */
   html?: boolean;
+  /** Answered as this media type (the booking page's script and stylesheet) rather than JSON. */
+  media?: string;
+  /** Needs the visitor's `X-Booking-Token` (docs/decisions/booking-site.md). */
+  bookingToken?: boolean;
 }
 
-type Entry = [method: Method, path: string, summary: string, answer: Answer, extra?: Pick<Operation, "query" | "body">];
+type Entry = [method: Method, path: string, summary: string, answer: Answer, extra?: Pick<Operation, "query" | "body" | "html" | "media" | "bookingToken">];
 
 const body = (id: string, schema: z.ZodType) => ({ body: { id, schema } });
 const query = (schema: z.ZodType) => ({ query: schema });
@@ -197,7 +201,20 @@ export const operations: Operation[] = [
     ...slotEntries("Booking site: "),
   ]),
   ...group("public", "/bookings", "Booking site", [
-    ["post", "", "Book under the public rules", one("booking", "PublicBooking"), body("CreateBookingBody", createBookingBody)],
+    ["post", "", "Book under the public rules; answers the visitor's booking token", other("PublicBookingCreated", z.object({
+      booking: PublicBooking,
+      booking_token: z.string().meta({ description: "Opens this one booking (send it as X-Booking-Token); shown only here." }),
+    })), body("CreateBookingBody", createBookingBody)],
+    ["get", "/{id}", "The visitor's own booking (booking token)", one("booking", "PublicBooking"), { bookingToken: true }],
+    ["put", "/{id}/verify_code", "Verify the visitor's booking with the sent code; five wrong codes, then 429 (booking token)", one("booking", "PublicBooking"),
+      { ...body("SiteVerifyCodeBody", siteVerifyCodeBody), bookingToken: true }],
+    ["put", "/{id}/cancel", "Cancel the visitor's booking while the account allows it (booking token)", one("booking", "PublicBooking"), { bookingToken: true }],
+  ]),
+  ...group("public", "", "Booking page", [
+    ["get", "/", "The booking page (HTML; the choice in the query string)", other("Html", z.string()), { html: true }],
+    ["get", "/booking-page.js", "The booking page's script", other("Script", z.string()), { media: "text/javascript" }],
+    ["get", "/booking-page.css", "The booking page's stylesheet", other("Stylesheet", z.string()), { media: "text/css" }],
+    ["get", "/widget.js", "The embeddable widget: <booking-widget service-id=\"…\">", other("Script", z.string()), { media: "text/javascript" }],
   ]),
   ...group("public", "/people/perishable_token", "Booking site", [
     ["post", "/send", "Send a one-time code by SMS (booking site)", other("PerishableTokenAnswer", z.object({ perishable_token: PerishableToken })), body("SendTokenBody", sendTokenBody)],

@@ -46,6 +46,7 @@ describe("public POST /bookings", () => {
         created_at: expect.any(String), updated_at: expect.any(String),
         resource: { id: resource.id, title: "Chair" }, service: { id: service.id, title: "Haircut" },
       },
+      booking_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
     });
     const stored = (await api.get(`/bookings/${res.body.booking.id}`)).body.booking;
     expect(stored).toMatchObject({ notes: "internal?", status: "vip", person: { name: "Visitor" } });

@@ -158,6 +158,7 @@ describe("a booking widget on the site (form posts, trailing slashes)", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({
       booking: expect.objectContaining({ service_id: serviceId, resource_id: resourceId, person_id: expect.any(Number), state: "confirmed", booked_from: expect.stringMatching(new RegExp(`^${day}T12:00:00`)) }),
+      booking_token: expect.any(String),
     });
   });
 });

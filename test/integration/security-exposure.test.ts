@@ -1,5 +1,6 @@
 // What the booking site (no key) lets anyone read: active services without message templates,
-// slots without people, its own booking answer without private fields, and nothing else. Every
+// slots without people, its own booking answer without private fields (and, with that booking's
+// token, that booking again), and nothing else. Every
 // route mounted on the site is checked here; a new one without a check fails the suite.
 import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount, publicSite, send, type Client } from "../support/api";
@@ -28,11 +29,11 @@ beforeAll(async () => {
   await make.provider(resource.id, service.id);
   await make.provider(resource.id, retired.id);
   person = await make.person({ name: "Ann", email: "ann@example.com", phone_number: uniquePhone(), notes: `${HIDDEN} notes`, national_id_no: `${HIDDEN}-id`, external_id: `${HIDDEN}-ext`, custom_data: { secret: HIDDEN } });
-  await make.booking({ resource_id: resource.id, service_id: service.id, person_id: person.id, booked_from: `${DAY} 09:00`, booked_to: `${DAY} 10:00`, notes: `${HIDDEN} booking`, title: `${HIDDEN} title` });
+  const privateBooking = await make.booking({ resource_id: resource.id, service_id: service.id, person_id: person.id, booked_from: `${DAY} 09:00`, booked_to: `${DAY} 10:00`, notes: `${HIDDEN} booking`, title: `${HIDDEN} title` });
   const published = await make.event({ resourceId: resource.id, serviceId: attendance.id, capacity: 3, starts: `${DAY} 12:00`, ends: `${DAY} 13:00`, title: "Open class" });
   const unpublished = await make.event({ resourceId: resource.id, serviceId: attendance.id, capacity: 3, starts: `${DAY} 15:00`, ends: `${DAY} 16:00`, title: `${HIDDEN} private class`, published: false });
   await must(api.post("/web_hooks", { web_hook: { target_url: "https://hooks.example.com/x", event: "*", active: false } }));
-  ids = { resource: resource.id, service: service.id, retired: retired.id, attendance: attendance.id, published, unpublished };
+  ids = { privateBooking: privateBooking.id, resource: resource.id, service: service.id, retired: retired.id, attendance: attendance.id, published, unpublished };
 });
 
 const SERVICE_KEYS = ["id", "title", "description", "active", "booking_capacity", "day_booking_specify_time", "has_day_booking", "interval", "max_slots",
@@ -47,6 +48,8 @@ const VISITOR_PERSON_KEYS = ["id", "name", "email", "phone_number", "phonenumber
 const CHECKED_SITE_ROUTES = [
   "GET /services", "GET /services/:id", "GET /services/:id/slots", "GET /services/:id/next_available_date", "GET /services/:id/available_dates",
   "POST /bookings", "POST /people/perishable_token/send", "POST /people/perishable_token/verify",
+  "GET /bookings/:id", "PUT /bookings/:id/verify_code", "PUT /bookings/:id/cancel",
+  "GET /", "GET /booking-page.js", "GET /booking-page.css", "GET /widget.js",
   "GET /health",
 ].sort();
 
@@ -150,6 +153,63 @@ describe("POST /bookings on the site", () => {
     const res = await site.post("/bookings", { booking: { event_id: ids.unpublished, person_attributes: { name: "Visitor", phone_number: uniquePhone() } } });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).not.toContain(HIDDEN);
+  });
+});
+
+describe("the visitor's own booking on the site (GET, verify_code, cancel with X-Booking-Token)", () => {
+  it("answers POST with the booking and its token only, and the token opens the same public fields, never the code", async () => {
+    const phone = uniquePhone();
+    const created = await site.post("/bookings", { booking: { service_id: ids.service, booked_from: `${DAY} 14:00`, booked_to: `${DAY} 15:00`, person_attributes: { name: "Visitor", email: "visitor@example.com", phone_number: phone } } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(Object.keys(created.body).sort()).toEqual(["booking", "booking_token"]);
+    const { id } = created.body.booking;
+    const headers = { "x-booking-token": created.body.booking_token };
+    const code = (await rawBooking(id))!.verification_code;
+    const shown = await site.get(`/bookings/${id}`, headers);
+    expect(Object.keys(shown.body.booking).sort()).toEqual(PUBLIC_BOOKING_KEYS);
+    const wrong = await site.put(`/bookings/${id}/verify_code`, { verification_code: code === "00000" ? "11111" : "00000" }, headers);
+    expect(wrong.body).toEqual({ verification_code: ["is invalid"] });
+    const verified = await site.put(`/bookings/${id}/verify_code`, { verification_code: code }, headers);
+    expect(Object.keys(verified.body.booking).sort()).toEqual(PUBLIC_BOOKING_KEYS);
+    const cancelled = await site.put(`/bookings/${id}/cancel`, {}, headers);
+    expect(cancelled.body.booking.state).toBe("cancelled");
+    for (const res of [shown, verified, cancelled]) {
+      const text = JSON.stringify(res.body);
+      for (const secret of [HIDDEN, code, "visitor@example.com", phone, created.body.booking_token]) expect(text).not.toContain(secret);
+    }
+  });
+
+  it("answers 404 for a booking made with the private key, which has no token, whatever token is sent", async () => {
+    const privateBooking = (await api.get(`/bookings/${ids.privateBooking}`)).body.booking;
+    expect(privateBooking.title).toBe(`${HIDDEN} title`);
+    for (const token of ["", "null", "x".repeat(43)]) {
+      for (const res of [await site.get(`/bookings/${privateBooking.id}`, { "x-booking-token": token }),
+        await site.put(`/bookings/${privateBooking.id}/cancel`, {}, { "x-booking-token": token })]) {
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual({ error: expect.any(String) });
+      }
+    }
+    expect((await api.get(`/bookings/${privateBooking.id}`)).body.booking.state).toBe("confirmed");
+  });
+});
+
+describe("the booking page and its assets on the site", () => {
+  it("renders active services, dates and slots only: no retired service, template, booking or person", async () => {
+    for (const query of ["", `?service=${ids.service}&month=2030-01`, `?service=${ids.service}&day=${DAY}`, `?service=${ids.attendance}&day=${DAY}`,
+      `?service=${ids.retired}`, `?booking=${ids.privateBooking}`, `?booking=${ids.privateBooking}&token=x`]) {
+      const res = await site.get(`/${query}`);
+      expect({ query, type: res.headers.get("content-type") }).toEqual({ query, type: expect.stringContaining("text/html") });
+      for (const secret of [HIDDEN, "Ann", "ann@example.com", person.phone_number]) expect({ query, leaked: (res.body as string).includes(secret) }).toEqual({ query, leaked: false });
+    }
+  });
+
+  it("serves its script and stylesheet and the widget's script as fixed code, the same for any query", async () => {
+    for (const path of ["/booking-page.js", "/booking-page.css", "/widget.js"]) {
+      const plain = await site.get(path);
+      expect({ path, status: plain.status }).toEqual({ path, status: 200 });
+      expect((await site.get(`${path}?x=${HIDDEN}`)).body).toBe(plain.body);
+      expect(plain.body).not.toContain(HIDDEN);
+    }
   });
 });
 

@@ -2,7 +2,7 @@
 // 404 on every id of the owner, 400 on every reference to one, nothing of the owner's in any
 // answer, and not one owner row changed. A mounted route without an entry here fails the suite.
 import { beforeAll, describe, expect, it } from "vitest";
-import { newAccount, type Client } from "../support/api";
+import { newAccount, publicSite, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
 import { settledMessagesOf, uniquePhone } from "../support/messages";
 import { dbSnapshot, mountedRoutes, settledCollection } from "../support/security";
@@ -240,5 +240,25 @@ describe("another tenant's key on every private route", () => {
     expect((await owner.get(`/people/${o.person}`)).body.person).toMatchObject({ name: `${MARK} Ann`, active: true });
     expect((await owner.get(`/web_hooks/${o.webHook}`)).body.web_hook).toMatchObject({ event: "booking.created" });
     expect((await owner.get("/client")).body.client.name).toBe(`${MARK} clinic`);
+  });
+});
+
+describe("a visitor's booking token on another account's booking site", () => {
+  it("opens nothing there: the owner's booking and the intruder's own ids answer 404, and nothing changes", async () => {
+    const ownerAccount = (await owner.get("/client")).body.client;
+    const ownerSite = publicSite(ownerAccount.subdomain);
+    const intruderSite = publicSite((await intruder.get("/client")).body.client.subdomain);
+    const mineToken = await must(ownerSite.post("/bookings", { booking: { service_id: o.service, booked_from: `${DATE} 10:00`, booked_to: `${DATE} 11:00`, person_attributes: { name: "Visitor", email: "v@example.com" } } }));
+    const headers = { "x-booking-token": mineToken.booking_token };
+    const before = await ownerRows();
+    for (const id of [mineToken.booking.id, o.booking, mine.booking]) {
+      for (const res of [await intruderSite.get(`/bookings/${id}`, headers), await intruderSite.put(`/bookings/${id}/cancel`, {}, headers),
+        await intruderSite.put(`/bookings/${id}/verify_code`, { verification_code: "12345" }, headers)]) {
+        expect({ id, status: res.status }).toEqual({ id, status: 404 });
+        expect(JSON.stringify(res.body)).not.toContain(MARK);
+      }
+    }
+    expect(await ownerRows()).toEqual(before);
+    expect((await ownerSite.get(`/bookings/${mineToken.booking.id}`, headers)).status).toBe(200);
   });
 });

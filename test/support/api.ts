@@ -85,9 +85,11 @@ export async function newAccount(attributes: Record<string, unknown> = {}) {
 export function publicSite(subdomain: string) {
   const origin = `http://${subdomain}.localhost`;
   return {
-    get: (path: string) => send("GET", `${origin}${path}`),
+    get: (path: string, headers: Record<string, string> = {}) => send("GET", `${origin}${path}`, { headers }),
     post: (path: string, payload: unknown) =>
       send("POST", `${origin}${path}`, { headers: { "content-type": "application/json" }, body: JSON.stringify(payload) }),
+    put: (path: string, payload: unknown, headers: Record<string, string> = {}) =>
+      send("PUT", `${origin}${path}`, { headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(payload) }),
   };
 }
 

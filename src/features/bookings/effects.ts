@@ -20,6 +20,8 @@ export async function afterBookingChange(
     messages?: boolean;
     /** Related rows already loaded for many bookings at once (a collection's), saving a query each. */
     preloaded?: Related;
+    /** The booking page with the visitor's token, known only to requests that carry the token. */
+    link?: string;
   } = {},
 ): Promise<void> {
   const related = opts.preloaded ?? (await loadRelated(deps, [booking]));
@@ -30,5 +32,5 @@ export async function afterBookingChange(
   for (const event of events) {
     await emitEvent(deps.env, deps.account, event, { kind: "booking", id: booking.id, json }, performedBy, deps.now);
   }
-  if (opts.messages !== false) await enqueueBookingMessages(deps, change, booking, related);
+  if (opts.messages !== false) await enqueueBookingMessages(deps, change, booking, related, opts.link);
 }

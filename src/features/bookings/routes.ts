@@ -1,5 +1,5 @@
-// Bookings on the private API (/bookings, /people/{id}/bookings, /events/{id}/bookings) and the
-// booking site's one booking route, POST /bookings. The site has no booking reads at all.
+// Bookings on the private API (/bookings, /people/{id}/bookings, /events/{id}/bookings) and on the
+// booking site, where a visitor reaches only the booking their token opens.
 import { Hono, type Context } from "hono";
 import type { Booking } from "../../db/schema";
 import type { AppEnv } from "../../env";
@@ -7,7 +7,8 @@ import { wrap, wrapList } from "../../http/envelope";
 import { BOOKINGS_PAGE_SIZE, pageRequest, setPageHeaders } from "../../http/pagination";
 import { body, params, query } from "../../http/validate";
 import { deps } from "../deps";
-import { actionBody, createBookingBody, listQuery, showQuery, statusBody, updateBookingBody, verifyCodeBody, type ListQuery } from "./schema";
+import { actionBody, createBookingBody, listQuery, showQuery, siteVerifyCodeBody, statusBody, updateBookingBody, verifyCodeBody, type ListQuery } from "./schema";
+import { bookingWithToken, cancelOnSite, createOnSite, verifyOnSite } from "./site";
 import { toBookingJson, toPublicBookingJson } from "./serializer";
 import {
   createBooking, getBookingByExternalId, getBookingWithRelated, listBookings, LISTINGS, loadRelated, setStatus, transition, updateBooking,
@@ -94,11 +95,35 @@ eventBookingRoutes.get("/:id/bookings", params("id"), query(listQuery), (c) =>
   page(c, "active", c.req.valid("query"), { kind: "event", id: c.req.valid("param").id }),
 );
 
-/** The booking site: create only, under the public rules, answered without private fields. */
+/**
+ * The booking site: create under the public rules, and the visitor's own booking through the
+ * token POST answers (`X-Booking-Token`), always without private fields.
+ */
 export const publicBookingRoutes = new Hono<AppEnv>();
 
-publicBookingRoutes.post("/", body(createBookingBody, { root: "booking" }), async (c) => {
-  const booking = await createBooking(deps(c), c.req.valid("json"));
+export const BOOKING_TOKEN_HEADER = "x-booking-token";
+
+async function onSite(c: C, booking: Booking, extra: Record<string, unknown> = {}) {
   const related = await loadRelated(deps(c), [booking]);
-  return c.json(wrap("booking", toPublicBookingJson(booking, related, { timeZone: c.var.account.time_zone, now: c.var.now, extended: false })));
+  return c.json({ ...wrap("booking", toPublicBookingJson(booking, related, { timeZone: c.var.account.time_zone, now: c.var.now, extended: false })), ...extra });
+}
+
+const siteOrigin = (c: C) => new URL(c.req.url).origin;
+const tokenOf = (c: C) => c.req.header(BOOKING_TOKEN_HEADER);
+
+publicBookingRoutes.post("/", body(createBookingBody, { root: "booking" }), async (c) => {
+  const { booking, token } = await createOnSite(deps(c), c.req.valid("json"), siteOrigin(c));
+  return onSite(c, booking, { booking_token: token });
 });
+
+publicBookingRoutes.get("/:id", params("id"), async (c) =>
+  onSite(c, await bookingWithToken(deps(c), c.req.valid("param").id, tokenOf(c))),
+);
+
+publicBookingRoutes.put("/:id/verify_code", params("id"), body(siteVerifyCodeBody), async (c) =>
+  onSite(c, await verifyOnSite(deps(c), c.req.valid("param").id, tokenOf(c), c.req.valid("json").verification_code, siteOrigin(c))),
+);
+
+publicBookingRoutes.put("/:id/cancel", params("id"), async (c) =>
+  onSite(c, await cancelOnSite(deps(c), c.req.valid("param").id, tokenOf(c), siteOrigin(c))),
+);

@@ -108,3 +108,8 @@ export type BookingUpdate = z.output<typeof updateBookingBody>["booking"];
 export type CreateBookingBody = z.output<typeof createBookingBody>;
 export type UpdateBookingBody = z.output<typeof updateBookingBody>;
 export type ListQuery = z.output<typeof listQuery>;
+
+/** The booking site's verify_code: the code only, no message flags (a visitor does not choose them). */
+export const siteVerifyCodeBody = z.object({
+  verification_code: z.union([text(20), z.null()]).optional(),
+});

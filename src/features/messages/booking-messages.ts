@@ -10,10 +10,11 @@ import { dueMessages, type Audience, type DueMessage } from "./plan";
 import { renderMessage, type MessageContext } from "./render";
 import { templatesFor } from "./templates";
 
-function contextOf(deps: MessageDeps, booking: Booking, related: Related): MessageContext {
+function contextOf(deps: MessageDeps, booking: Booking, related: Related, link?: string): MessageContext {
   return {
     account: deps.account,
     booking,
+    link: link ?? null,
     person: booking.person_id !== null ? related.people.get(booking.person_id) ?? null : null,
     service: booking.service_id !== null ? related.services.get(booking.service_id) ?? null : null,
     resource: related.resources.get(booking.resource_id) ?? null,
@@ -46,10 +47,10 @@ async function send(deps: MessageDeps, ctx: MessageContext, kind: MessageKind, d
   }, "record");
 }
 
-export async function enqueueBookingMessages(deps: MessageDeps, change: BookingChange, booking: Booking, related: Related): Promise<void> {
+export async function enqueueBookingMessages(deps: MessageDeps, change: BookingChange, booking: Booking, related: Related, link?: string): Promise<void> {
   const due = dueMessages(change, booking, deps.account);
   if (due.length === 0) return;
-  const ctx = contextOf(deps, booking, related);
+  const ctx = contextOf(deps, booking, related, link);
   for (const message of due) await send(deps, ctx, message.kind, message);
 }
 

@@ -10,18 +10,21 @@ interface DefaultText {
 }
 
 const SIGN = "\n\n{{ account.name }}";
+// The visitor's booking page, only when the change came with the visitor's token (docs/decisions/booking-site.md).
+const LINK_SMS = "{% if booking.url %} {{ booking.url }}{% endif %}";
+const LINK_EMAIL = "{% if booking.url %}\n\n{{ booking.url }}{% endif %}";
 const what = { en: "{{ service.title }} with {{ resource.title }}", sv: "{{ service.title }} hos {{ resource.title }}", nb: "{{ service.title }} hos {{ resource.title }}" };
 
 const en: Record<MessageKind, DefaultText> = {
   verification: {
-    sms: `Your code is {{ code }}. Enter it to confirm your booking of ${what.en}: {{ booking.starts }}.`,
+    sms: `Your code is {{ code }}. Enter it to confirm your booking of ${what.en}: {{ booking.starts }}.${LINK_SMS}`,
     subject: "Verify your booking at {{ account.name }}",
-    email: `Hello {{ person.name }},\n\nyour code is {{ code }}. Enter it to confirm your booking of ${what.en}: {{ booking.starts }}.${SIGN}`,
+    email: `Hello {{ person.name }},\n\nyour code is {{ code }}. Enter it to confirm your booking of ${what.en}: {{ booking.starts }}.${LINK_EMAIL}${SIGN}`,
   },
   confirmation: {
-    sms: `Your booking of ${what.en} is confirmed: {{ booking.starts }}. {{ account.name }}`,
+    sms: `Your booking of ${what.en} is confirmed: {{ booking.starts }}. {{ account.name }}${LINK_SMS}`,
     subject: "Your booking at {{ account.name }} is confirmed",
-    email: `Hello {{ person.name }},\n\nyour booking of ${what.en} is confirmed: {{ booking.starts }}.${SIGN}`,
+    email: `Hello {{ person.name }},\n\nyour booking of ${what.en} is confirmed: {{ booking.starts }}.${LINK_EMAIL}${SIGN}`,
   },
   modification: {
     sms: `Your booking of ${what.en} has changed: {{ booking.starts }}. {{ account.name }}`,
@@ -57,14 +60,14 @@ const en: Record<MessageKind, DefaultText> = {
 
 const sv: Record<MessageKind, DefaultText> = {
   verification: {
-    sms: `Din kod är {{ code }}. Ange den för att bekräfta din bokning av ${what.sv}: {{ booking.starts }}.`,
+    sms: `Din kod är {{ code }}. Ange den för att bekräfta din bokning av ${what.sv}: {{ booking.starts }}.${LINK_SMS}`,
     subject: "Verifiera din bokning hos {{ account.name }}",
-    email: `Hej {{ person.name }},\n\ndin kod är {{ code }}. Ange den för att bekräfta din bokning av ${what.sv}: {{ booking.starts }}.${SIGN}`,
+    email: `Hej {{ person.name }},\n\ndin kod är {{ code }}. Ange den för att bekräfta din bokning av ${what.sv}: {{ booking.starts }}.${LINK_EMAIL}${SIGN}`,
   },
   confirmation: {
-    sms: `Din bokning av ${what.sv} är bekräftad: {{ booking.starts }}. {{ account.name }}`,
+    sms: `Din bokning av ${what.sv} är bekräftad: {{ booking.starts }}. {{ account.name }}${LINK_SMS}`,
     subject: "Din bokning hos {{ account.name }} är bekräftad",
-    email: `Hej {{ person.name }},\n\ndin bokning av ${what.sv} är bekräftad: {{ booking.starts }}.${SIGN}`,
+    email: `Hej {{ person.name }},\n\ndin bokning av ${what.sv} är bekräftad: {{ booking.starts }}.${LINK_EMAIL}${SIGN}`,
   },
   modification: {
     sms: `Din bokning av ${what.sv} har ändrats: {{ booking.starts }}. {{ account.name }}`,
@@ -100,14 +103,14 @@ const sv: Record<MessageKind, DefaultText> = {
 
 const nb: Record<MessageKind, DefaultText> = {
   verification: {
-    sms: `Koden din er {{ code }}. Skriv den inn for å bekrefte bestillingen av ${what.nb}: {{ booking.starts }}.`,
+    sms: `Koden din er {{ code }}. Skriv den inn for å bekrefte bestillingen av ${what.nb}: {{ booking.starts }}.${LINK_SMS}`,
     subject: "Bekreft bestillingen din hos {{ account.name }}",
-    email: `Hei {{ person.name }},\n\nkoden din er {{ code }}. Skriv den inn for å bekrefte bestillingen av ${what.nb}: {{ booking.starts }}.${SIGN}`,
+    email: `Hei {{ person.name }},\n\nkoden din er {{ code }}. Skriv den inn for å bekrefte bestillingen av ${what.nb}: {{ booking.starts }}.${LINK_EMAIL}${SIGN}`,
   },
   confirmation: {
-    sms: `Bestillingen din av ${what.nb} er bekreftet: {{ booking.starts }}. {{ account.name }}`,
+    sms: `Bestillingen din av ${what.nb} er bekreftet: {{ booking.starts }}. {{ account.name }}${LINK_SMS}`,
     subject: "Bestillingen din hos {{ account.name }} er bekreftet",
-    email: `Hei {{ person.name }},\n\nbestillingen din av ${what.nb} er bekreftet: {{ booking.starts }}.${SIGN}`,
+    email: `Hei {{ person.name }},\n\nbestillingen din av ${what.nb} er bekreftet: {{ booking.starts }}.${LINK_EMAIL}${SIGN}`,
   },
   modification: {
     sms: `Bestillingen din av ${what.nb} er endret: {{ booking.starts }}. {{ account.name }}`,

@@ -29,6 +29,8 @@ export interface MessageContext {
   resource?: Resource | null;
   event?: Event | null;
   code?: string | null;
+  /** The visitor's booking page (with its token); null when the request does not know the token. */
+  link?: string | null;
 }
 
 const localTime = (ms: number, account: Account) => slotTimeTexts(ms, offsetMsAt(ms, account.time_zone), localeOf(account.locale)).local;
@@ -52,6 +54,7 @@ function templateVariables(ctx: MessageContext): Record<string, unknown> {
       ends: localTime(booking.booked_to, account),
       expires_at: formatNullableInstant(booking.expires_at, tz),
       custom_data: booking.custom_data ?? {},
+      url: ctx.link ?? null,
     },
     person: person && {
       id: person.id, name: person.name, email: person.email,

@@ -1,0 +1,128 @@
+// The booking page's stylesheet and script, served as their own files so a strict CSP
+// (`script-src 'self'`, `style-src 'self'`) allows them and no inline code is needed.
+
+export const PAGE_CSS = `
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#fff}
+header,main{max-width:42rem;margin:0 auto;padding:0 1rem}
+header{border-bottom:1px solid #d0d0d0}
+.brand a{font-weight:700;font-size:1.25rem;color:#1a1a1a;text-decoration:none}
+h1{font-size:1.5rem}h2{font-size:1.2rem}
+a{color:#0a4fb5}
+a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid #0a4fb5;outline-offset:2px}
+.muted{color:#4d4d4d}
+ul.services,ul.slot-list{list-style:none;padding:0}
+ul.services li{padding:.5rem 0;border-bottom:1px solid #e5e5e5}
+ul.slot-list{display:flex;flex-wrap:wrap;gap:.5rem}
+.slot{display:inline-block;min-width:4.5rem;padding:.5rem .75rem;border:1px solid #0a4fb5;border-radius:.4rem;text-align:center;text-decoration:none}
+.slot.chosen,.day.chosen{background:#0a4fb5;color:#fff}
+.slot.full{border-color:#bbb;color:#595959;background:#f2f2f2}
+table{width:100%;border-collapse:collapse;table-layout:fixed}
+th{font-weight:600;font-size:.85rem;color:#4d4d4d}
+td{text-align:center;padding:.15rem}
+.day{display:block;padding:.45rem 0;border-radius:.4rem}
+a.day{font-weight:700;background:#e8effa;text-decoration:none}
+.day.off{color:#767676}
+.month-nav{display:flex;justify-content:space-between;margin:.5rem 0}
+form{display:grid;gap:.35rem;max-width:26rem}
+label{font-weight:600;margin-top:.5rem}
+input{font:inherit;padding:.5rem;border:1px solid #767676;border-radius:.3rem;width:100%}
+button{font:inherit;margin-top:.75rem;padding:.6rem 1.2rem;border:0;border-radius:.4rem;background:#0a4fb5;color:#fff;cursor:pointer}
+button.secondary{background:#fff;color:#a51d1d;border:1px solid #a51d1d}
+button[disabled]{opacity:.6;cursor:wait}
+.error{color:#a51d1d;font-weight:600}
+.notice{padding:.5rem .75rem;background:#fff4d6;border-left:4px solid #b27b00}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{font-weight:600}dd{margin:0}
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+@media (max-width:400px){body{font-size:15px}.slot{min-width:4rem;padding:.45rem .5rem}dl{grid-template-columns:1fr}}
+`;
+
+// Plain ES5-style script without template literals, so it can live in this string as written.
+export const PAGE_JS = String.raw`(function () {
+  "use strict";
+  var main = document.getElementById("main");
+  if (!main) return;
+  var W = JSON.parse(main.getAttribute("data-words") || "{}");
+  var query = new URLSearchParams(location.search);
+
+  function api(method, path, body, token) {
+    var headers = { "Content-Type": "application/json" };
+    if (token) headers["X-Booking-Token"] = token;
+    return fetch(path, { method: method, headers: headers, body: body ? JSON.stringify(body) : undefined }).then(function (res) {
+      return res.json().catch(function () { return {}; }).then(function (data) { return { status: res.status, body: data }; });
+    });
+  }
+  function say(el, text) { el.textContent = text || ""; el.hidden = !text; }
+  function firstMessage(body) {
+    for (var key in body) { var v = body[key]; if (typeof v === "string") return v; if (v && v.length) return v[0]; }
+    return "";
+  }
+
+  var form = document.getElementById("book-form");
+  if (form) {
+    var phone = form.elements.namedItem("phone_number");
+    var error = document.getElementById("form-error");
+    var button = form.querySelector("button");
+    phone.addEventListener("input", function () { phone.setCustomValidity(""); });
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var number = phone.value.replace(/[\s()-]/g, "");
+      if (number && !/^\+[1-9][0-9]{6,14}$/.test(number)) { phone.setCustomValidity(W.phoneInvalid); phone.reportValidity(); return; }
+      var person = { name: form.elements.namedItem("name").value, email: form.elements.namedItem("email").value };
+      if (number) person.phone_number = number;
+      button.disabled = true;
+      say(error, "");
+      api("POST", "/bookings", { booking: { service_id: Number(form.dataset.service), booked_from: form.dataset.from, booked_to: form.dataset.to, person_attributes: person } })
+        .then(function (r) {
+          if (r.status === 200) {
+            try { localStorage.setItem("booking-token:" + r.body.booking.id, r.body.booking_token); } catch (e) { /* private mode */ }
+            location.assign("/?booking=" + r.body.booking.id + "&token=" + encodeURIComponent(r.body.booking_token));
+            return;
+          }
+          // Someone else took the last seat: show the day again, fresh, with a notice.
+          if (r.status === 400 && r.body.booked_from) {
+            location.assign("/?service=" + form.dataset.service + "&day=" + form.dataset.day + "&taken=1");
+            return;
+          }
+          button.disabled = false;
+          say(error, firstMessage(r.body) || W.failed);
+        }, function () { button.disabled = false; say(error, W.failed); });
+    });
+  }
+
+  var booking = document.getElementById("booking");
+  if (!booking) return;
+  var id = booking.getAttribute("data-booking-id");
+  var token = query.get("token");
+  try { token = token || localStorage.getItem("booking-token:" + id); } catch (e) { /* private mode */ }
+
+  var verify = document.getElementById("verify-form");
+  if (verify) {
+    var verifyError = document.getElementById("verify-error");
+    var verifyButton = verify.querySelector("button");
+    verify.addEventListener("submit", function (event) {
+      event.preventDefault();
+      verifyButton.disabled = true;
+      api("PUT", "/bookings/" + id + "/verify_code", { verification_code: verify.elements.namedItem("verification_code").value.trim() }, token)
+        .then(function (r) {
+          if (r.status === 200) { location.reload(); return; }
+          verifyButton.disabled = r.status === 429;
+          say(verifyError, r.status === 429 ? W.tooManyTries : r.status === 400 && r.body.verification_code ? W.wrongCode : firstMessage(r.body) || W.failed);
+        }, function () { verifyButton.disabled = false; say(verifyError, W.failed); });
+    });
+  }
+
+  var cancel = document.getElementById("cancel-button");
+  if (cancel) {
+    var cancelError = document.getElementById("cancel-error");
+    cancel.addEventListener("click", function () {
+      cancel.disabled = true;
+      api("PUT", "/bookings/" + id + "/cancel", {}, token).then(function (r) {
+        if (r.status === 200) { location.reload(); return; }
+        cancel.disabled = false;
+        say(cancelError, firstMessage(r.body) || W.failed);
+      }, function () { cancel.disabled = false; say(cancelError, W.failed); });
+    });
+  }
+})();
+`;

@@ -1,0 +1,123 @@
+// What the booking page shows for its query string: services by category, then for a chosen
+// service the month's available dates, the chosen day's slots, the chosen slot; or one booking.
+import type { Service } from "../../db/schema";
+import type { Slot } from "../../domain/slots";
+import { endOfMonth, todayIn } from "../../domain/time";
+import type { Deps } from "../../env";
+import { ApiError } from "../../http/errors";
+import { loadRelated } from "../bookings/queries";
+import { toPublicBookingJson } from "../bookings/serializer";
+import { bookingWithToken, cancellableUntil } from "../bookings/site";
+import { listCategories } from "../categories/service";
+import { getService, listServices } from "../services/service";
+import { availableDatesOf, slotsOf } from "../slots/service";
+
+export interface PageQuery {
+  service?: number;
+  month?: string;
+  day?: string;
+  slot?: string;
+  booking?: number;
+  token?: string;
+  taken: boolean;
+}
+
+const ID = /^[1-9]\d{0,9}$/;
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+const DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+/** A page is a link anyone may mangle: a value that is not well formed is ignored, never an error. */
+export function pageQuery(q: Record<string, string | undefined>): PageQuery {
+  const pick = (value: string | undefined, pattern: RegExp) => (value && pattern.test(value) ? value : undefined);
+  const service = pick(q.service, ID);
+  const booking = pick(q.booking, ID);
+  const day = pick(q.day, DAY);
+  return {
+    service: service ? Number(service) : undefined,
+    month: pick(q.month, MONTH) ?? day?.slice(0, 7),
+    day,
+    slot: q.slot && q.slot.length <= 40 ? q.slot : undefined,
+    booking: booking ? Number(booking) : undefined,
+    token: q.token && q.token.length <= 100 ? q.token : undefined,
+    taken: q.taken === "1",
+  };
+}
+
+export interface ServiceGroup {
+  title: string | null;
+  services: Service[];
+}
+
+export interface ChosenService {
+  service: Service;
+  month: string;
+  dates: string[];
+  day?: string;
+  slots?: Slot[];
+  slot?: Slot;
+}
+
+export type BookingView = ReturnType<typeof toPublicBookingJson> & { cancellable_until: number; from: number; to: number };
+
+export interface PageData {
+  groups: ServiceGroup[];
+  chosen?: ChosenService;
+  booking?: BookingView | null;
+  today: string;
+}
+
+/** Active services under each category that holds any; the rest under one untitled group. */
+async function serviceGroups(deps: Deps): Promise<ServiceGroup[]> {
+  const [services, categories] = await Promise.all([listServices(deps), listCategories(deps)]);
+  const byId = new Map(services.map((s) => [s.id, s]));
+  const placed = new Set<number>();
+  const groups: ServiceGroup[] = [];
+  for (const { category, serviceIds } of categories) {
+    const members = serviceIds.map((id) => byId.get(id)).filter((s): s is Service => s !== undefined);
+    if (members.length === 0) continue;
+    members.forEach((s) => placed.add(s.id));
+    groups.push({ title: category.title, services: members });
+  }
+  const rest = services.filter((s) => !placed.has(s.id));
+  if (rest.length > 0) groups.push({ title: null, services: rest });
+  return groups;
+}
+
+/** Null when the id names no active service of this account: the page then offers the list. */
+async function chosenService(deps: Deps, q: PageQuery, today: string): Promise<ChosenService | undefined> {
+  if (q.service === undefined) return undefined;
+  const service = await orNull(getService(deps, q.service, { activeOnly: true }));
+  if (!service) return undefined;
+  const month = q.month ?? today.slice(0, 7);
+  const first = `${month}-01`;
+  const dates = await availableDatesOf(deps, service.id, { from: first, to: endOfMonth(first) }, true);
+  if (!q.day || q.day.slice(0, 7) !== month) return { service, month, dates };
+  const slots = await slotsOf(deps, service.id, { from: q.day, to: q.day }, true);
+  const slot = q.slot ? slots.find((s) => s.timestamp === q.slot && s.free > 0) : undefined;
+  return { service, month, dates, day: q.day, slots, slot };
+}
+
+async function bookingView(deps: Deps, q: PageQuery): Promise<BookingView | null> {
+  const booking = await orNull(bookingWithToken(deps, q.booking!, q.token));
+  if (!booking) return null;
+  const related = await loadRelated(deps, [booking]);
+  const json = toPublicBookingJson(booking, related, { timeZone: deps.account.time_zone, now: deps.now, extended: false });
+  return { ...json, cancellable_until: cancellableUntil(deps, booking), from: booking.booked_from, to: booking.booked_to };
+}
+
+/** A 404 (unknown or foreign id, wrong token) becomes "nothing chosen"; anything else is a real error. */
+async function orNull<T>(work: Promise<T>): Promise<T | null> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+export async function loadPage(deps: Deps, q: PageQuery): Promise<PageData> {
+  const today = todayIn(deps.now, deps.account.time_zone);
+  if (q.booking !== undefined) return { groups: [], booking: await bookingView(deps, q), today };
+  const [groups, chosen] = await Promise.all([serviceGroups(deps), chosenService(deps, q, today)]);
+  return { groups, chosen, today };
+}

@@ -1,0 +1,220 @@
+// The booking page's HTML (hono/jsx, rendered on the server): services, month, day, slot, form,
+// and one booking. Links carry the choice in the query string, so all of it reads without script.
+import type { Child } from "hono/jsx";
+import type { Account } from "../../db/schema";
+import { slotTimeTexts, type Locale } from "../../domain/slot-format";
+import { offsetMsAt } from "../../domain/time";
+import { bookingIcs, icsDataUrl } from "./ics";
+import type { BookingView, ChosenService, PageData } from "./page-data";
+import type { Words } from "./words";
+
+interface Ctx {
+  account: Account;
+  w: Words;
+  now: number;
+  host: string;
+  taken: boolean;
+}
+
+/** E.164: a plus, then up to 15 digits, not starting with 0 (checked by the browser before the server does). */
+export const E164_PATTERN = "\\+[1-9][0-9]{6,14}";
+
+const localText = (ms: number, ctx: Ctx) =>
+  slotTimeTexts(ms, offsetMsAt(ms, ctx.account.time_zone), (ctx.account.locale === "sv" || ctx.account.locale === "nb" ? ctx.account.locale : "en") as Locale).local;
+
+const link = (params: Record<string, string | number | undefined>) =>
+  `/?${new URLSearchParams(Object.entries(params).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]]))).toString()}`;
+
+/** Words the script needs, handed over in a data attribute (no inline script under the CSP). */
+const scriptWords = (w: Words) => JSON.stringify({
+  phoneInvalid: w.phoneInvalid, failed: w.failed, wrongCode: w.wrongCode, tooManyTries: w.tooManyTries, loading: w.loading,
+});
+
+export function Page({ data, ctx }: { data: PageData; ctx: Ctx }) {
+  const { account, w } = ctx;
+  return (
+    <html lang={w.lang}>
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{account.name}</title>
+        <link rel="stylesheet" href="/booking-page.css" />
+        <script src="/booking-page.js" defer></script>
+      </head>
+      <body>
+        <header><p class="brand"><a href="/">{account.name}</a></p></header>
+        <main id="main" data-words={scriptWords(w)}>
+          {data.booking !== undefined ? <BookingSection booking={data.booking} ctx={ctx} />
+            : data.chosen ? <ServiceSection chosen={data.chosen} today={data.today} ctx={ctx} />
+            : <ServiceList data={data} ctx={ctx} />}
+        </main>
+      </body>
+    </html>
+  );
+}
+
+function ServiceList({ data, ctx }: { data: PageData; ctx: Ctx }) {
+  return (
+    <section aria-labelledby="services-title">
+      <h1 id="services-title">{ctx.w.chooseService}</h1>
+      {data.groups.map((group) => (
+        <section class="group">
+          <h2>{group.title ?? (data.groups.length > 1 ? ctx.w.other : ctx.w.services)}</h2>
+          <ul class="services">
+            {group.services.map((s) => (
+              <li>
+                <a href={link({ service: s.id })}>{s.title}</a>
+                {s.description ? <p class="muted">{s.description}</p> : null}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </section>
+  );
+}
+
+function ServiceSection({ chosen, today, ctx }: { chosen: ChosenService; today: string; ctx: Ctx }) {
+  const { service } = chosen;
+  return (
+    <section aria-labelledby="service-title">
+      <p><a href="/">← {ctx.w.back}</a></p>
+      <h1 id="service-title">{service.title}</h1>
+      {service.description ? <p class="muted">{service.description}</p> : null}
+      <Month chosen={chosen} today={today} ctx={ctx} />
+      {chosen.day && chosen.slots ? <Day chosen={chosen} ctx={ctx} /> : null}
+      {chosen.slot ? <BookingForm chosen={chosen} ctx={ctx} /> : null}
+    </section>
+  );
+}
+
+const shiftMonth = (month: string, by: number) => {
+  const [y, m] = month.split("-").map(Number);
+  const d = new Date(Date.UTC(y, m - 1 + by, 1));
+  return d.toISOString().slice(0, 7);
+};
+
+function Month({ chosen, today, ctx }: { chosen: ChosenService; today: string; ctx: Ctx }) {
+  const { w } = ctx;
+  const [y, m] = chosen.month.split("-").map(Number);
+  const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  const lead = (new Date(Date.UTC(y, m - 1, 1)).getUTCDay() + 6) % 7; // Monday first
+  const open = new Set(chosen.dates);
+  const cells: Child[] = Array.from({ length: lead }, () => <td></td>);
+  for (let d = 1; d <= days; d++) {
+    const date = `${chosen.month}-${String(d).padStart(2, "0")}`;
+    const label = `${d} ${w.months[m - 1]} ${y}`;
+    cells.push(
+      <td>
+        {open.has(date)
+          ? <a class={date === chosen.day ? "day chosen" : "day"} href={link({ service: chosen.service.id, day: date })} aria-label={label}
+              aria-current={date === chosen.day ? "date" : undefined}>{d}</a>
+          : <span class="day off" aria-disabled="true">{d}</span>}
+      </td>,
+    );
+  }
+  const rows: Child[][] = [];
+  for (let i = 0; i < cells.length; i += 7) rows.push(cells.slice(i, i + 7));
+  const canGoBack = chosen.month > today.slice(0, 7);
+  return (
+    <section aria-labelledby="month-title" class="month">
+      <h2 id="month-title">{w.chooseDay}: {w.months[m - 1]} {y}</h2>
+      <nav class="month-nav" aria-label={`${w.prevMonth} / ${w.nextMonth}`}>
+        {canGoBack ? <a href={link({ service: chosen.service.id, month: shiftMonth(chosen.month, -1) })}>← {w.prevMonth}</a> : <span></span>}
+        <a href={link({ service: chosen.service.id, month: shiftMonth(chosen.month, 1) })}>{w.nextMonth} →</a>
+      </nav>
+      <table>
+        <thead><tr>{w.weekdays.map((d) => <th scope="col">{d}</th>)}</tr></thead>
+        <tbody>{rows.map((r) => <tr>{r}</tr>)}</tbody>
+      </table>
+      {chosen.dates.length === 0 ? <p>{w.noDays}</p> : null}
+    </section>
+  );
+}
+
+function Day({ chosen, ctx }: { chosen: ChosenService; ctx: Ctx }) {
+  const { w, account } = ctx;
+  const slots = chosen.slots!;
+  const [y, m, d] = chosen.day!.split("-").map(Number);
+  return (
+    <section aria-labelledby="day-title" class="slots">
+      <h2 id="day-title">{w.chooseTime}: {d} {w.months[m - 1]} {y}</h2>
+      {ctx.taken ? <p class="notice" role="alert" id="taken-notice">{w.justTaken}</p> : null}
+      <p class="muted">{w.timesIn} {account.time_zone}</p>
+      {slots.length === 0 ? <p>{w.noSlots}</p> : null}
+      <ul class="slot-list">
+        {slots.map((s) => (
+          <li>
+            {s.free > 0
+              ? <a class={s.timestamp === chosen.slot?.timestamp ? "slot chosen" : "slot"} data-free={s.free}
+                  href={link({ service: chosen.service.id, day: chosen.day, slot: s.timestamp })}>
+                  {s.timestamp.slice(11, 16)}<span class="sr-only"> ({s.free} {w.free})</span>
+                </a>
+              : <span class="slot full" aria-disabled="true">{s.timestamp.slice(11, 16)} <small>{w.taken}</small></span>}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function BookingForm({ chosen, ctx }: { chosen: ChosenService; ctx: Ctx }) {
+  const { w, account } = ctx;
+  const slot = chosen.slot!;
+  const smsVerification = account.verification_method === 1;
+  return (
+    <section aria-labelledby="form-title">
+      <h2 id="form-title">{w.yourDetails}</h2>
+      <p><strong>{chosen.service.title}</strong>: {slot.formatted_timestamp} ({account.time_zone})</p>
+      <form id="book-form" data-service={chosen.service.id} data-from={slot.timestamp} data-to={slot.timestamp_end} data-day={chosen.day}>
+        <label for="f-name">{w.name}</label>
+        <input id="f-name" name="name" autocomplete="name" required maxlength={100} />
+        <label for="f-email">{w.email}</label>
+        <input id="f-email" name="email" type="email" autocomplete="email" required maxlength={200} />
+        <label for="f-phone">{w.phone}</label>
+        <input id="f-phone" name="phone_number" type="tel" autocomplete="tel" pattern={E164_PATTERN} required={smsVerification}
+          aria-describedby="f-phone-hint" title={w.phoneHint} />
+        <p id="f-phone-hint" class="muted">{w.phoneHint}</p>
+        <p id="form-error" class="error" role="alert" hidden></p>
+        <button type="submit">{w.book}</button>
+        <noscript><p class="notice">{w.needsJs}</p></noscript>
+      </form>
+    </section>
+  );
+}
+
+function BookingSection({ booking, ctx }: { booking: BookingView | null; ctx: Ctx }) {
+  const { w, account } = ctx;
+  if (!booking) return <section><h1>{w.yourBooking}</h1><p role="alert">{w.notFound}</p></section>;
+  const title = booking.service?.title ?? booking.title ?? "";
+  const cancellable = booking.active && ctx.now <= booking.cancellable_until && account.allow_cancellation;
+  const ics = bookingIcs({ id: booking.id, from: booking.from, to: booking.to, title, location: account.name, host: ctx.host, now: ctx.now });
+  return (
+    <section aria-labelledby="booking-title" id="booking" data-booking-id={booking.id}>
+      <h1 id="booking-title">{w.yourBooking}</h1>
+      <dl>
+        <dt>{w.service}</dt><dd>{title}</dd>
+        <dt>{w.time}</dt><dd>{localText(booking.from, ctx)}–{localText(booking.to, ctx).slice(-5)} ({account.time_zone})</dd>
+        <dt>{w.state}</dt><dd><span id="booking-state" data-state={booking.state}>{w.states[booking.state] ?? booking.state}</span></dd>
+      </dl>
+      {booking.state === "awaiting_verification" ? (
+        <form id="verify-form">
+          <p>{w.codeHint}</p>
+          <label for="f-code">{w.code}</label>
+          <input id="f-code" name="verification_code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{5}" required maxlength={5} />
+          <p id="verify-error" class="error" role="alert" hidden></p>
+          <button type="submit">{w.verify}</button>
+          <noscript><p class="notice">{w.needsJs}</p></noscript>
+        </form>
+      ) : null}
+      {booking.state === "confirmed" ? <p><a id="ics-link" href={icsDataUrl(ics)} download={`booking-${booking.id}.ics`}>{w.addToCalendar}</a></p> : null}
+      {cancellable ? (
+        <p>
+          <button type="button" id="cancel-button" class="secondary">{w.cancel}</button>
+          <span id="cancel-error" class="error" role="alert" hidden></span>
+        </p>
+      ) : null}
+      {booking.state === "cancelled" ? <p role="status">{w.cancelled}</p> : null}
+    </section>
+  );
+}

@@ -1,0 +1,63 @@
+// Every word the booking page and the widget show, in the account's locale (en, sv, nb).
+import type { Locale } from "../../domain/slot-format";
+
+export const WORDS = {
+  en: {
+    lang: "en", services: "Services", other: "Other services", chooseService: "Choose a service", chooseDay: "Choose a day",
+    chooseTime: "Choose a time", noDays: "No free times this month.", noSlots: "No times on this day.", taken: "taken",
+    free: "free", prevMonth: "Previous month", nextMonth: "Next month", timesIn: "Times are in", back: "Back",
+    weekdays: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
+    months: ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"],
+    yourDetails: "Your details", name: "Name", email: "Email", phone: "Mobile number", phoneHint: "International form, e.g. +4791234567",
+    phoneInvalid: "Enter the number in international form, starting with +", book: "Book", needsJs: "Booking needs JavaScript switched on.",
+    justTaken: "That time was just taken. Please choose another.", failed: "Something went wrong. Please try again.",
+    yourBooking: "Your booking", service: "Service", time: "Time", state: "Status", code: "Code", codeHint: "We sent you a code. Enter it to confirm the booking.",
+    verify: "Confirm", wrongCode: "The code is not right.", tooManyTries: "Too many wrong codes. This booking can no longer be confirmed.",
+    addToCalendar: "Add to calendar (.ics)", cancel: "Cancel booking", cancelled: "The booking is cancelled.",
+    notFound: "This booking was not found.", loading: "Loading…",
+    states: {
+      awaiting_verification: "awaiting your code", awaiting_payment: "awaiting payment", awaiting_confirmation: "awaiting confirmation",
+      confirmed: "confirmed", declined: "declined", cancelled: "cancelled", deleted: "deleted", verification_expired: "expired",
+    } as Record<string, string>,
+  },
+  sv: {
+    lang: "sv", services: "Tjänster", other: "Övriga tjänster", chooseService: "Välj en tjänst", chooseDay: "Välj en dag",
+    chooseTime: "Välj en tid", noDays: "Inga lediga tider den här månaden.", noSlots: "Inga tider den här dagen.", taken: "upptagen",
+    free: "ledig", prevMonth: "Föregående månad", nextMonth: "Nästa månad", timesIn: "Tiderna är i", back: "Tillbaka",
+    weekdays: ["mån", "tis", "ons", "tor", "fre", "lör", "sön"],
+    months: ["januari", "februari", "mars", "april", "maj", "juni", "juli", "augusti", "september", "oktober", "november", "december"],
+    yourDetails: "Dina uppgifter", name: "Namn", email: "E-post", phone: "Mobilnummer", phoneHint: "Internationell form, t.ex. +46701234567",
+    phoneInvalid: "Ange numret i internationell form, med + först", book: "Boka", needsJs: "För att boka behöver JavaScript vara påslaget.",
+    justTaken: "Tiden blev just bokad. Välj en annan.", failed: "Något gick fel. Försök igen.",
+    yourBooking: "Din bokning", service: "Tjänst", time: "Tid", state: "Status", code: "Kod", codeHint: "Vi har skickat en kod till dig. Ange den för att bekräfta bokningen.",
+    verify: "Bekräfta", wrongCode: "Koden stämmer inte.", tooManyTries: "För många felaktiga koder. Bokningen kan inte längre bekräftas.",
+    addToCalendar: "Lägg till i kalendern (.ics)", cancel: "Avboka", cancelled: "Bokningen är avbokad.",
+    notFound: "Bokningen hittades inte.", loading: "Laddar…",
+    states: {
+      awaiting_verification: "väntar på din kod", awaiting_payment: "väntar på betalning", awaiting_confirmation: "väntar på bekräftelse",
+      confirmed: "bekräftad", declined: "avböjd", cancelled: "avbokad", deleted: "borttagen", verification_expired: "har gått ut",
+    } as Record<string, string>,
+  },
+  nb: {
+    lang: "nb", services: "Tjenester", other: "Andre tjenester", chooseService: "Velg en tjeneste", chooseDay: "Velg en dag",
+    chooseTime: "Velg et tidspunkt", noDays: "Ingen ledige tider denne måneden.", noSlots: "Ingen tider denne dagen.", taken: "opptatt",
+    free: "ledig", prevMonth: "Forrige måned", nextMonth: "Neste måned", timesIn: "Tidene er i", back: "Tilbake",
+    weekdays: ["man", "tir", "ons", "tor", "fre", "lør", "søn"],
+    months: ["januar", "februar", "mars", "april", "mai", "juni", "juli", "august", "september", "oktober", "november", "desember"],
+    yourDetails: "Dine opplysninger", name: "Navn", email: "E-post", phone: "Mobilnummer", phoneHint: "Internasjonal form, f.eks. +4791234567",
+    phoneInvalid: "Skriv nummeret i internasjonal form, med + først", book: "Bestill", needsJs: "For å bestille må JavaScript være slått på.",
+    justTaken: "Tiden ble nettopp tatt. Velg en annen.", failed: "Noe gikk galt. Prøv igjen.",
+    yourBooking: "Din bestilling", service: "Tjeneste", time: "Tid", state: "Status", code: "Kode", codeHint: "Vi har sendt deg en kode. Skriv den inn for å bekrefte bestillingen.",
+    verify: "Bekreft", wrongCode: "Koden er feil.", tooManyTries: "For mange feil koder. Bestillingen kan ikke lenger bekreftes.",
+    addToCalendar: "Legg til i kalenderen (.ics)", cancel: "Avbestill", cancelled: "Bestillingen er avbestilt.",
+    notFound: "Fant ikke bestillingen.", loading: "Laster…",
+    states: {
+      awaiting_verification: "venter på koden din", awaiting_payment: "venter på betaling", awaiting_confirmation: "venter på bekreftelse",
+      confirmed: "bekreftet", declined: "avslått", cancelled: "avbestilt", deleted: "slettet", verification_expired: "utløpt",
+    } as Record<string, string>,
+  },
+} satisfies Record<Locale, unknown>;
+
+export type Words = (typeof WORDS)["en"];
+
+export const wordsFor = (locale: string): Words => WORDS[locale === "sv" || locale === "nb" ? locale : "en"];

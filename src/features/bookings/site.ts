@@ -1,0 +1,98 @@
+// The booking site's own bookings: a visitor's booking token (random, kept only as its SHA-256),
+// and what the token lets its holder do: read, verify with the code (five tries), cancel.
+import { and, lt, sql } from "drizzle-orm";
+import { bookings, type Booking } from "../../db/schema";
+import { effectiveState } from "../../domain/booking-states";
+import { parsePeriod, subtractPeriod } from "../../domain/periods";
+import { slotTimeTexts } from "../../domain/slot-format";
+import { offsetMsAt } from "../../domain/time";
+import type { Deps } from "../../env";
+import { ApiError } from "../../http/errors";
+import { randomToken, secretsEqual, sha256Hex } from "../../http/secrets";
+import { localeOf } from "../messages/defaults";
+import type { CreateBookingBody } from "./schema";
+import { afterBookingChange, type BookingChange } from "./effects";
+import { draftBooking, insertDraft } from "./create";
+import { bookingOfAccount, getBooking } from "./queries";
+import { stateError, transition } from "./transitions";
+
+/** Wrong codes a booking takes on the site before every further try is refused until it expires. */
+export const MAX_CODE_TRIES = 5;
+
+/** 32 random bytes (256 bits) in URL-safe base64: fits a header and a link unescaped. */
+export const newBookingToken = () => randomToken("", 32);
+
+/** Where the visitor's booking is shown: the booking page with the booking and its token. */
+export const bookingPageLink = (siteOrigin: string, id: number, token: string) =>
+  `${siteOrigin}/?booking=${id}&token=${encodeURIComponent(token)}`;
+
+const notFound = () => ApiError.notFound("booking");
+
+/**
+ * The booking the token opens, or 404: a missing, wrong or other booking's token looks exactly
+ * like an unknown id, so a token tells nothing about bookings it does not open.
+ */
+export async function bookingWithToken(deps: Deps, id: number, token: string | undefined): Promise<Booking> {
+  if (!token) throw notFound();
+  const booking = await deps.db.query.bookings.findFirst({ where: bookingOfAccount(deps, id) });
+  if (!booking?.public_token_hash || !(await secretsEqual(await sha256Hex(token), booking.public_token_hash))) throw notFound();
+  return booking;
+}
+
+async function announced(deps: Deps, change: BookingChange, booking: Booking, link: string) {
+  // A repeated action writes nothing, and so announces nothing (as on the private API).
+  if (booking.updated_at === deps.now) await afterBookingChange(deps, change, booking, undefined, { link });
+  return booking;
+}
+
+export async function createOnSite(deps: Deps, body: CreateBookingBody, siteOrigin: string) {
+  const token = newBookingToken();
+  const id = await insertDraft(deps, await draftBooking(deps, body), { public_token_hash: await sha256Hex(token) });
+  const booking = await announced(deps, "created", await getBooking(deps, id), bookingPageLink(siteOrigin, id, token));
+  return { booking, token };
+}
+
+/** Takes one try from the booking's budget, or answers 429 when the five are spent. */
+async function takeCodeTry(deps: Deps, booking: Booking): Promise<void> {
+  const [taken] = await deps.db
+    .update(bookings)
+    .set({ verify_attempts: sql`${bookings.verify_attempts} + 1` })
+    .where(and(bookingOfAccount(deps, booking.id), lt(bookings.verify_attempts, MAX_CODE_TRIES)))
+    .returning({ id: bookings.id });
+  if (taken) return;
+  const seconds = Math.max(1, Math.ceil(((booking.expires_at ?? deps.now) - deps.now) / 1000));
+  throw new ApiError(429, { error: "Too many wrong codes: this booking can no longer be verified. Book again when it has expired." },
+    { "Retry-After": String(seconds) });
+}
+
+export async function verifyOnSite(deps: Deps, id: number, token: string | undefined, code: string | null | undefined, siteOrigin: string) {
+  const booking = await bookingWithToken(deps, id, token);
+  if (effectiveState(booking, deps.now) !== "awaiting_verification") throw stateError(booking, deps.now, "verified");
+  if (!code) throw ApiError.invalid("verification_code", "can't be blank");
+  // The try is counted before the comparison, so racing guesses cannot exceed the budget.
+  await takeCodeTry(deps, booking);
+  if (!booking.verification_code || !(await secretsEqual(code.trim(), booking.verification_code))) {
+    throw ApiError.invalid("verification_code", "is invalid");
+  }
+  return announced(deps, "verified", await transition(deps, id, "verify"), bookingPageLink(siteOrigin, id, token!));
+}
+
+/** The last moment a visitor may cancel: the account's cancellation_period before the start, else the start. */
+export function cancellableUntil(deps: Deps, booking: Booking): number {
+  const period = deps.account.cancellation_period ? parsePeriod(deps.account.cancellation_period) : null;
+  return period ? subtractPeriod(booking.booked_from, period, deps.account.time_zone) : booking.booked_from;
+}
+
+export async function cancelOnSite(deps: Deps, id: number, token: string | undefined, siteOrigin: string) {
+  const booking = await bookingWithToken(deps, id, token);
+  const { account } = deps;
+  if (!account.allow_cancellation) {
+    throw ApiError.invalid("state", `can't be cancelled online: contact ${account.name} to cancel`);
+  }
+  const until = cancellableUntil(deps, booking);
+  if (deps.now > until) {
+    const local = slotTimeTexts(until, offsetMsAt(until, account.time_zone), localeOf(account.locale)).local;
+    throw ApiError.invalid("state", `could be cancelled online until ${local} (${account.time_zone})`);
+  }
+  return announced(deps, "cancelled", await transition(deps, id, "cancel"), bookingPageLink(siteOrigin, id, token!));
+}

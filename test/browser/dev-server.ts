@@ -1,0 +1,78 @@
+// Global setup of the browser tests: migrations and `wrangler dev` on a free port, state in a
+// temporary directory removed afterwards, the rate limit raised (many page loads from one address).
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+
+const ADMIN_TOKEN = "browser-test-admin-token";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    devPort: number;
+    adminToken: string;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilServing(port: number, child: ChildProcess, log: () => string) {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${log()}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/admin/v1/accounts`, { headers: { "user-agent": "browser-tests", authorization: `Bearer ${ADMIN_TOKEN}` } });
+      if (res.status < 500) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`wrangler dev did not answer on port ${port}:\n${log()}`);
+}
+
+export default async function setup(project: TestProject) {
+  const stateDir = mkdtempSync(path.join(tmpdir(), "booking-browser-"));
+  const port = await freePort();
+  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" };
+  const wrangler = path.join(process.cwd(), "node_modules/.bin/wrangler");
+  const migrate = spawnSync(wrangler, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], { env, encoding: "utf8" });
+  if (migrate.status !== 0) throw new Error(`migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
+
+  let output = "";
+  const child = spawn(wrangler, ["dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", stateDir,
+    "--var", `ADMIN_TOKEN:${ADMIN_TOKEN}`, "--var", "RATE_LIMIT_REQUESTS:1000000", "--var", "MESSAGE_PROVIDER:sink"],
+  { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout!.on("data", (d) => { output += d; });
+  child.stderr!.on("data", (d) => { output += d; });
+  const stop = () => {
+    // wrangler starts workerd as a child: end the whole process group this setup started.
+    try { process.kill(-child.pid!, "SIGTERM"); } catch { /* already gone */ }
+  };
+  try {
+    await waitUntilServing(port, child, () => output.slice(-4000));
+  } catch (error) {
+    stop();
+    rmSync(stateDir, { recursive: true, force: true });
+    throw error;
+  }
+  project.provide("devPort", port);
+  project.provide("adminToken", ADMIN_TOKEN);
+
+  return async () => {
+    stop();
+    await new Promise((r) => setTimeout(r, 500));
+    rmSync(stateDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,73 @@
+// Helpers of the browser tests: the system Chromium, and the dev server's operator and private
+// APIs for setting up an account and reading the messages it sent (MESSAGE_PROVIDER=sink).
+import { existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import puppeteer, { type Browser } from "puppeteer-core";
+import { expect, inject } from "vitest";
+
+const USER_AGENT = "booking-browser-tests/1.0";
+export const port = () => inject("devPort");
+export const siteOrigin = (subdomain: string) => `http://${subdomain}.localhost:${port()}`;
+
+/** Debian's Chromium (the binary, not the /usr/bin wrapper script), or CHROMIUM_PATH. */
+function chromiumPath(): string {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  if (existsSync("/usr/lib/chromium/chromium")) return "/usr/lib/chromium/chromium";
+  return execFileSync("which", ["chromium"], { encoding: "utf8" }).trim();
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    // *.localhost is loopback by spec; the rule keeps Chromium on IPv4, where wrangler listens.
+    args: ["--no-sandbox", "--disable-dev-shm-usage", "--host-resolver-rules=MAP *.localhost 127.0.0.1"],
+  });
+}
+
+async function call(method: string, path: string, token: string, body?: unknown) {
+  const res = await fetch(`http://127.0.0.1:${port()}${path}`, {
+    method,
+    headers: { "user-agent": USER_AGENT, authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = await res.json() as any;
+  expect(res.status, `${method} ${path}: ${JSON.stringify(json)}`).toBe(200);
+  return json;
+}
+
+let serial = 0;
+/**
+ * A fresh account that verifies bookings by email, with one chair (one seat) open 09:00 to
+ * `closes` every day and a one-hour service: the site's subdomain, the service id and the key.
+ */
+export async function bookableAccount(closes = "12:00") {
+  serial += 1;
+  const subdomain = `b${Date.now().toString(36)}${serial}`;
+  const created = await call("POST", "/admin/v1/accounts", inject("adminToken"), {
+    account: { subdomain, name: `Salon ${serial}`, email: `owner${serial}@example.com`, time_zone: "Europe/Oslo", country_code: "NO", locale: "en", verification_method: 2 },
+  });
+  const key: string = created.api_key;
+  const hours = ["09:00", closes];
+  const week = Object.fromEntries(["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map((d) => [`opening_hours_${d}`, hours]));
+  const resource = (await call("POST", "/api/v1/resources", key, { resource: { title: "Chair", capacity: 1, ...week } })).resource;
+  const service = (await call("POST", "/api/v1/services", key, { service: { title: "Cut", interval: 60 } })).service;
+  await call("POST", "/api/v1/providers", key, { provider: { resource_id: resource.id, service_id: service.id } });
+  return { subdomain, serviceId: service.id as number, key };
+}
+
+/** The five-digit code of a booking's verification message, once it is stored. */
+export async function verificationCode(key: string, bookingId: number): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const messages = await call("GET", `/api/v1/messages?booking_id=${bookingId}&kind=verification`, key);
+    const body: string | undefined = messages[0]?.message.body;
+    const code = body && /code is (\d{5})/.exec(body)?.[1];
+    if (code) return code;
+    if (Date.now() > deadline) throw new Error(`no verification message for booking ${bookingId}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** A day a week ahead (bookable under any notice period), as YYYY-MM-DD. */
+export const DAY = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
