@@ -11,9 +11,11 @@ import { ApiError } from "../../http/errors";
 import { randomToken, secretsEqual, sha256Hex } from "../../http/secrets";
 import { localeOf } from "../messages/defaults";
 import type { CreateBookingBody } from "./schema";
-import { afterBookingChange, type BookingChange } from "./effects";
+import type { Written } from "../../db/written";
+import type { BookingChange } from "../../domain/booking-states";
+import { afterBookingChange } from "./effects";
 import { draftBooking, insertDraft } from "./create";
-import { bookingOfAccount, getBooking } from "./queries";
+import { bookingOfAccount, getBookingWithRelated } from "./queries";
 import { stateError, transition } from "./transitions";
 
 /** Wrong codes a booking takes on the site before every further try is refused until it expires. */
@@ -39,16 +41,16 @@ export async function bookingWithToken(deps: Deps, id: number, token: string | u
   return booking;
 }
 
-async function announced(deps: Deps, change: BookingChange, booking: Booking, link: string) {
+async function announced(deps: Deps, change: BookingChange, { row, changed }: Written<Booking>, link: string) {
   // A repeated action writes nothing, and so announces nothing (as on the private API).
-  if (booking.updated_at === deps.now) await afterBookingChange(deps, change, booking, undefined, { link });
-  return booking;
+  if (changed) await afterBookingChange(deps, change, row, undefined, { link });
+  return row;
 }
 
 export async function createOnSite(deps: Deps, body: CreateBookingBody, siteOrigin: string) {
   const token = newBookingToken();
   const id = await insertDraft(deps, await draftBooking(deps, body), { public_token_hash: await sha256Hex(token) });
-  const booking = await announced(deps, "created", await getBooking(deps, id), bookingPageLink(siteOrigin, id, token));
+  const booking = await announced(deps, "created", { row: await getBookingWithRelated(deps, id), changed: true }, bookingPageLink(siteOrigin, id, token));
   return { booking, token };
 }
 
