@@ -122,6 +122,12 @@ function formEncoding(body: Json): Json {
   return Object.fromEntries(props.map(([name]) => [name, { style: "deepObject", explode: true }]));
 }
 
+/** The booking site's service and slot reads carry an ETag (src/http/conditional-get.ts). */
+function notModified(op: Operation): Json {
+  if (op.surface !== "public" || op.method !== "get" || !op.path.startsWith("/services")) return {};
+  return { "304": { description: "Not Modified: the `If-None-Match` ETag is the current answer's; no body." } };
+}
+
 function errorsOf(op: Operation): Json {
   const refs: Record<string, keyof typeof RESPONSES> = {};
   if (op.surface === "reference") return { "429": refTo("responses", "TooManyRequests"), "500": refTo("responses", "ServerError") };
@@ -158,7 +164,7 @@ function operationObject(op: Operation, inputSchemas: Json): Json {
     tags: [op.tag],
     security: SECURITY[op.surface],
     ...(parameters.length ? { parameters } : {}),
-    responses: { "200": ok, ...errorsOf(op) },
+    responses: { "200": ok, ...notModified(op), ...(op.unavailable ? { "503": op.unavailable } : {}), ...errorsOf(op) },
   };
   if (op.body) {
     const schema = inputSchemas[op.body.id];

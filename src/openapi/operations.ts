@@ -45,7 +45,11 @@ export interface Operation {
   media?: string;
   /** Needs the visitor's `X-Booking-Token` (docs/decisions/booking-site.md). */
   bookingToken?: boolean;
+  /** A 503 answer, for the health check when the database does not answer. */
+  unavailable?: Json;
 }
+
+type Json = Record<string, unknown>;
 
 type Entry = [method: Method, path: string, summary: string, answer: Answer, extra?: Pick<Operation, "query" | "body" | "html" | "media" | "bookingToken">];
 
@@ -81,6 +85,13 @@ const slotEntries = (summaryPrefix: string): Entry[] => [
 const tokenVerified = (person: z.ZodType, id: string) =>
   other(id, z.object({ person: z.union([person, z.object({}).meta({ description: "No person has that number." })]) }));
 
+const webhookSecretAnswer = other("WebhookSecretAnswer", z.object({
+  webhook_secret: z.object({
+    secret: z.string().meta({ description: "Standard Webhooks form: `whsec_` and base64." }),
+    previous_secret_expires_at: z.string().nullable().meta({ format: "date-time", description: "Until when the previous secret also signs; null when it no longer does." }),
+  }),
+}));
+
 const accountWithKey = other("OperatorAccountCreated", z.object({
   account: Account, api_key: z.string().meta({ description: "Shown only here." }), webhook_secret: z.string(),
 }));
@@ -89,10 +100,17 @@ export const operations: Operation[] = [
   ...group("reference", P, "Reference", [
     ["get", "/openapi.json", "This OpenAPI document", other("OpenApiDocument", z.record(z.string(), z.unknown()))],
   ]),
+  {
+    method: "get", path: "/health", surface: "reference", tag: "Reference", summary: "The service and its database answer (root host; no data)",
+    answer: other("Health", z.object({ status: z.literal("ok") })),
+    unavailable: { description: "The database does not answer", content: { "application/json": { schema: { type: "object", properties: { status: { const: "unavailable" }, error: { type: "string" } }, required: ["status", "error"] } } } },
+  },
   { method: "get", path: `${P}/docs`, surface: "reference", tag: "Reference", summary: "The API reference page (HTML)", answer: other("Html", z.string()), html: true },
   ...group("private", `${P}/client`, "Account", [
     ["get", "", "The caller's account", one("client", "Account")],
     ["put", "", "Update the caller's account", one("client", "Account"), body("UpdateClientBody", updateClientBody)],
+    ["get", "/webhook_secret", "The secret web hook deliveries are signed with (whsec_…)", webhookSecretAnswer],
+    ["post", "/webhook_secret/rotate", "A new web hook secret; the old one keeps signing for 24 hours", webhookSecretAnswer],
     ["get", "/holidays", "Public holidays of the account's country", list("holiday", "Holiday"), query(holidaysQuery)],
     ["get", "/users", "User links", list("client_user_link", "UserLink")],
     ["get", "/users/{id}", "One user link", one("client_user_link", "UserLink")],
