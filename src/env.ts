@@ -2,6 +2,7 @@
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type * as schema from "./db/schema";
 import type { Account } from "./db/schema";
+import type { CapacityGuard } from "./durable-objects/guard-client";
 
 export interface Env {
   DB: D1Database;
@@ -39,6 +40,8 @@ export interface Deps {
   /** Request clock, epoch milliseconds; one value per request so a request sees one "now". */
   now: number;
   surface: Surface;
+  /** Where writes that take capacity go, one at a time per resource or event. */
+  capacityGuard: CapacityGuard;
 }
 
 export type AppEnv = {

@@ -1,5 +1,6 @@
 // The one bridge from a Hono context to the plain `deps` services take.
 import type { Context } from "hono";
+import { durableCapacityGuard } from "../durable-objects/guard-client";
 import type { AppEnv, Deps } from "../env";
 
 export const deps = (c: Context<AppEnv>): Deps => ({
@@ -8,4 +9,5 @@ export const deps = (c: Context<AppEnv>): Deps => ({
   account: c.var.account,
   now: c.var.now,
   surface: c.var.surface,
+  capacityGuard: durableCapacityGuard(c.env),
 });

@@ -2,9 +2,12 @@
 // effects and serializers apply unchanged, with surface "system" (webhooks say `via: "system"`).
 import { inArray } from "drizzle-orm";
 import { accounts, type Account } from "../db/schema";
+import { durableCapacityGuard } from "../durable-objects/guard-client";
 import type { Db, Deps, Env } from "../env";
 
-export const systemDeps = (db: Db, env: Env, account: Account, now: number): Deps => ({ db, env, account, now, surface: "system" });
+export const systemDeps = (db: Db, env: Env, account: Account, now: number): Deps => ({
+  db, env, account, now, surface: "system", capacityGuard: durableCapacityGuard(env),
+});
 
 /** Cron jobs act across accounts: the rows they changed, handled one account at a time. */
 export async function byAccount<T extends { account_id: number }>(

@@ -6,10 +6,12 @@ import { eq } from "drizzle-orm";
 import { openDb } from "../../src/db/client";
 import { accounts } from "../../src/db/schema";
 import type { Deps } from "../../src/env";
-import { transition } from "../../src/features/bookings/service";
+import { createBooking, transition } from "../../src/features/bookings/service";
+import type { CapacityGuard, GuardScope } from "../../src/durable-objects/guard-client";
 import { env, newAccount } from "../support/api";
 import { catalogue, rawBooking } from "../support/bookings";
 import { recordingQueue } from "../support/queues";
+import { durableCapacityGuard } from "../../src/durable-objects/guard-client";
 
 async function bookingWithDeps() {
   const { api, account } = await newAccount();
@@ -19,7 +21,7 @@ async function bookingWithDeps() {
   const db = openDb(env.DB);
   const row = (await db.query.accounts.findFirst({ where: eq(accounts.id, account.id) }))!;
   const webhooks = recordingQueue(env.WEBHOOK_QUEUE);
-  const deps = (now: number): Deps => ({ db, env: { ...env, WEBHOOK_QUEUE: webhooks.recorder }, account: row, now, surface: "private_api" });
+  const deps = (now: number): Deps => ({ db, env: { ...env, WEBHOOK_QUEUE: webhooks.recorder }, account: row, now, surface: "private_api", capacityGuard: durableCapacityGuard(env) });
   const events = () => webhooks.sent.filter((m) => m.body.data.id === booking.id).map((m) => m.body.event);
   return { cat, resource, booking, deps, events };
 }
@@ -44,5 +46,25 @@ describe("booking writes and their announcements", () => {
     expect(cancelled.state).toBe("cancelled");
     expect((await rawBooking(booking.id))!.updated_at).toBe(ahead);
     expect(events()).toEqual(["booking.cancelled"]);
+  });
+});
+
+describe("writes that take capacity go through deps.capacityGuard", () => {
+  it("hands the guarded insert to the injected guard with its resource scope, and a refusal books nothing", async () => {
+    const { resource, deps } = await bookingWithDeps();
+    const real = durableCapacityGuard(env);
+    const seen: GuardScope[] = [];
+    const passing: CapacityGuard = { apply: (scope, batch) => (seen.push(scope), real.apply(scope, batch)) };
+    const booking = { booking: { resource_id: resource.id, booked_from: "2030-01-09 10:00", booked_to: "2030-01-09 11:00" } };
+    const made = await createBooking({ ...deps(Date.now()), capacityGuard: passing }, booking as any);
+    expect(seen).toEqual([expect.objectContaining({ kind: "resource", id: resource.id })]);
+    expect((await rawBooking(made.id))!.resource_id).toBe(resource.id);
+
+    const refusing: CapacityGuard = { apply: async () => ({ applied: false, rows: [[]], bookmark: null }) };
+    const other = { booking: { resource_id: resource.id, booked_from: "2030-01-10 10:00", booked_to: "2030-01-10 11:00" } };
+    await expect(createBooking({ ...deps(Date.now()), capacityGuard: refusing }, other as any)).rejects.toMatchObject({ status: 400 });
+    const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM bookings WHERE resource_id = ? AND booked_from = ?")
+      .bind(resource.id, Date.parse("2030-01-10T09:00:00Z")).first<{ n: number }>();
+    expect(count!.n).toBe(0);
   });
 });

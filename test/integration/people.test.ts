@@ -6,6 +6,7 @@ import { rethrowUniqueViolation } from "../../src/features/people/identity";
 import { findMatchingPerson } from "../../src/features/people/service";
 import { people } from "../../src/db/schema";
 import { ApiError } from "../../src/http/errors";
+import { durableCapacityGuard } from "../../src/durable-objects/guard-client";
 
 let api: Client;
 let other: Client;
@@ -501,7 +502,7 @@ describe("GET /api/v1/people/{id}/children", () => {
 describe("findMatchingPerson (booking person_attributes)", () => {
   it("matches by national id, then phone (by E.164), then email, within the account", async () => {
     const account = (await env.DB.prepare("SELECT * FROM accounts WHERE id = ?").bind(accountId).first<Account>())!;
-    const deps = { db: openDb(env.DB), env, account, now: Date.now(), surface: "private_api" as const };
+    const deps = { db: openDb(env.DB), env, account, now: Date.now(), surface: "private_api" as const, capacityGuard: durableCapacityGuard(env) };
     const byNid = await createPerson({ national_id_no: "MATCH-NID" });
     const byPhone = await createPerson({ phone_number: "+47 933 33 333" });
     const byEmail = await createPerson({ email: "match@example.com" });

@@ -221,7 +221,8 @@ describe("recurrence queue consumer", () => {
   });
 
   it("fills the gaps without duplicates when a chunk is redelivered after a crash mid-chunk", async () => {
-    const resource = await make.resource();
+    // Room for the original too: the real queue books it on the same slots whenever it runs.
+    const resource = await make.resource({ capacity: 2 });
     const { collection_id: queued } = await must(api.post("/bookings/recurring", {
       booking: { resource_id: resource.id, booked_from: "2030-09-02 10:00", booked_to: "2030-09-02 11:00" },
       recurring: { rrule: "FREQ=DAILY;COUNT=4" },

@@ -183,7 +183,7 @@ export async function insertDraft(deps: Deps, draft: BookingDraft, extra: Bookin
       const row = draft.values(resource.id, personId);
       const window = { from: placement.from, to: placement.to, count: row.count!, now: deps.now };
       const statement = insertBookingStatement({ ...row, ...extra }, ignoreCapacity ? undefined : { scope, window });
-      id = await runWrite(deps.env, statement, ignoreCapacity ? undefined : scope);
+      id = await runWrite(deps, statement, ignoreCapacity ? undefined : scope);
       if (id !== null) break;
     }
   } catch (error) {

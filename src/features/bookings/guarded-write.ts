@@ -2,8 +2,7 @@
 // of their scope with the capacity check inside the statement itself (capacity-sql.ts).
 import type { Booking } from "../../db/schema";
 import { followBookmark } from "../../db/request-scope";
-import { guardKey } from "../../durable-objects/capacity-guard";
-import type { Env } from "../../env";
+import type { Deps } from "../../env";
 import { toSqlRow, type SqlStatement } from "../../db/sql-statement";
 import { fitsCondition, type CapacityScope, type CapacityWindow } from "./capacity-sql";
 
@@ -44,9 +43,9 @@ export function updateBookingStatement(
 }
 
 /** Runs the statement; through the scope's guard when there is one. Returns the booking id, or null. */
-export async function runWrite(env: Env, statement: SqlStatement, scope?: CapacityScope): Promise<number | null> {
+export async function runWrite({ env, capacityGuard }: Pick<Deps, "env" | "capacityGuard">, statement: SqlStatement, scope?: CapacityScope): Promise<number | null> {
   if (scope) {
-    const result = await env.CAPACITY_GUARD.getByName(guardKey(scope)).apply({ statements: [statement] });
+    const result = await capacityGuard.apply(scope, { statements: [statement] });
     followBookmark(result.bookmark);
     return result.applied ? Number(result.rows[0][0]?.id) : null;
   }

@@ -104,7 +104,7 @@ export async function updateBooking(deps: Deps, id: number, body: UpdateBookingB
   };
   const guard = body.ignore_capacity ? undefined : await guardFor(deps, booking, placed);
   const target = { id, accountId: deps.account.id, expectedState: booking.state };
-  const written = await runWrite(deps.env, updateBookingStatement(target, columns, guard), guard?.scope);
+  const written = await runWrite(deps, updateBookingStatement(target, columns, guard), guard?.scope);
   if (written === null) {
     await discardPlannedPerson(deps, plan, personId);
     const current = await getBooking(deps, id);

@@ -111,7 +111,7 @@ export async function updateEvent(deps: Deps, id: number, input: EventUpdate) {
   const lowered = input.capacity !== undefined && input.capacity < event.capacity;
   const target = { id, accountId: deps.account.id };
   const capacityCheck = lowered ? { capacity: input.capacity!, now: deps.now } : undefined;
-  if (!(await writeEventUpdate(deps.env, target, values, { capacityCheck, moved }))) {
+  if (!(await writeEventUpdate(deps, target, values, { capacityCheck, moved }))) {
     const booked = (await bookedCounts(deps, [id])).get(id) ?? 0;
     throw ApiError.invalid("capacity", `is less than the seats already booked (${booked})`);
   }
@@ -121,7 +121,7 @@ export async function updateEvent(deps: Deps, id: number, input: EventUpdate) {
 /** Deleting a deleted event changes nothing, not even updated_at. */
 export async function deleteEvent(deps: Deps, id: number) {
   const before = await getEvent(deps, id);
-  await writeEventDelete(deps.env, { id, accountId: deps.account.id }, deps.now);
+  await writeEventDelete(deps, { id, accountId: deps.account.id }, deps.now);
   const after = await getEventWithBooked(deps, id);
   return before.active ? afterEventChange(deps, "deleted", after) : after;
 }

@@ -2,8 +2,7 @@
 // D1 batch through the event's CapacityGuard, so they serialise with concurrent event bookings.
 import type { CustomData } from "../../db/schema";
 import { followBookmark } from "../../db/request-scope";
-import { guardKey } from "../../durable-objects/capacity-guard";
-import type { Env } from "../../env";
+import type { Deps } from "../../env";
 import { toSqlRow, type SqlStatement } from "../../db/sql-statement";
 import { holdsCapacity } from "../bookings/active-sql";
 import { eventLoadSql } from "../bookings/capacity-sql";
@@ -66,24 +65,24 @@ function deleteEventStatements(target: { id: number; accountId: number }, now: n
   ];
 }
 
-async function throughGuard(env: Env, eventId: number, statements: SqlStatement[]): Promise<boolean> {
-  const result = await env.CAPACITY_GUARD.getByName(guardKey({ kind: "event", id: eventId })).apply({ statements, atomic: true });
+async function throughGuard({ capacityGuard }: Pick<Deps, "capacityGuard">, eventId: number, statements: SqlStatement[]): Promise<boolean> {
+  const result = await capacityGuard.apply({ kind: "event", id: eventId }, { statements, atomic: true });
   followBookmark(result.bookmark);
   return result.applied;
 }
 
 /** False when the capacity check refused the change (nothing was written). */
 export function writeEventUpdate(
-  env: Env,
+  deps: Pick<Deps, "capacityGuard">,
   target: { id: number; accountId: number },
   values: EventColumns,
   opts: { capacityCheck?: { capacity: number; now: number }; moved: boolean },
 ): Promise<boolean> {
   const statements = [updateEventStatement(target, values, opts.capacityCheck)];
   if (opts.moved) statements.push(followEventStatement(target, values.updated_at));
-  return throughGuard(env, target.id, statements);
+  return throughGuard(deps, target.id, statements);
 }
 
 /** False when the event was already inactive (nothing changed). */
-export const writeEventDelete = (env: Env, target: { id: number; accountId: number }, now: number) =>
-  throughGuard(env, target.id, deleteEventStatements(target, now));
+export const writeEventDelete = (deps: Pick<Deps, "capacityGuard">, target: { id: number; accountId: number }, now: number) =>
+  throughGuard(deps, target.id, deleteEventStatements(target, now));
