@@ -10,7 +10,7 @@ import { afterSyncCursor, formatSyncCursor, syncOrder, type SyncColumns, type Sy
  * Statements that read what the page's rows refer to, given a subquery of the page's ids: run in
  * the same batch, so a list with its related rows is still one round trip.
  */
-export type Alongside = (pageIds: SQL) => BatchItem<"sqlite">[];
+type Alongside = (pageIds: SQL) => BatchItem<"sqlite">[];
 
 const idsOf = (db: Db, table: SQLiteTable, where: SQL | undefined, orderBy: SQL[], limit: number, offset: number): SQL =>
   sql`(${db.select({ id: (table as unknown as { id: SQLiteColumn }).id }).from(table).where(where).orderBy(...orderBy).limit(limit).offset(offset)})`;

@@ -87,7 +87,7 @@ const routed = new WeakMap<D1Database, D1Database>();
  * The binding as requests use it: statements go to the request's session when it has one, and
  * every execution is tallied on the request's meter. One object per binding, so it can key caches.
  */
-export function meteredD1(binding: D1Database): D1Database {
+function meteredD1(binding: D1Database): D1Database {
   let wrapped = routed.get(binding);
   if (wrapped) return wrapped;
   const target = () => store.getStore()?.d1 ?? binding;

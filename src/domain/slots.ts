@@ -26,7 +26,7 @@ export interface SlotBooking {
   count: number;
 }
 
-interface SlotServiceSettings {
+export interface SlotServiceSettings {
   interval: number;
   interval_rounding: number | null;
   max_slots: number;

@@ -8,7 +8,7 @@ interface GuardBindings {
   DB: D1Database;
 }
 
-export type SqlRow = Record<string, string | number | null>;
+type SqlRow = Record<string, string | number | null>;
 
 export interface GuardedBatch {
   /** Run in one D1 batch. The first statement is the guarded write: it must change one row. */

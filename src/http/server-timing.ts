@@ -6,11 +6,11 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { meteredEnv, newMeter, runInScope, scopeBookmark, type RequestMeter, type RequestScope } from "../db/request-scope";
 
-export const BOOKMARK_HEADER = "x-d1-bookmark";
+const BOOKMARK_HEADER = "x-d1-bookmark";
 /** D1 bookmarks are hex groups joined by dashes; anything else is ignored rather than failing the read. */
 const BOOKMARK = /^[0-9a-f]{1,64}(-[0-9a-f]{1,64}){0,8}$/i;
 
-export const serverTimingValue = (m: RequestMeter) =>
+const serverTimingValue = (m: RequestMeter) =>
   `d1;desc="${m.d1RoundTrips} round trips", d1-rows;desc="${m.rowsRead} rows read", do;desc="${m.doHops} calls"`;
 
 export const meterRequest = createMiddleware<AppEnv>(async (c, next) => {

@@ -12,7 +12,7 @@ import { listCategories } from "../categories/service";
 import { getService, listServices } from "../services/service";
 import { availableDatesOf, slotsOf } from "../slots/service";
 
-export interface PageQuery {
+interface PageQuery {
   service?: number;
   month?: string;
   day?: string;
@@ -43,7 +43,7 @@ export function pageQuery(q: Record<string, string | undefined>): PageQuery {
   };
 }
 
-export interface ServiceGroup {
+interface ServiceGroup {
   title: string | null;
   services: Service[];
 }

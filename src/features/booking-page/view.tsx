@@ -17,7 +17,7 @@ interface Ctx {
 }
 
 /** E.164: a plus, then up to 15 digits, not starting with 0 (checked by the browser before the server does). */
-export const E164_PATTERN = "\\+[1-9][0-9]{6,14}";
+const E164_PATTERN = "\\+[1-9][0-9]{6,14}";
 
 const localText = (ms: number, ctx: Ctx) =>
   slotTimeTexts(ms, offsetMsAt(ms, ctx.account.time_zone), (ctx.account.locale === "sv" || ctx.account.locale === "nb" ? ctx.account.locale : "en") as Locale).local;

@@ -1,7 +1,7 @@
 // Every word the booking page and the widget show, in the account's locale (en, sv, nb).
 import type { Locale } from "../../domain/slot-format";
 
-export const WORDS = {
+const WORDS = {
   en: {
     lang: "en", services: "Services", other: "Other services", chooseService: "Choose a service", chooseDay: "Choose a day",
     chooseTime: "Choose a time", noDays: "No free times this month.", noSlots: "No times on this day.", taken: "taken",

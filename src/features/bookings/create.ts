@@ -99,7 +99,7 @@ function messageFlags(body: Record<string, unknown>, names: readonly string[]): 
 }
 
 /** A booking that passed every check a create makes, ready to be written. */
-export interface BookingDraft {
+interface BookingDraft {
   placement: Placement;
   plan: PersonPlan;
   ignoreCapacity: boolean;

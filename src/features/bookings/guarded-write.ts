@@ -8,7 +8,7 @@ import { fitsCondition, type CapacityScope, type CapacityWindow } from "./capaci
 
 export type BookingColumns = Partial<Omit<Booking, "id">>;
 
-export interface Guard {
+interface Guard {
   scope: CapacityScope;
   window: CapacityWindow;
 }

@@ -101,7 +101,7 @@ eventBookingRoutes.get("/:id/bookings", params("id"), query(listQuery), (c) =>
  */
 export const publicBookingRoutes = new Hono<AppEnv>();
 
-export const BOOKING_TOKEN_HEADER = "x-booking-token";
+const BOOKING_TOKEN_HEADER = "x-booking-token";
 
 async function onSite(c: C, booking: Booking, extra: Record<string, unknown> = {}) {
   const related = await loadRelated(deps(c), [booking]);

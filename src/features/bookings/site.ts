@@ -19,13 +19,13 @@ import { bookingOfAccount, getBookingWithRelated } from "./queries";
 import { stateError, transition } from "./transitions";
 
 /** Wrong codes a booking takes on the site before every further try is refused until it expires. */
-export const MAX_CODE_TRIES = 5;
+const MAX_CODE_TRIES = 5;
 
 /** 32 random bytes (256 bits) in URL-safe base64: fits a header and a link unescaped. */
-export const newBookingToken = () => randomToken("", 32);
+const newBookingToken = () => randomToken("", 32);
 
 /** Where the visitor's booking is shown: the booking page with the booking and its token. */
-export const bookingPageLink = (siteOrigin: string, id: number, token: string) =>
+const bookingPageLink = (siteOrigin: string, id: number, token: string) =>
   `${siteOrigin}/?booking=${id}&token=${encodeURIComponent(token)}`;
 
 const notFound = () => ApiError.notFound("booking");

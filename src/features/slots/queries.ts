@@ -11,7 +11,7 @@ import type { Deps } from "../../env";
 import { isActiveSql } from "../bookings/queries";
 import { bookedCountsQuery } from "../events/queries";
 
-export interface SlotService {
+interface SlotService {
   id: number;
   booking_type: string;
   interval: number;
@@ -23,9 +23,9 @@ export interface SlotService {
 }
 
 type Hours = `opening_hours_${"mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun"}`;
-export type SlotResourceRow = { id: number; capacity: number } & { [K in Hours]: OpeningHours };
+type SlotResourceRow = { id: number; capacity: number } & { [K in Hours]: OpeningHours };
 
-export interface SlotReads {
+interface SlotReads {
   service: SlotService | null;
   resources: SlotResourceRow[];
   exceptions: { resource_id: number; exception_date: string; opening_hours: OpeningHours }[];

@@ -15,15 +15,15 @@ import { ApiError } from "../../http/errors";
 import { slotReads } from "./queries";
 import { MAX_RANGE_DAYS, NEXT_AVAILABLE_WINDOW_DAYS, type SlotsQuery } from "./schema";
 
-export interface DateRange {
+interface DateRange {
   from: string;
   to: string;
 }
 
-export type RangeDefault = "same_day" | "end_of_month" | "next_available_window";
+type RangeDefault = "same_day" | "end_of_month" | "next_available_window";
 
 /** The asked range, defaults filled in the account zone (spec: "default today"). */
-export function rangeOf(query: SlotsQuery, account: Account, now: number, fallback: RangeDefault): DateRange {
+function rangeOf(query: SlotsQuery, account: Account, now: number, fallback: RangeDefault): DateRange {
   const from = query.from ?? todayIn(now, account.time_zone);
   const to = query.to ?? {
     same_day: from,
