@@ -7,19 +7,15 @@ import { and, asc, eq, exists, gt, gte, inArray, isNull, lt, lte, sql, type SQL 
 import { bookings, events, providers, resourceExceptionDates, resources, services } from "../../db/schema";
 import { inIds } from "../../db/id-list";
 import type { OpeningHours } from "../../db/schema";
+import type { SlotServiceSettings } from "../../domain/slots";
 import type { Deps } from "../../env";
 import { isActiveSql } from "../bookings/queries";
 import { bookedCountsQuery } from "../events/queries";
 
-interface SlotService {
+/** The service columns the slot reads select: the engine's settings, and what picks the slot kind. */
+interface SlotService extends SlotServiceSettings {
   id: number;
   booking_type: string;
-  interval: number;
-  interval_rounding: number | null;
-  max_slots: number;
-  has_day_booking: boolean;
-  day_booking_specify_time: boolean;
-  same_day: boolean;
 }
 
 type Hours = `opening_hours_${"mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun"}`;
