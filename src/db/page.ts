@@ -15,7 +15,24 @@ type Alongside = (pageIds: SQL) => BatchItem<"sqlite">[];
 const idsOf = (db: Db, table: SQLiteTable, where: SQL | undefined, orderBy: SQL[], limit: number, offset: number): SQL =>
   sql`(${db.select({ id: (table as unknown as { id: SQLiteColumn }).id }).from(table).where(where).orderBy(...orderBy).limit(limit).offset(offset)})`;
 
-export async function pageOf<T extends SQLiteTable>(
+/** The total of `where`, up to `limit` rows of `rowsWhere` in `orderBy`, and the statements alongside: one batch. */
+async function batchPage<T extends SQLiteTable>(
+  db: Db,
+  table: T,
+  where: SQL | undefined,
+  rows: { where: SQL | undefined; orderBy: SQL[]; limit: number; offset: number },
+  alongside?: Alongside,
+): Promise<{ rows: T["$inferSelect"][]; total: number; extra: unknown[] }> {
+  const extras = alongside?.(idsOf(db, table, rows.where, rows.orderBy, rows.limit, rows.offset)) ?? [];
+  const [totals, found, ...extra] = await db.batch([
+    db.select({ total: count() }).from(table as SQLiteTable).where(where),
+    db.select().from(table as SQLiteTable).where(rows.where).orderBy(...rows.orderBy).limit(rows.limit).offset(rows.offset),
+    ...extras,
+  ]);
+  return { rows: found as T["$inferSelect"][], total: (totals as { total: number }[])[0]?.total ?? 0, extra };
+}
+
+export function pageOf<T extends SQLiteTable>(
   db: Db,
   table: T,
   where: SQL | undefined,
@@ -23,13 +40,7 @@ export async function pageOf<T extends SQLiteTable>(
   request: PageRequest,
   alongside?: Alongside,
 ): Promise<{ rows: T["$inferSelect"][]; total: number; extra: unknown[] }> {
-  const extras = alongside?.(idsOf(db, table, where, orderBy, request.limit, request.offset)) ?? [];
-  const [totals, rows, ...extra] = await db.batch([
-    db.select({ total: count() }).from(table as SQLiteTable).where(where),
-    db.select().from(table as SQLiteTable).where(where).orderBy(...orderBy).limit(request.limit).offset(request.offset),
-    ...extras,
-  ]);
-  return { rows: rows as T["$inferSelect"][], total: (totals as { total: number }[])[0]?.total ?? 0, extra };
+  return batchPage(db, table, where, { where, orderBy, limit: request.limit, offset: request.offset }, alongside);
 }
 
 /**
@@ -47,15 +58,10 @@ export async function syncPageOf<T extends SQLiteTable>(
   alongside?: Alongside,
 ): Promise<{ rows: T["$inferSelect"][]; total: number; nextCursor: string | null; extra: unknown[] }> {
   const rowsWhere = request.cursor ? and(where, afterSyncCursor(columns, request.cursor, direction)) : where;
-  const extras = alongside?.(idsOf(db, table, rowsWhere, syncOrder(columns, direction), request.limit + 1, request.offset)) ?? [];
-  const [totals, probed, ...extra] = await db.batch([
-    db.select({ total: count() }).from(table as SQLiteTable).where(where),
-    db.select().from(table as SQLiteTable).where(rowsWhere).orderBy(...syncOrder(columns, direction))
-      .limit(request.limit + 1).offset(request.offset),
-    ...extras,
-  ]);
-  const rows = (probed as T["$inferSelect"][]).slice(0, request.limit);
+  const probed = await batchPage(db, table, where,
+    { where: rowsWhere, orderBy: syncOrder(columns, direction), limit: request.limit + 1, offset: request.offset }, alongside);
+  const rows = probed.rows.slice(0, request.limit);
   const last = rows.at(-1) as { updated_at: number; id: number } | undefined;
-  const nextCursor = probed.length > request.limit && last ? formatSyncCursor(last) : null;
-  return { rows, total: (totals as { total: number }[])[0]?.total ?? 0, nextCursor, extra };
+  const nextCursor = probed.rows.length > request.limit && last ? formatSyncCursor(last) : null;
+  return { rows, total: probed.total, nextCursor, extra: probed.extra };
 }

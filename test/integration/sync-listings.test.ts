@@ -72,6 +72,15 @@ async function seedChanged(table: "bookings" | "people" | "events", n: number, c
   ).bind(...params).run();
 }
 
+/** `n` confirmed half-hour bookings an hour apart from `firstSlot`, each changed after the one before. */
+const seedBookings = (accountId: number, resourceId: number, n: number, firstSlot: number, dated: "later" | "earlier") => {
+  const sign = dated === "later" ? "+" : "-";
+  return seedChanged("bookings", n,
+    "account_id, resource_id, booked_from, booked_to, state, active, count, title",
+    `?, ?, ? ${sign} i * 3600000, ? ${sign} i * 3600000 + 1800000, 'confirmed', 1, 1, 'seeded ' || i`,
+    [accountId, resourceId, firstSlot, firstSlot]);
+};
+
 const idsOfAccount = async (table: string, accountId: number) =>
   (await env.DB.prepare(`SELECT id FROM ${table} WHERE account_id = ? ORDER BY id`).bind(accountId).all<{ id: number }>())
     .results.map((r) => r.id);
@@ -82,10 +91,7 @@ describe("a since sync of bookings while bookings change", () => {
     const make = catalogue(api);
     const resource = await make.resource({ capacity: 1000 });
     const firstSlot = Date.parse("2031-03-01T14:00:00Z");
-    await seedChanged("bookings", 800,
-      "account_id, resource_id, booked_from, booked_to, state, active, count, title",
-      "?, ?, ? + i * 3600000, ? + i * 3600000 + 1800000, 'confirmed', 1, 1, 'seeded ' || i",
-      [account.id, resource.id, firstSlot, firstSlot]);
+    await seedBookings(account.id, resource.id, 800, firstSlot, "later");
     const seeded = await idsOfAccount("bookings", account.id);
     const book = (from: string, to: string, title: string) =>
       make.booking({ resource_id: resource.id, booked_from: from, booked_to: to, title });
@@ -131,10 +137,7 @@ describe("a since sync of bookings while bookings change", () => {
     const resource = await catalogue(api).resource({ capacity: 1000 });
     const firstSlot = Date.parse("2031-03-01T10:00:00Z");
     // Booked in reverse: the latest slot changed first, so booked_from order would differ.
-    await seedChanged("bookings", 760,
-      "account_id, resource_id, booked_from, booked_to, state, active, count",
-      "?, ?, ? - i * 3600000, ? - i * 3600000 + 1800000, 'confirmed', 1, 1",
-      [account.id, resource.id, firstSlot, firstSlot]);
+    await seedBookings(account.id, resource.id, 760, firstSlot, "earlier");
     const first = await readPage(api, sinceUrl("/bookings", "2020-01-01"));
     const stamps = first.items.map((i) => Date.parse(i.booking.updated_at));
     expect(stamps).toEqual([...stamps].sort((a, b) => a - b));
@@ -222,10 +225,7 @@ describe("GET /api/v1/bookings/recent while bookings change", () => {
     const { api, account } = await newAccount();
     const make = catalogue(api);
     const resource = await make.resource({ capacity: 1000 });
-    await seedChanged("bookings", 760,
-      "account_id, resource_id, booked_from, booked_to, state, active, count, title",
-      "?, ?, ? + i * 3600000, ? + i * 3600000 + 1800000, 'confirmed', 1, 1, 'seeded ' || i",
-      [account.id, resource.id, Date.parse("2031-03-01T10:00:00Z"), Date.parse("2031-03-01T10:00:00Z")]);
+    await seedBookings(account.id, resource.id, 760, Date.parse("2031-03-01T10:00:00Z"), "later");
     const seeded = await idsOfAccount("bookings", account.id);
     const mirror = new Mirror("booking");
     await syncPass(api, mirror, "http://api.test/api/v1/bookings/recent", async () => {

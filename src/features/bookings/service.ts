@@ -18,7 +18,10 @@ const CHANGE_OF: Record<ApiAction, BookingChange> = {
   verify: "verified", confirm: "confirmed", decline: "declined", cancel: "cancelled", delete: "deleted",
 };
 
-async function followed(deps: Deps, change: BookingChange, write: Promise<Written<Booking>>, opts: { messages?: boolean } = {}): Promise<Booking> {
+/** The one "write, then announce" door: the private API's operations and the booking site's. */
+export async function followed(
+  deps: Deps, change: BookingChange, write: Written<Booking> | Promise<Written<Booking>>, opts: { messages?: boolean; link?: string } = {},
+): Promise<Booking> {
   const { row, changed } = await write;
   // A repeated action (deleting a deleted booking) writes nothing, and so announces nothing.
   if (changed) await afterBookingChange(deps, change, row, undefined, opts);

@@ -11,9 +11,7 @@ import { ApiError } from "../../http/errors";
 import { randomToken, secretsEqual, sha256Hex } from "../../http/secrets";
 import { localeOf } from "../messages/defaults";
 import type { CreateBookingBody } from "./schema";
-import type { Written } from "../../db/written";
-import type { BookingChange } from "../../domain/booking-states";
-import { afterBookingChange } from "./effects";
+import { followed } from "./service";
 import { draftBooking, insertDraft } from "./create";
 import { bookingOfAccount, getBookingWithRelated } from "./queries";
 import { stateError, transition } from "./transitions";
@@ -41,16 +39,10 @@ export async function bookingWithToken(deps: Deps, id: number, token: string | u
   return booking;
 }
 
-async function announced(deps: Deps, change: BookingChange, { row, changed }: Written<Booking>, link: string) {
-  // A repeated action writes nothing, and so announces nothing (as on the private API).
-  if (changed) await afterBookingChange(deps, change, row, undefined, { link });
-  return row;
-}
-
 export async function createOnSite(deps: Deps, body: CreateBookingBody, siteOrigin: string) {
   const token = newBookingToken();
   const id = await insertDraft(deps, await draftBooking(deps, body), { public_token_hash: await sha256Hex(token) });
-  const booking = await announced(deps, "created", { row: await getBookingWithRelated(deps, id), changed: true }, bookingPageLink(siteOrigin, id, token));
+  const booking = await followed(deps, "created", { row: await getBookingWithRelated(deps, id), changed: true }, { link: bookingPageLink(siteOrigin, id, token) });
   return { booking, token };
 }
 
@@ -76,7 +68,7 @@ export async function verifyOnSite(deps: Deps, id: number, token: string | undef
   if (!booking.verification_code || !(await secretsEqual(code.trim(), booking.verification_code))) {
     throw ApiError.invalid("verification_code", "is invalid");
   }
-  return announced(deps, "verified", await transition(deps, id, "verify"), bookingPageLink(siteOrigin, id, token!));
+  return followed(deps, "verified", transition(deps, id, "verify"), { link: bookingPageLink(siteOrigin, id, token!) });
 }
 
 /** The last moment a visitor may cancel: the account's cancellation_period before the start, else the start. */
@@ -96,5 +88,5 @@ export async function cancelOnSite(deps: Deps, id: number, token: string | undef
     const local = slotTimeTexts(until, offsetMsAt(until, account.time_zone), localeOf(account.locale)).local;
     throw ApiError.invalid("state", `could be cancelled online until ${local} (${account.time_zone})`);
   }
-  return announced(deps, "cancelled", await transition(deps, id, "cancel"), bookingPageLink(siteOrigin, id, token!));
+  return followed(deps, "cancelled", transition(deps, id, "cancel"), { link: bookingPageLink(siteOrigin, id, token!) });
 }
