@@ -1,6 +1,10 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { configDefaults, defineConfig } from "vitest/config";
+import { hideNetworkErrorEchoes } from "./test/support/network-error-echo";
+import { startReceiver } from "./test/support/receiver-server";
+
+hideNetworkErrorEchoes();
 
 /** The rate limit tests run against the configured budget; every other file must never trip it. */
 const RATE_LIMIT_TESTS = "test/integration/rate-limit.test.ts";
@@ -13,16 +17,11 @@ const workersProject = (name: string, include: string[], exclude: string[], bind
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, "drizzle")),
           ADMIN_TOKEN: "test-admin-token",
+          // Web hook deliveries and message providers are real HTTP exchanges with a receiver the
+          // tests control, outside workerd, so a dropped connection reaches the Worker as it would.
+          TEST_RECEIVER: await startReceiver(),
           ...bindings,
         },
-        // Web hook deliveries and message providers are real HTTP exchanges with a receiver the tests control.
-        outboundService: "webhook-receiver",
-        workers: [{
-          name: "webhook-receiver",
-          modules: true,
-          scriptPath: path.join(import.meta.dirname, "test/support/webhook-receiver.mjs"),
-          compatibilityDate: "2026-04-01",
-        }],
       },
     })),
   ],

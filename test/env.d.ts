@@ -7,5 +7,7 @@ declare namespace Cloudflare {
   }
   interface Env extends AppBindings {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+    /** Origin of the tests' HTTP receiver (test/support/receiver-server.ts). */
+    TEST_RECEIVER: string;
   }
 }

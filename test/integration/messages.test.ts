@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { env } from "cloudflare:test";
 import { newAccount, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
 import { messageRow, messagesOf, queuedRow, settledMessagesOf, uniquePhone } from "../support/messages";
@@ -233,8 +234,8 @@ describe("booking-messages queue consumer", () => {
     api = t.api;
   });
 
-  const receiver = (bucket: string, outcome: "ok" | "fail") => `http://messages-receiver.test/${bucket}/${outcome}`;
-  const received = async (bucket: string) => (await fetch(`http://messages-receiver.test/${bucket}`)).json() as Promise<any[]>;
+  const receiver = (bucket: string, outcome: "ok" | "fail") => `${env.TEST_RECEIVER}/messages/${bucket}/${outcome}`;
+  const received = async (bucket: string) => (await fetch(`${env.TEST_RECEIVER}/messages/${bucket}`)).json() as Promise<any[]>;
 
   it("delivers through the http provider: JSON to the SMS URL with the bearer token, then marks it sent", async () => {
     const bucket = `ok${Date.now()}`;

@@ -1,5 +1,5 @@
 // Web hook delivery: the booking-webhooks consumer and its dead-letter queue, driven with real
-// queue batches, against a receiver reached by real HTTP (test/support/webhook-receiver.mjs).
+// queue batches, against a receiver reached by real HTTP (test/support/receiver-server.ts).
 import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount, publicSite, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";

@@ -1,4 +1,4 @@
-// Web hook test helpers: the test receiver (test/support/webhook-receiver.mjs), hand-made queue
+// Web hook test helpers: the test receiver (test/support/receiver-server.ts), hand-made queue
 // messages driven straight into the Worker's queue handler, and signature checks as a
 // receiver would write them with node:crypto.
 import { createHmac, timingSafeEqual } from "node:crypto";
@@ -12,10 +12,10 @@ export function receiver(behaviour = "") {
   keys += 1;
   const key = `r${keys}-${crypto.randomUUID()}`;
   return {
-    url: `https://hooks.receiver.test/${key}${behaviour ? `?${behaviour}` : ""}`,
+    url: `${env.TEST_RECEIVER}/hooks/${key}${behaviour ? `?${behaviour}` : ""}`,
     /** The requests the receiver got, oldest first. */
     requests: async (): Promise<{ headers: Record<string, string>; body: string }[]> =>
-      (await fetch(`https://hooks.receiver.test/_log/${key}`)).json(),
+      (await fetch(`${env.TEST_RECEIVER}/hooks/_log/${key}`)).json(),
   };
 }
 

@@ -1,0 +1,106 @@
+// The receivers of the tests' outbound HTTP: a real HTTP server in the Node process that runs
+// vitest, which workerd reaches as the test Worker's `outboundService` (vitest.config.ts). Every
+// outbound fetch lands here whatever its host: web hooks under `receiver.test`, message providers
+// at `messages-receiver.test`. Being outside workerd, a fault such as a dropped connection reaches
+// the Worker under test as the network error it is, and no Worker has to throw to stage it.
+//   POST https://hooks.receiver.test/<key>?fail=N&status=S  fails the first N requests for <key>
+//        with S (default 500), then answers 200; fail=always never succeeds.
+//   POST https://hooks.receiver.test/<key>?seq=down,hang,503  answers request n as the n-th item, then
+//        200: `down` drops the connection without an answer, `hang` never answers (the caller's
+//        timeout ends it), a number is that status.
+//   GET  https://hooks.receiver.test/_log/<key>  the requests received for <key>, oldest first.
+//   POST http://messages-receiver.test/<bucket>/ok|fail  records the message, answers 200 or 503;
+//   GET  http://messages-receiver.test/<bucket>  what the bucket received.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+interface Logged {
+  method?: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const received = new Map<string, Logged[]>();
+const messages = new Map<string, unknown[]>();
+
+const readBody = (req: IncomingMessage) =>
+  new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+
+function answer(res: ServerResponse, status: number, body: string, type = "text/plain") {
+  res.writeHead(status, { "content-type": type });
+  res.end(body);
+}
+
+async function messageProvider(req: IncomingMessage, res: ServerResponse, url: URL) {
+  const [bucket, outcome] = url.pathname.slice(1).split("/");
+  if (req.method === "GET") return answer(res, 200, JSON.stringify(messages.get(bucket) ?? []), "application/json");
+  const entry = {
+    outcome,
+    authorization: req.headers.authorization ?? null,
+    idempotency_key: req.headers["idempotency-key"] ?? null,
+    content_type: req.headers["content-type"] ?? null,
+    body: JSON.parse(await readBody(req)),
+  };
+  messages.set(bucket, [...(messages.get(bucket) ?? []), entry]);
+  answer(res, outcome === "fail" ? 503 : 200, outcome === "fail" ? "unavailable" : "ok");
+}
+
+function misbehave(req: IncomingMessage, res: ServerResponse, fault: string) {
+  if (fault === "down") {
+    req.socket.destroy();
+    return;
+  }
+  // Never answered: the caller's own timeout ends the exchange and closes the socket.
+  if (fault === "hang") return;
+  answer(res, Number(fault) || 500, "not now");
+}
+
+async function webHookReceiver(req: IncomingMessage, res: ServerResponse, url: URL) {
+  if (req.method === "GET" && url.pathname.startsWith("/_log/")) {
+    return answer(res, 200, JSON.stringify(received.get(url.pathname.slice("/_log/".length)) ?? []), "application/json");
+  }
+  const key = url.pathname.slice(1);
+  const log = received.get(key) ?? [];
+  received.set(key, log);
+  const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, String(value)]));
+  log.push({ method: req.method, url: url.href, headers, body: await readBody(req) });
+  const scripted = url.searchParams.get("seq")?.split(",")[log.length - 1];
+  if (scripted) return misbehave(req, res, scripted);
+  const fail = url.searchParams.get("fail");
+  const failing = fail === "always" || log.length <= Number(fail ?? 0);
+  answer(res, failing ? Number(url.searchParams.get("status") ?? 500) : 200, failing ? "not now" : "ok");
+}
+
+async function route(req: IncomingMessage, res: ServerResponse, origin: string) {
+  const url = new URL(req.url ?? "/", origin);
+  const [, area] = url.pathname.split("/");
+  const within = new URL(url.pathname.slice(area.length + 1) + url.search, origin);
+  if (area === "messages") return messageProvider(req, res, within);
+  if (area === "hooks") return webHookReceiver(req, res, within);
+  answer(res, 404, `the test receiver has no ${area}`);
+}
+
+let listening: Promise<string> | undefined;
+/** Starts the receiver once per process; resolves to its origin, e.g. `http://127.0.0.1:41234`. */
+export function startReceiver() {
+  listening ??= new Promise<string>((resolve, reject) => {
+    let origin = "";
+    const server = createServer((req, res) => {
+      route(req, res, origin).catch((error) => answer(res, 500, String(error)));
+    });
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      // The test run ends when vitest is done, not when this server is.
+      server.unref();
+      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      resolve(origin);
+    });
+  });
+  return listening;
+}
