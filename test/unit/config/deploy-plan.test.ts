@@ -53,7 +53,7 @@ describe("deployCommands", () => {
   it("applies the migrations of every D1 database remotely, in the configuration's order, before the deploy", () => {
     const args = parseDeployArgs(["--config", "x.toml", "--minify"]);
     const config = { d1_databases: [{ binding: "DB", database_name: "booking" }, { binding: "DB_SHARD_1", database_name: "booking-shard-1" }] };
-    expect(deployCommands(config as never, args)).toEqual({
+    expect(deployCommands(config, args)).toEqual({
       migrations: [
         ["d1", "migrations", "apply", "booking", "--remote", "--config=x.toml"],
         ["d1", "migrations", "apply", "booking-shard-1", "--remote", "--config=x.toml"],
@@ -83,7 +83,7 @@ describe("deployProblems", () => {
   });
 
   it("refuses a top-level ENVIRONMENT of development", () => {
-    expect(deployProblems({ vars: { ENVIRONMENT: "development" } } as never)).toEqual([expect.stringContaining("must run as production")]);
+    expect(deployProblems({ vars: { ENVIRONMENT: "development" } })).toEqual([expect.stringContaining("must run as production")]);
   });
 
   it("lets a configuration with real ids through", () => {
