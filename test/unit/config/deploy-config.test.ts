@@ -28,4 +28,10 @@ describe("wrangler.toml as deployed", () => {
   it("leaves development to the committed .dev.vars, which wrangler dev and the tests read", () => {
     expect(readFileSync(path.join(root, ".dev.vars"), "utf8")).toMatch(/^ENVIRONMENT=development$/m);
   });
+
+  it("keeps local runs on localhost and stored-only messages whatever production values wrangler.toml gets", () => {
+    const devVars = readFileSync(path.join(root, ".dev.vars"), "utf8");
+    expect(devVars).toMatch(/^ROOT_DOMAIN=localhost$/m);
+    expect(devVars).toMatch(/^MESSAGE_PROVIDER=sink$/m);
+  });
 });
