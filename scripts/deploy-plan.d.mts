@@ -4,7 +4,7 @@ import type { Unstable_Config } from "wrangler";
 export interface DeployArgs {
   config?: string;
   env?: string;
-  /** The configuration-selecting flags, as `--flag=value`, repeated on each migration. */
+  /** The configuration-selecting flags in long form (`--config`, path), repeated on each migration. */
   configArgs: string[];
   dryRun: boolean;
   /** Every argument, for `wrangler deploy`. */

@@ -6,6 +6,7 @@ const PLACEHOLDER_ID = /^0{8}-0{4}-0{4}-0{4}-0{12}$/;
 
 /** Flags that choose the configuration; migrations must read the same one the deploy ships. */
 const CONFIG_FLAGS = { "--config": "config", "-c": "config", "--env": "env", "-e": "env" };
+const LONG_FLAG = { config: "--config", env: "--env" };
 
 /**
  * The command line after `npm run deploy --`, split into what selects the configuration and
@@ -21,7 +22,7 @@ export function parseDeployArgs(argv) {
     const value = inline ?? argv[i + 1];
     if (inline === undefined) i += 1;
     selected[key] = value;
-    configArgs.push(`${flag}=${value}`);
+    configArgs.push(LONG_FLAG[key], value);
   }
   return { ...selected, configArgs, dryRun: argv.includes("--dry-run"), deployArgs: argv };
 }

@@ -38,7 +38,7 @@ describe("parseDeployArgs", () => {
     expect(args).toEqual({
       config: "other.toml",
       env: "staging",
-      configArgs: ["-c=other.toml", "--env=staging"],
+      configArgs: ["--config", "other.toml", "--env", "staging"],
       dryRun: true,
       deployArgs: ["--dry-run", "-c", "other.toml", "--env=staging", "--var", "ROOT_DOMAIN:book.example.com"],
     });
@@ -55,8 +55,8 @@ describe("deployCommands", () => {
     const config = { d1_databases: [{ binding: "DB", database_name: "booking" }, { binding: "DB_SHARD_1", database_name: "booking-shard-1" }] };
     expect(deployCommands(config, args)).toEqual({
       migrations: [
-        ["d1", "migrations", "apply", "booking", "--remote", "--config=x.toml"],
-        ["d1", "migrations", "apply", "booking-shard-1", "--remote", "--config=x.toml"],
+        ["d1", "migrations", "apply", "booking", "--remote", "--config", "x.toml"],
+        ["d1", "migrations", "apply", "booking-shard-1", "--remote", "--config", "x.toml"],
       ],
       deploy: ["deploy", "--config", "x.toml", "--minify"],
     });
@@ -106,8 +106,8 @@ describe("npm run deploy", () => {
     const run = runDeploy(["--dry-run", "-c", file, "--outdir", outdir]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("a real deploy would refuse this configuration");
-    expect(run.stdout).toContain(`npx wrangler d1 migrations apply booking --remote -c=${file}`);
-    expect(run.stdout).toContain(`npx wrangler d1 migrations apply booking-shard-1 --remote -c=${file}`);
+    expect(run.stdout).toContain(`npx wrangler d1 migrations apply booking --remote --config ${file}`);
+    expect(run.stdout).toContain(`npx wrangler d1 migrations apply booking-shard-1 --remote --config ${file}`);
     expect(run.stdout).toContain(`> npx wrangler deploy --dry-run -c ${file} --outdir ${outdir}`);
     expect(existsSync(path.join(outdir, "index.js"))).toBe(true);
   }, 60_000); // wrangler builds the whole Worker: seconds on a shared machine
