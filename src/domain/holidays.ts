@@ -1,6 +1,11 @@
 // Public holidays of a country for a date range, from the maintained `date-holidays` data.
-import Holidays from "date-holidays";
+// The package's exports map does not name its types, so they are included by path.
+/// <reference path="../../node_modules/date-holidays-parser/types/index.d.ts" />
+import Holidays from "date-holidays-parser";
 import { Temporal } from "@js-temporal/polyfill";
+// date-holidays' data trimmed to what an account can ask for (scripts/holiday-rules.mjs): every
+// country, a third of the bundle's share (docs/decisions/deploy.md).
+import holidayRules from "./holiday-rules.json";
 
 export interface Holiday {
   date: string;
@@ -12,8 +17,11 @@ export const HOLIDAY_YEARS = { min: 1900, max: 2199 } as const;
 
 const DAY_MS = 86_400_000;
 
-/** The library's language codes for an account locale; English is the fallback name. */
-const LANGUAGES: Record<string, string[]> = { en: ["en"], sv: ["sv", "en"], nb: ["no", "nb", "en"] };
+/**
+ * The library's language codes for an account locale; English is the fallback name. The trimmed
+ * data keeps names in these languages (scripts/holiday-rules.mjs NAME_LANGUAGES).
+ */
+export const HOLIDAY_NAME_LANGUAGES: Record<string, string[]> = { en: ["en"], sv: ["sv", "en"], nb: ["no", "nb", "en"] };
 
 const MAX_CACHED_YEARS = 2_000;
 const calendars = new Map<string, Holidays>();
@@ -28,7 +36,7 @@ function calendarFor(country: string, locale: string): Holidays {
   const key = `${country}|${locale}`;
   let calendar = calendars.get(key);
   if (!calendar) {
-    calendar = new Holidays(country, { languages: LANGUAGES[locale] ?? ["en"], types: ["public"] });
+    calendar = new Holidays(holidayRules, country, { languages: HOLIDAY_NAME_LANGUAGES[locale] ?? ["en"], types: ["public"] });
     calendars.set(key, calendar);
   }
   return calendar;

@@ -1,0 +1,114 @@
+// npm run deploy: what it refuses, the remote migration it plans for each D1 database, its dry run.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { deployCommands, deployProblems, parseDeployArgs, readDeployConfig } from "../../../scripts/deploy-plan.mjs";
+
+const root = path.resolve(import.meta.dirname, "../../..");
+const REAL_ID = "5f2b6c1e-3a4d-4e8f-9b0a-1c2d3e4f5a6b";
+const SHARD_ID = "7a1c9e2b-4d3f-4a5b-8c6d-0e1f2a3b4c5d";
+
+/** The repository's wrangler.toml in a temporary directory, with a second D1 database and the ids given. */
+function configWithTwoDatabases(ids: { main: string; shard: string }): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "deploy-plan-"));
+  const config = readFileSync(path.join(root, "wrangler.toml"), "utf8")
+    .replace(/^\[\[d1_databases\]\][\s\S]*?(?=^\[|$(?![\s\S]))/gm, "") // every D1 database of the file, the last one too
+    .replace('main = "src/index.ts"', `main = "${path.join(root, "src/index.ts")}"`)
+    + [
+      `[[d1_databases]]\nbinding = "DB"\ndatabase_name = "booking"\ndatabase_id = "${ids.main}"\nmigrations_dir = "${path.join(root, "drizzle")}"\n`,
+      `[[d1_databases]]\nbinding = "DB_SHARD_1"\ndatabase_name = "booking-shard-1"\ndatabase_id = "${ids.shard}"\nmigrations_dir = "${path.join(root, "drizzle")}"\n`,
+    ].join("\n");
+  const file = path.join(dir, "wrangler.toml");
+  writeFileSync(file, config);
+  return file;
+}
+
+const runDeploy = (args: string[]) =>
+  spawnSync(process.execPath, [path.join(root, "scripts/deploy.mjs"), ...args], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  });
+
+describe("parseDeployArgs", () => {
+  it("passes every argument to wrangler deploy and repeats the configuration's flags for the migrations", () => {
+    const args = parseDeployArgs(["--dry-run", "-c", "other.toml", "--env=staging", "--var", "ROOT_DOMAIN:book.example.com"]);
+    expect(args).toEqual({
+      config: "other.toml",
+      env: "staging",
+      configArgs: ["--config", "other.toml", "--env", "staging"],
+      dryRun: true,
+      deployArgs: ["--dry-run", "-c", "other.toml", "--env=staging", "--var", "ROOT_DOMAIN:book.example.com"],
+    });
+  });
+
+  it("is a real deploy without --dry-run", () => {
+    expect(parseDeployArgs([]).dryRun).toBe(false);
+  });
+});
+
+describe("deployCommands", () => {
+  it("applies the migrations of every D1 database remotely, in the configuration's order, before the deploy", () => {
+    const args = parseDeployArgs(["--config", "x.toml", "--minify"]);
+    const config = { d1_databases: [{ binding: "DB", database_name: "booking" }, { binding: "DB_SHARD_1", database_name: "booking-shard-1" }] };
+    expect(deployCommands(config, args)).toEqual({
+      migrations: [
+        ["d1", "migrations", "apply", "booking", "--remote", "--config", "x.toml"],
+        ["d1", "migrations", "apply", "booking-shard-1", "--remote", "--config", "x.toml"],
+      ],
+      deploy: ["deploy", "--config", "x.toml", "--minify"],
+    });
+  });
+
+  it("reads the databases from the wrangler configuration file", () => {
+    const file = configWithTwoDatabases({ main: REAL_ID, shard: SHARD_ID });
+    const args = parseDeployArgs(["-c", file]);
+    expect(deployCommands(readDeployConfig(args), args).migrations.map((m) => m[3])).toEqual(["booking", "booking-shard-1"]);
+  });
+});
+
+describe("deployProblems", () => {
+  it("names the repository's placeholder database_id and what to run instead", () => {
+    expect(deployProblems(readDeployConfig(parseDeployArgs([])))).toEqual([
+      expect.stringContaining("placeholder database_id: run `npx wrangler d1 create booking` and set database_id in wrangler.toml"),
+    ]);
+  });
+
+  it("names each database that still has the placeholder", () => {
+    const file = configWithTwoDatabases({ main: REAL_ID, shard: "00000000-0000-0000-0000-000000000000" });
+    const problems = deployProblems(readDeployConfig(parseDeployArgs(["-c", file])));
+    expect(problems).toEqual([expect.stringContaining('"DB_SHARD_1" still has the placeholder database_id: run `npx wrangler d1 create booking-shard-1`')]);
+  });
+
+  it("refuses a top-level ENVIRONMENT of development", () => {
+    expect(deployProblems({ vars: { ENVIRONMENT: "development" } })).toEqual([expect.stringContaining("must run as production")]);
+  });
+
+  it("lets a configuration with real ids through", () => {
+    const file = configWithTwoDatabases({ main: REAL_ID, shard: SHARD_ID });
+    expect(deployProblems(readDeployConfig(parseDeployArgs(["-c", file])))).toEqual([]);
+  });
+});
+
+describe("npm run deploy", () => {
+  it("refuses a real deploy with the placeholder database_id before running any wrangler command", () => {
+    const run = runDeploy([]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("Not deploying.");
+    expect(run.stdout).not.toContain("> npx wrangler");
+  }, 30_000);
+
+  it("in a dry run, lists each database's migration and builds the bundle without an account", () => {
+    const file = configWithTwoDatabases({ main: REAL_ID, shard: "00000000-0000-0000-0000-000000000000" });
+    const outdir = mkdtempSync(path.join(tmpdir(), "deploy-plan-out-"));
+    const run = runDeploy(["--dry-run", "-c", file, "--outdir", outdir]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("a real deploy would refuse this configuration");
+    expect(run.stdout).toContain(`npx wrangler d1 migrations apply booking --remote --config ${file}`);
+    expect(run.stdout).toContain(`npx wrangler d1 migrations apply booking-shard-1 --remote --config ${file}`);
+    expect(run.stdout).toContain(`> npx wrangler deploy --dry-run -c ${file} --outdir ${outdir}`);
+    expect(existsSync(path.join(outdir, "index.js"))).toBe(true);
+  }, 60_000); // wrangler builds the whole Worker: seconds on a shared machine
+});
