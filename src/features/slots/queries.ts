@@ -4,7 +4,7 @@
 // only the columns the engine uses and run as raw D1 statements: the bookings of a 31-day
 // range are thousands of rows, and Drizzle's row mapping was 41% of the request's CPU.
 import { and, asc, eq, exists, gt, gte, inArray, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
-import { bookings, events, providers, resourceExceptionDates, resources, services } from "../../db/schema";
+import { availabilityVersions, bookings, events, providers, resourceExceptionDates, resources, services } from "../../db/schema";
 import { inIds } from "../../db/id-list";
 import type { OpeningHours } from "../../db/schema";
 import type { SlotServiceSettings } from "../../domain/slots";
@@ -29,10 +29,17 @@ interface SlotReads {
   bookings: { resource_id: number; from: number; to: number; count: number }[];
   events: { id: number; resource_id: number; capacity: number; starts_at: number; ends_at: number }[];
   booked: Map<number, number>;
+  /** The account's availability version in the same snapshot as the rows above (a batch is one transaction). */
+  version: number;
+  /** When the first unverified booking in range stops holding capacity with no write (null: none does). */
+  firstLapse: number | null;
 }
 
 const HOURS: Hours[] = ["opening_hours_mon", "opening_hours_tue", "opening_hours_wed", "opening_hours_thu", "opening_hours_fri", "opening_hours_sat", "opening_hours_sun"];
 const jsonHours = (value: unknown): OpeningHours => (typeof value === "string" ? JSON.parse(value) : (value as OpeningHours) ?? null);
+
+const versionQuery = (db: Deps["db"], accountId: number) =>
+  db.select({ version: availabilityVersions.version }).from(availabilityVersions).where(eq(availabilityVersions.account_id, accountId));
 
 export async function slotReads(
   { db, env, account, now }: Deps,
@@ -105,6 +112,16 @@ export async function slotReads(
       .orderBy(asc(events.starts_at), asc(events.id)),
     // Seats held as the events feature counts them, so slots and event availability agree.
     bookedCountsQuery(db, account.id, db.select({ id: events.id }).from(events).where(and(...eventConditions)), now),
+    versionQuery(db, account.id),
+    // Over every booking of the account in range, of either service kind: an early lapse only
+    // makes a cached answer expire sooner.
+    db.select({ lapse: sql`MIN(${bookings.expires_at})`.as("lapse") }).from(bookings).where(and(
+      eq(bookings.state, "awaiting_verification"),
+      gt(bookings.expires_at, now),
+      eq(bookings.account_id, account.id),
+      lt(bookings.booked_from, instants.to),
+      gt(bookings.booked_to, instants.from),
+    )),
   ];
   const results = await env.DB.batch(queries.map((q) => {
     const { sql: text, params } = q.toSQL();
@@ -127,5 +144,13 @@ export async function slotReads(
     events: rows(4) as SlotReads["events"],
     // By position: the sum's column is named after its SQL text, not the select's key.
     booked: new Map(rows(5).map((r) => { const [eventId, held] = Object.values(r); return [Number(eventId), Number(held ?? 0)]; })),
+    version: Number(rows(6)[0]?.version ?? 0),
+    firstLapse: rows(7)[0]?.lapse == null ? null : Number(rows(7)[0].lapse),
   };
+}
+
+/** The account's availability version now: what a cached slot answer is checked against. */
+export async function availabilityVersion({ db, account }: Deps): Promise<number> {
+  const [row] = await versionQuery(db, account.id);
+  return row?.version ?? 0;
 }
