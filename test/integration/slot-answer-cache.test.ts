@@ -32,6 +32,9 @@ async function shop(resource: Record<string, unknown> = {}) {
   return { room, cut };
 }
 
+/** The reads of a slot answer that a cached one skips (features/slots/queries.ts). */
+const SKIPPED_READS = 7;
+
 type Ask = (path: string) => Promise<{ status: number; headers: Headers; body: any }>;
 
 /** The day's slots as "hh:mm free", asked twice: the second answer must come from the cache. */
@@ -40,8 +43,12 @@ async function cachedDay(serviceId: number, day: string, ask: Ask = (p) => api.g
   await ask(path);
   const res = await ask(path);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  // From the cache: one round trip that reads the account's one version row, no booking rows.
-  expect(costOf(res.headers)).toMatchObject({ roundTrips: 1, rows: 1 });
+  // From the cache: no round trip while the version is trusted (2 s), else one that reads only
+  // the account's version row, once for the batch and once in each of the seven reads it skips
+  // (a miss reads the same and the data too).
+  const cost = costOf(res.headers);
+  expect(cost.roundTrips).toBeLessThanOrEqual(1);
+  expect(cost.rows).toBeLessThanOrEqual(SKIPPED_READS + 1);
   return summary(res.body);
 }
 
@@ -70,7 +77,8 @@ describe("GET /services/{id}/slots from the cached answer", () => {
     ["a decline", (id) => must(api.put(`/bookings/${id}/decline`))],
     ["a delete", (id) => must(api.delete(`/bookings/${id}`))],
     ["a move to another hour", (id) => must(api.put(`/bookings/${id}`, { booking: { booked_from: "2030-02-05 11:00", booked_to: "2030-02-05 12:00" } }))],
-    // Not through the API at all (another isolate, a queue, cron, a console): the triggers see it.
+    // Not through this isolate's requests (another isolate, a queue, cron, a console): the triggers
+    // bump the version; a reader with a bookmark sees it at once, any other within 2 s.
     ["a write to D1 outside any request", (id) => env.DB.prepare("UPDATE bookings SET state = 'cancelled', active = 0 WHERE id = ?").bind(id).run()],
   ];
   for (const [name, free] of freeing) {
@@ -79,8 +87,10 @@ describe("GET /services/{id}/slots from the cached answer", () => {
       const booking = await book(room, cut, "2030-02-05", "10", { confirm: false });
       const before = await cachedDay(cut.id, "2030-02-05");
       expect(before[1]).toBe("10:00+01:00 0");
+      const { headers } = await api.get(`/services/${cut.id}/slots?from=2030-02-05&to=2030-02-05`);
       await free(booking.id);
-      const after = await dayNow(cut.id, "2030-02-05");
+      const bookmark = { "x-d1-bookmark": headers.get("x-d1-bookmark")! };
+      const after = await dayNow(cut.id, "2030-02-05", (p) => api.get(p, bookmark));
       expect(after[1]).toBe("10:00+01:00 1");
       await book(room, cut, "2030-02-05", "10");
     });

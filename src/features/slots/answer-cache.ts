@@ -1,6 +1,6 @@
-// Slot computations kept per isolate under the account's availability version (drizzle/0006), so a
-// repeated slot read costs one tiny D1 statement instead of thousands of booking rows and the
-// engine (docs/decisions/latency.md, "Slot answers").
+// Slot computations kept per isolate under the account's availability version (drizzle/0006), and
+// the version itself for a moment, so a repeated slot read costs no D1 round trip, and at most
+// one that reads a single row (docs/decisions/latency.md, "Slot answers").
 import type { Account } from "../../db/schema";
 import type { Slot } from "../../domain/slots";
 
@@ -53,3 +53,25 @@ function forget(key: string, answer: CachedAnswer) {
   answers.delete(key);
   slotsKept -= answer.slots.length;
 }
+
+/**
+ * How long a version read from D1 is trusted without reading it again: a slot taken through
+ * another isolate (or a queue, cron, the operator API) can look free here for at most this long.
+ * Writes through this isolate forget it at once (forget-on-write.ts), and a request that carries
+ * a D1 bookmark always reads the version (read your own writes).
+ */
+export const VERSION_TRUSTED_MS = 2_000;
+
+const versions = new Map<number, { version: number; until: number }>();
+
+export function trustedVersion(accountId: number, now: number): number | undefined {
+  const known = versions.get(accountId);
+  return known && now < known.until ? known.version : undefined;
+}
+
+export function trustVersion(accountId: number, version: number, now: number): void {
+  if (versions.size >= 10_000) versions.clear();
+  versions.set(accountId, { version, until: now + VERSION_TRUSTED_MS });
+}
+
+export const forgetVersion = (accountId: number) => versions.delete(accountId);

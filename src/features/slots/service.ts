@@ -11,8 +11,8 @@ import { addDays, dateInZone, daysBetween, endOfMonth, offsetMsAt, startOfDay, t
 import type { OpeningHours } from "../../db/schema";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
-import { ANSWER_MAX_AGE_MS, cachedAnswer, keepAnswer } from "./answer-cache";
-import { availabilityVersion, slotReads } from "./queries";
+import { ANSWER_MAX_AGE_MS, cachedAnswer, keepAnswer, trustedVersion, trustVersion } from "./answer-cache";
+import { slotReads } from "./queries";
 import { MAX_RANGE_DAYS, NEXT_AVAILABLE_WINDOW_DAYS, type SlotsQuery } from "./schema";
 
 interface DateRange {
@@ -36,14 +36,20 @@ function rangeOf(query: SlotsQuery, account: Account, now: number, fallback: Ran
 }
 
 /**
- * Slots of the range over `window` (the bookable window now, widened to where it will reach
- * within ANSWER_MAX_AGE_MS), with what a cached copy needs: the version and the first lapse.
+ * Slots of the range over the bookable window now, widened to where it will reach within
+ * ANSWER_MAX_AGE_MS, with what a cached copy needs: the version and the first lapse. Null when
+ * the account's version is still `unlessVersion` (the cached answer stands; nothing was read).
  */
-async function compute(deps: Deps, serviceId: number, range: DateRange, window: BookableWindow, selected: number[] | undefined, publicOnly: boolean) {
+async function compute(deps: Deps, serviceId: number, range: DateRange, selected: number[] | undefined, publicOnly: boolean, unlessVersion?: number) {
   const { account, now } = deps;
   const tz = account.time_zone;
   const instants = { from: startOfDay(range.from, tz), to: startOfDay(addDays(range.to, 1), tz) };
-  const reads = await slotReads(deps, serviceId, instants, range, { selected, publicOnly });
+  const reads = await slotReads(deps, serviceId, instants, range, { selected, publicOnly, unlessVersion });
+  if (reads === "unchanged") return null;
+  const window: BookableWindow = {
+    earliest: bookableWindow(now, account, tz).earliest,
+    latest: bookableWindow(now + ANSWER_MAX_AGE_MS, account, tz).latest,
+  };
   const service = reads.service;
   if (!service) throw ApiError.notFound("service");
   const fresh = { version: reads.version, firstLapse: reads.firstLapse };
@@ -100,45 +106,48 @@ async function compute(deps: Deps, serviceId: number, range: DateRange, window: 
   return { ...fresh, slots: computeSlots(input) };
 }
 
+/** `exact`: the request carries a D1 bookmark, so the version is read even when trusted (read your writes). */
+export interface SlotReadOptions {
+  publicOnly: boolean;
+  exact?: boolean;
+}
+
 /**
- * Every slot of the range at this request's now, from this isolate's cached answer when the
- * account's availability version still matches it (one one-row D1 statement), else computed
- * (one batch, which reads the version with the rows). The three endpoints differ only in what
- * they take from these slots.
+ * Every slot of the range at this request's now. While this isolate trusts the account's version
+ * (answer-cache.ts) and holds an answer under it, no D1 round trip at all; else one batch that
+ * reads the version and, only when it differs from the cached answer's, the rows (queries.ts).
+ * The three endpoints differ only in what they take from these slots.
  */
-async function slotsInRange(deps: Deps, serviceId: number, range: DateRange, selected: number[] | undefined, publicOnly: boolean): Promise<Slot[]> {
+async function slotsInRange(deps: Deps, serviceId: number, range: DateRange, selected: number[] | undefined, options: SlotReadOptions): Promise<Slot[]> {
   const { account, now } = deps;
   const window = bookableWindow(now, account, account.time_zone);
   const within = (slots: Slot[]) => slots.filter((s) => s.startMs >= window.earliest && s.startMs <= window.latest);
-  const key = [account.id, publicOnly ? "public" : "private", serviceId, range.from, range.to, selected?.join(",") ?? "all"].join("|");
+  const key = [account.id, options.publicOnly ? "public" : "private", serviceId, range.from, range.to, selected?.join(",") ?? "all"].join("|");
 
   const cached = cachedAnswer(key, account, now);
-  // A new isolate has nothing to compare, so it goes straight to the batch (no extra round trip).
-  if (cached && cached.version === await availabilityVersion(deps)) return within(cached.slots);
-
-  const validUntil = now + ANSWER_MAX_AGE_MS;
-  const widened = { earliest: window.earliest, latest: bookableWindow(validUntil, account, account.time_zone).latest };
-  const { slots, version, firstLapse } = await compute(deps, serviceId, range, widened, selected, publicOnly);
-  keepAnswer(key, { version, account, slots, validUntil: Math.min(validUntil, firstLapse ?? Infinity) });
-  return within(slots);
+  if (cached && !options.exact && trustedVersion(account.id, now) === cached.version) return within(cached.slots);
+  const fresh = await compute(deps, serviceId, range, selected, options.publicOnly, cached?.version);
+  trustVersion(account.id, fresh?.version ?? cached!.version, now);
+  if (!fresh) return within(cached!.slots);
+  keepAnswer(key, { version: fresh.version, account, slots: fresh.slots, validUntil: Math.min(now + ANSWER_MAX_AGE_MS, fresh.firstLapse ?? Infinity) });
+  return within(fresh.slots);
 }
 
-
-export async function slotsOf(deps: Deps, serviceId: number, query: SlotsQuery, publicOnly: boolean): Promise<Slot[]> {
+export async function slotsOf(deps: Deps, serviceId: number, query: SlotsQuery, options: SlotReadOptions): Promise<Slot[]> {
   const range = rangeOf(query, deps.account, deps.now, "same_day");
-  return slotsInRange(deps, serviceId, range, query.selected_resources, publicOnly);
+  return slotsInRange(deps, serviceId, range, query.selected_resources, options);
 }
 
 const datesWithFreeSlots = (slots: Slot[]) => [...new Set(slots.filter((s) => s.free > 0).map((s) => s.date))];
 
-export async function availableDatesOf(deps: Deps, serviceId: number, query: SlotsQuery, publicOnly: boolean): Promise<string[]> {
+export async function availableDatesOf(deps: Deps, serviceId: number, query: SlotsQuery, options: SlotReadOptions): Promise<string[]> {
   const range = rangeOf(query, deps.account, deps.now, "end_of_month");
-  return datesWithFreeSlots(await slotsInRange(deps, serviceId, range, query.selected_resources, publicOnly));
+  return datesWithFreeSlots(await slotsInRange(deps, serviceId, range, query.selected_resources, options));
 }
 
 /** spec: the next date with a free slot within 30 days of `from`. */
-export async function nextAvailableDateOf(deps: Deps, serviceId: number, query: SlotsQuery, publicOnly: boolean): Promise<string | null> {
+export async function nextAvailableDateOf(deps: Deps, serviceId: number, query: SlotsQuery, options: SlotReadOptions): Promise<string | null> {
   const range = rangeOf({ ...query, to: undefined }, deps.account, deps.now, "next_available_window");
-  const slots = await slotsInRange(deps, serviceId, range, query.selected_resources, publicOnly);
+  const slots = await slotsInRange(deps, serviceId, range, query.selected_resources, options);
   return slots.find((s) => s.free > 0)?.date ?? null;
 }
