@@ -3,7 +3,7 @@
 // (http/server-timing.ts); the budget is in docs/decisions/latency.md.
 import { Hono, type Context } from "hono";
 import type { AppEnv } from "../../env";
-import { wrapList } from "../../http/envelope";
+import { wrap } from "../../http/envelope";
 import { conditionalGet } from "../../http/conditional-get";
 import { params, query } from "../../http/validate";
 import { deps } from "../deps";
@@ -22,6 +22,17 @@ const toSlotJson = (s: Slot) => ({
   maximum_capacity: s.maximum_capacity,
 });
 
+/**
+ * Each slot's JSON, written once per slot object: a cached answer hands out the same objects
+ * (answer-cache.ts), so a repeated read only joins texts instead of serialising a thousand slots.
+ */
+const texts = new WeakMap<Slot, string>();
+function slotText(slot: Slot): string {
+  let text = texts.get(slot);
+  if (text === undefined) texts.set(slot, (text = JSON.stringify(wrap("slot", toSlotJson(slot)))));
+  return text;
+}
+
 function slotRoutes(publicOnly: boolean) {
   // A client that sends a bookmark wants at least what it wrote: the cached version is checked.
   const readOptions = (c: Context<AppEnv>): SlotReadOptions => ({ publicOnly, exact: c.req.header(BOOKMARK_HEADER) !== undefined });
@@ -29,7 +40,7 @@ function slotRoutes(publicOnly: boolean) {
   if (publicOnly) routes.use("/:id/*", conditionalGet);
   routes.get("/:id/slots", params("id"), query(slotsQuery), async (c) => {
     const slots = await slotsOf(deps(c), c.req.valid("param").id, c.req.valid("query"), readOptions(c));
-    return c.json(wrapList("slot", slots.map(toSlotJson)));
+    return c.body(`[${slots.map(slotText).join(",")}]`, 200, { "content-type": "application/json" });
   });
   routes.get("/:id/next_available_date", params("id"), query(slotsQuery), async (c) => {
     const date = await nextAvailableDateOf(deps(c), c.req.valid("param").id, c.req.valid("query"), readOptions(c));
