@@ -1,6 +1,6 @@
 // Slot computations kept per isolate under the account's availability version (drizzle/0006), and
-// the version itself for a moment, so a repeated slot read costs no D1 round trip, and at most
-// one that reads a single row (docs/decisions/latency.md, "Slot answers").
+// the version itself for a moment, so a repeated slot read costs no D1 round trip, or one batch
+// that reads only the version row (docs/decisions/latency.md, "Slot answers").
 import type { Account } from "../../db/schema";
 import type { Slot } from "../../domain/slots";
 
@@ -13,7 +13,7 @@ export const ANSWER_MAX_AGE_MS = 60_000;
 /** Bounds memory per isolate (a 31-day answer of the large bench account is about 1,000 slots). */
 const MAX_SLOTS_KEPT = 20_000;
 
-export interface CachedAnswer {
+interface CachedAnswer {
   /** The account's availability version read in the same D1 batch as the rows these come from. */
   version: number;
   /** The account object the slots were computed with: a reloaded account (settings) is a miss. */
@@ -60,7 +60,7 @@ function forget(key: string, answer: CachedAnswer) {
  * Writes through this isolate forget it at once (forget-on-write.ts), and a request that carries
  * a D1 bookmark always reads the version (read your own writes).
  */
-export const VERSION_TRUSTED_MS = 2_000;
+const VERSION_TRUSTED_MS = 2_000;
 
 const versions = new Map<number, { version: number; until: number }>();
 
