@@ -1,7 +1,8 @@
 // The reads behind a slot answer in ONE D1 round trip whatever the range or service kind: the
 // service, its provider resources, their exception dates and the bookings holding capacity,
-// and (for attendance services) the events in range with their seats held. Statements select
-// only the columns the engine uses and run as raw D1 statements: the bookings of a 31-day
+// and (for attendance services) the events in range with their seats held, plus the account's
+// availability version and the first lapse a cached answer needs (answer-cache.ts). Statements
+// select only the columns the engine uses and run as raw D1 statements: the bookings of a 31-day
 // range are thousands of rows, and Drizzle's row mapping was 41% of the request's CPU.
 import { and, eq, exists, gt, gte, inArray, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
 import { availabilityVersions, bookings, events, providers, resourceExceptionDates, resources, services } from "../../db/schema";
