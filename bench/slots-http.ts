@@ -43,6 +43,21 @@ const figures = await withBenchServer("slots", sql, async (server) => {
     }, LOAD);
     out.push({ ...route, detail: `${slots} slots` }, floor);
   }
+
+  // The same 31 days with the answer never in the isolate's cache (features/slots/answer-cache.ts):
+  // each request names all 20 resources in one of 40 orders, a key of its own, and 40 answers of
+  // this size are more than the cache keeps, so every request reads D1 and runs the engine.
+  const ids = Array.from({ length: 20 }, (_, i) => i + 1);
+  const orders = ids.flatMap((_, k) => [[...ids.slice(k), ...ids.slice(0, k)], [...ids.slice(k), ...ids.slice(0, k)].reverse()]);
+  const selecting = (order: number[]) => `/api/v1/services/${SERVICE_ID}/slots?from=${from}&to=${to}&${order.map((id) => `selected_resources[]=${id}`).join("&")}`;
+  let next = 0;
+  const missed = await compareWithFloor(server, {
+    label: "http: GET /services/{id}/slots, 31 days, large account, answer not cached",
+    // Never one of the 40: the cost probe after the rounds finds no cached answer either.
+    target: { path: selecting([...ids.filter((id) => id % 2 === 0), ...ids.filter((id) => id % 2 === 1)]), key, setupRequest: (request) => ({ ...request, path: selecting(orders[next++ % orders.length]) }) },
+    bytes: out[2].bytes!,
+  }, LOAD);
+  out.push({ ...missed[0], detail: "every request a miss" }, missed[1]);
   return out;
 });
 

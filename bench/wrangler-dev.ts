@@ -91,6 +91,8 @@ export async function withBenchServer<T>(label: string, seedSql: string, work: (
       ADMIN_TOKEN,
       // A budget no benchmark reaches: the limiter still runs in full on every request.
       RATE_LIMIT_REQUESTS: "1000000000",
+      // The per-key budget too: one bench key sends thousands of requests a second.
+      RATE_LIMIT_KEY_REQUESTS: "1000000000",
       // `--rtt N` (bench/rtt.ts): the floor entry delays every D1 and Durable Object call.
       ...(process.env.BENCH_RTT_MS ? { BENCH_RTT_MS: process.env.BENCH_RTT_MS } : {}),
     };

@@ -492,6 +492,17 @@ export const idempotencyKeys = sqliteTable(
   (t) => [primaryKey({ columns: [t.account_id, t.key] }), index("idempotency_created").on(t.created_at)],
 );
 
+/**
+ * What a slot answer depends on changes the account's version: triggers bump it in the same
+ * statement as every write to bookings, events, resources, exception dates, services, providers
+ * and the account's slot settings (drizzle/0006), so no write path can forget it. Slot answers
+ * are cached under it (features/slots/answer-cache.ts). No row reads as version 0.
+ */
+export const availabilityVersions = sqliteTable("availability_versions", {
+  account_id: integer("account_id").primaryKey(),
+  version: integer("version").notNull(),
+});
+
 export type Account = typeof accounts.$inferSelect;
 export type Resource = typeof resources.$inferSelect;
 export type ResourceExceptionDate = typeof resourceExceptionDates.$inferSelect;

@@ -8,7 +8,7 @@ export interface BookablePeriods {
   future_bookable_period: string | null;
 }
 
-interface BookableWindow {
+export interface BookableWindow {
   /** Nothing starts before this: now, or now plus the minimum notice. */
   earliest: number;
   /** Nothing starts after this (inclusive); Infinity without a horizon. */

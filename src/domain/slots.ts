@@ -1,6 +1,6 @@
 // The availability engine: bookable slots of a service over a date range, computed from plain inputs.
 import type { OpeningHours } from "../db/schema";
-import { bookableWindow, type BookablePeriods } from "./bookable-window";
+import { bookableWindow, type BookablePeriods, type BookableWindow } from "./bookable-window";
 import { Occupancy } from "./occupancy";
 import { WEEKDAYS, type WeeklyHours } from "./opening-hours";
 import { slotTimeTexts, type Locale } from "./slot-format";
@@ -53,6 +53,11 @@ export interface SlotInput {
   holidays: ReadonlySet<string>;
   service: SlotServiceSettings;
   account: SlotAccountSettings;
+  /**
+   * Slot starts to keep, instead of the bookable window at `now`: a cached answer is computed
+   * for a wider window and cut to each request's own (features/slots/answer-cache.ts).
+   */
+  window?: BookableWindow;
 }
 
 /** A slot before it is put into words: what availableDates and nextAvailableDate need. */
@@ -79,7 +84,7 @@ interface Prepared {
   intervalMs: number;
   roundingMs: number;
   nextAvailable: boolean;
-  window: { earliest: number; latest: number };
+  window: BookableWindow;
 }
 
 function prepare(input: SlotInput): Prepared {
@@ -93,7 +98,7 @@ function prepare(input: SlotInput): Prepared {
     intervalMs: input.service.interval * MINUTE_MS,
     roundingMs: rounding > 0 ? rounding * MINUTE_MS : 0,
     nextAvailable: input.account.slot_generation_type !== 1,
-    window: bookableWindow(input.now, input.account, input.timeZone),
+    window: input.window ?? bookableWindow(input.now, input.account, input.timeZone),
   };
 }
 

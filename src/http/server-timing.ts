@@ -6,7 +6,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { meteredEnv, newMeter, runInScope, scopeBookmark, type RequestMeter, type RequestScope } from "../db/request-scope";
 
-const BOOKMARK_HEADER = "x-d1-bookmark";
+export const BOOKMARK_HEADER = "x-d1-bookmark";
 /** D1 bookmarks are hex groups joined by dashes; anything else is ignored rather than failing the read. */
 const BOOKMARK = /^[0-9a-f]{1,64}(-[0-9a-f]{1,64}){0,8}$/i;
 

@@ -3,18 +3,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount, publicSite, type Client } from "../support/api";
 import { catalogue } from "../support/bookings";
+import { costOf } from "../support/server-timing";
 
 let api: Client;
 let site: ReturnType<typeof publicSite>;
 let service: any;
 let attendance: any;
 let person: any;
-
-export const costOf = (headers: Headers) => {
-  const timing = headers.get("server-timing") ?? "";
-  const count = (name: string, unit: string) => Number(new RegExp(`${name};desc="(\\d+) ${unit}"`).exec(timing)?.[1]);
-  return { roundTrips: count("d1", "round trips"), rows: count("d1-rows", "rows read"), doCalls: count("do", "calls") };
-};
 
 beforeAll(async () => {
   const mine = await newAccount({ time_zone: "Europe/Oslo", locale: "en" });
@@ -76,6 +71,26 @@ describe("Server-Timing round trips of the main read routes (warm isolate)", () 
     const cold = costOf((await freshSite.get("/services")).headers);
     const warmed = costOf((await freshSite.get("/services")).headers);
     expect(cold.roundTrips - warmed.roundTrips).toBe(1);
+  });
+
+  it("slots on a cold isolate: auth and one batch; warm: none, or one batch after a write", async () => {
+    const fresh = await newAccount({ time_zone: "Europe/Oslo" });
+    const make = catalogue(fresh.api);
+    const room = await make.resource({ title: "Room" });
+    const cut = await make.service({ title: "Cut", interval: 60 });
+    await make.provider(room.id, cut.id);
+    // The booking site of a new account is what a cold isolate sees: neither the account nor the answer is cached.
+    const cold = publicSite(fresh.account.subdomain);
+    const ask = () => cold.get(`/services/${cut.id}/slots?from=2030-01-07&to=2030-01-13`);
+    const first = costOf((await ask()).headers);
+    const second = costOf((await ask()).headers);
+    // Warm: the cached answer under a version this isolate read less than 2 s ago.
+    expect([first.roundTrips, second.roundTrips]).toEqual([2, 0]);
+    // A write through this isolate: the next answer reads the version and the rows in one batch.
+    await make.booking({ resource_id: room.id, service_id: cut.id, booked_from: "2030-01-08 10:00", booked_to: "2030-01-08 11:00" });
+    const third = costOf((await ask()).headers);
+    expect(third.roundTrips).toBe(1);
+    expect(third.rows).toBeGreaterThan(0);
   });
 
   it("counts rows read, and error answers carry the header too", async () => {

@@ -215,6 +215,12 @@ describe("computeSlots: bookable periods and now", () => {
 
   it("ignores an unreadable period instead of hiding every slot", () =>
     expect(computeSlots(input({ account: { first_bookable_period: "soonish" } as never }))).toHaveLength(3));
+
+  // A cached answer is computed for a window wider than now's and cut per request.
+  it("keeps the slots starting inside a given window instead of the one at now", () =>
+    expect(starts(computeSlots(input({
+      now: at("2030-01-07 11:30"), window: { earliest: at("2030-01-07 09:30"), latest: at("2030-01-07 11:00") },
+    })))).toEqual(["2030-01-07T10:00:00+01:00", "2030-01-07T11:00:00+01:00"]));
 });
 
 describe("computeSlots: day bookings", () => {

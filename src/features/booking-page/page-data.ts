@@ -90,9 +90,9 @@ async function chosenService(deps: Deps, q: PageQuery, today: string): Promise<C
   if (!service) return undefined;
   const month = q.month ?? today.slice(0, 7);
   const first = `${month}-01`;
-  const dates = await availableDatesOf(deps, service.id, { from: first, to: endOfMonth(first) }, true);
+  const dates = await availableDatesOf(deps, service.id, { from: first, to: endOfMonth(first) }, { publicOnly: true });
   if (!q.day || q.day.slice(0, 7) !== month) return { service, month, dates };
-  const slots = await slotsOf(deps, service.id, { from: q.day, to: q.day }, true);
+  const slots = await slotsOf(deps, service.id, { from: q.day, to: q.day }, { publicOnly: true });
   const slot = q.slot ? slots.find((s) => s.timestamp === q.slot && s.free > 0) : undefined;
   return { service, month, dates, day: q.day, slots, slot };
 }

@@ -1,10 +1,11 @@
 // The reads behind a slot answer in ONE D1 round trip whatever the range or service kind: the
 // service, its provider resources, their exception dates and the bookings holding capacity,
-// and (for attendance services) the events in range with their seats held. Statements select
-// only the columns the engine uses and run as raw D1 statements: the bookings of a 31-day
+// and (for attendance services) the events in range with their seats held, plus the account's
+// availability version and the first lapse a cached answer needs (answer-cache.ts). Statements
+// select only the columns the engine uses and run as raw D1 statements: the bookings of a 31-day
 // range are thousands of rows, and Drizzle's row mapping was 41% of the request's CPU.
-import { and, asc, eq, exists, gt, gte, inArray, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
-import { bookings, events, providers, resourceExceptionDates, resources, services } from "../../db/schema";
+import { and, eq, exists, gt, gte, inArray, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
+import { availabilityVersions, bookings, events, providers, resourceExceptionDates, resources, services } from "../../db/schema";
 import { inIds } from "../../db/id-list";
 import type { OpeningHours } from "../../db/schema";
 import type { SlotServiceSettings } from "../../domain/slots";
@@ -29,18 +30,25 @@ interface SlotReads {
   bookings: { resource_id: number; from: number; to: number; count: number }[];
   events: { id: number; resource_id: number; capacity: number; starts_at: number; ends_at: number }[];
   booked: Map<number, number>;
+  /** The account's availability version in the same snapshot as the rows above (a batch is one transaction). */
+  version: number;
+  /** When the first unverified booking in range stops holding capacity with no write (null: none does). */
+  firstLapse: number | null;
 }
 
 const HOURS: Hours[] = ["opening_hours_mon", "opening_hours_tue", "opening_hours_wed", "opening_hours_thu", "opening_hours_fri", "opening_hours_sat", "opening_hours_sun"];
 const jsonHours = (value: unknown): OpeningHours => (typeof value === "string" ? JSON.parse(value) : (value as OpeningHours) ?? null);
+
+const versionQuery = (db: Deps["db"], accountId: number) =>
+  db.select({ version: availabilityVersions.version }).from(availabilityVersions).where(eq(availabilityVersions.account_id, accountId));
 
 export async function slotReads(
   { db, env, account, now }: Deps,
   serviceId: number,
   instants: { from: number; to: number },
   dates: { from: string; to: string },
-  options: { selected?: number[]; publicOnly: boolean },
-): Promise<SlotReads> {
+  options: { selected?: number[]; publicOnly: boolean; unlessVersion?: number },
+): Promise<SlotReads | "unchanged"> {
   const serviceConditions = [eq(services.id, serviceId), eq(services.account_id, account.id)];
   if (options.publicOnly) serviceConditions.push(eq(services.active, true));
   const ofKind = (kind: "appointment" | "attendance"): SQL =>
@@ -77,8 +85,7 @@ export async function slotReads(
     db.select({ id: resources.id, capacity: resources.capacity, ...Object.fromEntries(HOURS.map((h) => [h, resources[h]])) })
       .from(providers)
       .innerJoin(resources, and(eq(resources.id, providers.resource_id), eq(resources.account_id, account.id)))
-      .where(and(...providerConditions, ofKind("appointment")))
-      .orderBy(asc(providers.id)),
+      .where(and(...providerConditions, ofKind("appointment"))),
     db.select({ resource_id: resourceExceptionDates.resource_id, exception_date: resourceExceptionDates.exception_date, opening_hours: resourceExceptionDates.opening_hours })
       .from(resourceExceptionDates)
       .where(and(
@@ -101,16 +108,34 @@ export async function slotReads(
       )),
     db.select({ id: events.id, resource_id: events.resource_id, capacity: events.capacity, starts_at: events.starts_at, ends_at: events.ends_at })
       .from(events)
-      .where(and(...eventConditions))
-      .orderBy(asc(events.starts_at), asc(events.id)),
+      .where(and(...eventConditions)),
     // Seats held as the events feature counts them, so slots and event availability agree.
     bookedCountsQuery(db, account.id, db.select({ id: events.id }).from(events).where(and(...eventConditions)), now),
+    // Over every booking of the account in range, of either service kind: an early lapse only
+    // makes a cached answer expire sooner.
+    db.select({ lapse: sql`MIN(${bookings.expires_at})`.as("lapse") }).from(bookings).where(and(
+      eq(bookings.state, "awaiting_verification"),
+      gt(bookings.expires_at, now),
+      eq(bookings.account_id, account.id),
+      lt(bookings.booked_from, instants.to),
+      gt(bookings.booked_to, instants.from),
+    )),
   ];
-  const results = await env.DB.batch(queries.map((q) => {
+  const version = versionQuery(db, account.id).toSQL();
+  const statements = [env.DB.prepare(version.sql).bind(...version.params), ...queries.map((q) => {
     const { sql: text, params } = q.toSQL();
-    return env.DB.prepare(text).bind(...params);
-  }));
-  const rows = (i: number) => (results[i].results ?? []) as Record<string, any>[];
+    if (options.unlessVersion === undefined) return env.DB.prepare(text).bind(...params);
+    // With a cached answer at hand, each read runs only when the version moved on: on a hit the
+    // batch reads the version row and nothing else, so hit or miss is one round trip. The
+    // one-row (or no-row) left side of a CROSS JOIN is the outer loop, so a hit never starts the
+    // inner query (a constant WHERE term would still scan it).
+    return env.DB.prepare(`SELECT q.* FROM (SELECT 1 WHERE COALESCE((${version.sql}), 0) != ?) CROSS JOIN (${text}) AS q`)
+      .bind(...version.params, options.unlessVersion, ...params);
+  })];
+  const results = await env.DB.batch(statements);
+  const current = Number((results[0].results?.[0] as { version?: number } | undefined)?.version ?? 0);
+  if (current === options.unlessVersion) return "unchanged";
+  const rows = (i: number) => (results[i + 1].results ?? []) as Record<string, any>[];
 
   const [service] = rows(0);
   return {
@@ -124,8 +149,11 @@ export async function slotReads(
     resources: rows(1).map((r) => ({ id: r.id, capacity: r.capacity, ...Object.fromEntries(HOURS.map((h) => [h, jsonHours(r[h])])) }) as SlotResourceRow),
     exceptions: rows(2).map((r) => ({ resource_id: r.resource_id, exception_date: r.exception_date, opening_hours: jsonHours(r.opening_hours) })),
     bookings: rows(3) as SlotReads["bookings"],
-    events: rows(4) as SlotReads["events"],
+    // Sorted here: the order of a subquery's rows is not kept through the join above.
+    events: (rows(4) as SlotReads["events"]).sort((a, b) => a.starts_at - b.starts_at || a.id - b.id),
     // By position: the sum's column is named after its SQL text, not the select's key.
     booked: new Map(rows(5).map((r) => { const [eventId, held] = Object.values(r); return [Number(eventId), Number(held ?? 0)]; })),
+    version: current,
+    firstLapse: rows(6)[0]?.lapse == null ? null : Number(rows(6)[0].lapse),
   };
 }

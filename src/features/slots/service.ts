@@ -1,17 +1,17 @@
 // Slots of a service for a date range: appointment services from their providers' opening hours
-// and bookings (the pure engine in domain/slots.ts), attendance services from their events.
+// and bookings (the pure engine in domain/slots.ts), attendance services from their events;
+// repeated reads come from the isolate's cached answer while nothing changed (answer-cache.ts).
 import type { Account } from "../../db/schema";
-import { bookableWindow } from "../../domain/bookable-window";
+import { bookableWindow, type BookableWindow } from "../../domain/bookable-window";
 import { publicHolidays } from "../../domain/holidays";
 import { weeklyHoursOf } from "../../domain/opening-hours";
 import { slotTimeTexts } from "../../domain/slot-format";
-import {
-  availableDates, computeSlots, nextAvailableDate, type Locale, type RawSlot, type Slot, type SlotInput,
-} from "../../domain/slots";
+import { computeSlots, type Locale, type Slot, type SlotInput } from "../../domain/slots";
 import { addDays, dateInZone, daysBetween, endOfMonth, offsetMsAt, startOfDay, todayIn } from "../../domain/time";
 import type { OpeningHours } from "../../db/schema";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
+import { ANSWER_MAX_AGE_MS, cachedAnswer, keepAnswer, trustedVersion, trustVersion } from "./answer-cache";
 import { slotReads } from "./queries";
 import { MAX_RANGE_DAYS, NEXT_AVAILABLE_WINDOW_DAYS, type SlotsQuery } from "./schema";
 
@@ -35,24 +35,28 @@ function rangeOf(query: SlotsQuery, account: Account, now: number, fallback: Ran
   return { from, to };
 }
 
-interface Computed {
-  /** Null for attendance services, whose slots are their events. */
-  input: SlotInput | null;
-  eventSlots: Slot[];
-}
-
-async function compute(deps: Deps, serviceId: number, range: DateRange, selected: number[] | undefined, publicOnly: boolean): Promise<Computed> {
+/**
+ * Slots of the range over the bookable window now, widened to where it will reach within
+ * ANSWER_MAX_AGE_MS, with what a cached copy needs: the version and the first lapse. Null when
+ * the account's version is still `unlessVersion` (the cached answer stands; nothing was read).
+ */
+async function compute(deps: Deps, serviceId: number, range: DateRange, selected: number[] | undefined, publicOnly: boolean, unlessVersion?: number) {
   const { account, now } = deps;
   const tz = account.time_zone;
   const instants = { from: startOfDay(range.from, tz), to: startOfDay(addDays(range.to, 1), tz) };
-  const reads = await slotReads(deps, serviceId, instants, range, { selected, publicOnly });
+  const reads = await slotReads(deps, serviceId, instants, range, { selected, publicOnly, unlessVersion });
+  if (reads === "unchanged") return null;
+  const window: BookableWindow = {
+    earliest: bookableWindow(now, account, tz).earliest,
+    latest: bookableWindow(now + ANSWER_MAX_AGE_MS, account, tz).latest,
+  };
   const service = reads.service;
   if (!service) throw ApiError.notFound("service");
+  const fresh = { version: reads.version, firstLapse: reads.firstLapse };
 
   if (service.booking_type === "attendance") {
-    const window = bookableWindow(now, account, tz);
     const locale = account.locale as Locale;
-    const eventSlots = reads.events
+    const slots: Slot[] = reads.events
       .filter((event) => event.starts_at >= window.earliest && event.starts_at <= window.latest)
       .filter((event) => !selected || selected.includes(event.resource_id))
       .map((event) => {
@@ -65,7 +69,7 @@ async function compute(deps: Deps, serviceId: number, range: DateRange, selected
           free, available_resources: free > 0 ? [event.resource_id] : [], maximum_capacity: event.capacity,
         };
       });
-    return { input: null, eventSlots };
+    return { ...fresh, slots };
   }
 
   const found = reads.resources;
@@ -76,6 +80,7 @@ async function compute(deps: Deps, serviceId: number, range: DateRange, selected
     timeZone: tz,
     locale: account.locale as Locale,
     now,
+    window,
     from: range.from,
     to: range.to,
     resources: found.map((r) => ({ id: r.id, capacity: r.capacity, weekly: weeklyHoursOf(r), exceptions: exceptions.get(r.id)! })),
@@ -98,29 +103,51 @@ async function compute(deps: Deps, serviceId: number, range: DateRange, selected
       future_bookable_period: account.future_bookable_period,
     },
   };
-  return { input, eventSlots: [] };
+  return { ...fresh, slots: computeSlots(input) };
 }
 
-const hasFree = (slots: RawSlot[]) => slots.some((s) => s.free > 0);
+/** `exact`: the request carries a D1 bookmark, so the version is read even when trusted (read your writes). */
+export interface SlotReadOptions {
+  publicOnly: boolean;
+  exact?: boolean;
+}
 
-export async function slotsOf(deps: Deps, serviceId: number, query: SlotsQuery, publicOnly: boolean): Promise<Slot[]> {
+/**
+ * Every slot of the range at this request's now. While this isolate trusts the account's version
+ * (answer-cache.ts) and holds an answer under it, no D1 round trip at all; else one batch that
+ * reads the version and, only when it differs from the cached answer's, the rows (queries.ts).
+ * The three endpoints differ only in what they take from these slots.
+ */
+async function slotsInRange(deps: Deps, serviceId: number, range: DateRange, selected: number[] | undefined, options: SlotReadOptions): Promise<Slot[]> {
+  const { account, now } = deps;
+  const window = bookableWindow(now, account, account.time_zone);
+  const within = (slots: Slot[]) => slots.filter((s) => s.startMs >= window.earliest && s.startMs <= window.latest);
+  const key = [account.id, options.publicOnly ? "public" : "private", serviceId, range.from, range.to, selected?.join(",") ?? "all"].join("|");
+
+  const cached = cachedAnswer(key, account, now);
+  if (cached && !options.exact && trustedVersion(account.id, now) === cached.version) return within(cached.slots);
+  const fresh = await compute(deps, serviceId, range, selected, options.publicOnly, cached?.version);
+  trustVersion(account.id, fresh?.version ?? cached!.version, now);
+  if (!fresh) return within(cached!.slots);
+  keepAnswer(key, { version: fresh.version, account, slots: fresh.slots, validUntil: Math.min(now + ANSWER_MAX_AGE_MS, fresh.firstLapse ?? Infinity) });
+  return within(fresh.slots);
+}
+
+export async function slotsOf(deps: Deps, serviceId: number, query: SlotsQuery, options: SlotReadOptions): Promise<Slot[]> {
   const range = rangeOf(query, deps.account, deps.now, "same_day");
-  const { input, eventSlots } = await compute(deps, serviceId, range, query.selected_resources, publicOnly);
-  return input ? computeSlots(input) : eventSlots;
+  return slotsInRange(deps, serviceId, range, query.selected_resources, options);
 }
 
-export async function availableDatesOf(deps: Deps, serviceId: number, query: SlotsQuery, publicOnly: boolean): Promise<string[]> {
+const datesWithFreeSlots = (slots: Slot[]) => [...new Set(slots.filter((s) => s.free > 0).map((s) => s.date))];
+
+export async function availableDatesOf(deps: Deps, serviceId: number, query: SlotsQuery, options: SlotReadOptions): Promise<string[]> {
   const range = rangeOf(query, deps.account, deps.now, "end_of_month");
-  const { input, eventSlots } = await compute(deps, serviceId, range, query.selected_resources, publicOnly);
-  if (input) return availableDates(input);
-  const dates = new Set(eventSlots.filter((s) => s.free > 0).map((s) => s.date));
-  return [...dates];
+  return datesWithFreeSlots(await slotsInRange(deps, serviceId, range, query.selected_resources, options));
 }
 
 /** spec: the next date with a free slot within 30 days of `from`. */
-export async function nextAvailableDateOf(deps: Deps, serviceId: number, query: SlotsQuery, publicOnly: boolean): Promise<string | null> {
+export async function nextAvailableDateOf(deps: Deps, serviceId: number, query: SlotsQuery, options: SlotReadOptions): Promise<string | null> {
   const range = rangeOf({ ...query, to: undefined }, deps.account, deps.now, "next_available_window");
-  const { input, eventSlots } = await compute(deps, serviceId, range, query.selected_resources, publicOnly);
-  if (input) return nextAvailableDate(input);
-  return eventSlots.find((s) => hasFree([s]))?.date ?? null;
+  const slots = await slotsInRange(deps, serviceId, range, query.selected_resources, options);
+  return slots.find((s) => s.free > 0)?.date ?? null;
 }
