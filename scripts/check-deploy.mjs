@@ -1,7 +1,8 @@
 // Runs before `npm run deploy` (npm's predeploy): refuses settings that only make sense locally.
 import { unstable_readConfig } from "wrangler";
 
-const PLACEHOLDER = /^0{8}-0{4}-0{4}-0{4}-0{12}$/;
+// All zeros but the last digits: DB_SHARD_n locally needs an id of its own (wrangler.toml).
+const PLACEHOLDER = /^0{8}-0{4}-0{4}-0{4}-0{8}[0-9]{4}$/;
 const config = unstable_readConfig({ config: process.argv[2] ?? "wrangler.toml" }, { hideWarnings: true });
 
 const problems = [];

@@ -9,6 +9,7 @@ import { inIds } from "../../db/id-list";
 import type { OpeningHours } from "../../db/schema";
 import type { SlotServiceSettings } from "../../domain/slots";
 import type { Deps } from "../../env";
+import { accountD1 } from "../../db/shards";
 import { isActiveSql } from "../bookings/queries";
 import { bookedCountsQuery } from "../events/queries";
 
@@ -106,9 +107,10 @@ export async function slotReads(
     // Seats held as the events feature counts them, so slots and event availability agree.
     bookedCountsQuery(db, account.id, db.select({ id: events.id }).from(events).where(and(...eventConditions)), now),
   ];
-  const results = await env.DB.batch(queries.map((q) => {
+  const d1 = accountD1({ env, account });
+  const results = await d1.batch(queries.map((q) => {
     const { sql: text, params } = q.toSQL();
-    return env.DB.prepare(text).bind(...params);
+    return d1.prepare(text).bind(...params);
   }));
   const rows = (i: number) => (results[i].results ?? []) as Record<string, any>[];
 
