@@ -13,6 +13,9 @@ const workersProject = (name: string, include: string[], exclude: string[], bind
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, "drizzle")),
           ADMIN_TOKEN: "test-admin-token",
+          // New accounts land on DB unless a test names a shard (test/integration/shards.test.ts),
+          // so tests that read env.DB directly see their accounts' rows.
+          PLACEMENT_SHARDS: "DB",
           ...bindings,
         },
         // Web hook deliveries and message providers are real HTTP exchanges with a receiver the tests control.
