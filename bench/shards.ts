@@ -1,13 +1,15 @@
 // Write throughput with one shard and with two (docs/scaling.md): two accounts take POST /bookings
 // from the same clients, first both on DB, then one on DB and one on DB_SHARD_1; every slot is
-// asked once, so each answer 200 is one accepted booking. Figures as JSON.
+// asked once, so each answer 200 is one accepted booking. Run twice: local D1 as it is, and with
+// each database taking one write at a time for a few ms (bench/single-writer.ts), as D1 does.
+// Figures as JSON.
 import { expectStatuses, fire, round, summarise, type Figure } from "./load";
 import { account, resources, serviceWithProviders } from "./seed-sql";
 import { log } from "./suite";
 import { withBenchServer } from "./wrangler-dev";
 
 const CONNECTIONS = 20;
-const ATTEMPTS = 800;
+const ATTEMPTS = 300;
 const RESOURCES_PER_ACCOUNT = 10;
 const SLOT_MS = 30 * 60_000;
 const FIRST_SLOT = Date.UTC(2031, 0, 1, 7);
@@ -58,7 +60,8 @@ function alternating(pair: Tenant[], firstSlot: number) {
   };
 }
 
-const figures = await withBenchServer("shards", seed, async (server) => {
+/** Both cases on one fresh server; `writer` names the D1 model the server runs with. */
+const measure = (writer: string) => withBenchServer("shards", seed, async (server) => {
   for (const t of tenants) {
     const probe = await server.request("/api/v1/bookings", { method: "POST", key: t.key, body: JSON.parse(alternating([t], Date.UTC(2035, 0, 1, 7))({}).body) });
     if (probe.status !== 200) throw new Error(`POST /bookings on ${t.shard}: ${probe.status} ${probe.text}`);
@@ -70,7 +73,9 @@ const figures = await withBenchServer("shards", seed, async (server) => {
   ];
   const out: Figure[] = [];
   // Warm both paths, then alternate the cases twice so background load falls on both alike.
-  for (const { pair } of cases) await fire(server, { ...target, setupRequest: alternating(pair, Date.UTC(2034, 0, 1, 7)) as never }, { connections: CONNECTIONS, amount: 100 });
+  for (const [i, { pair }] of cases.entries()) {
+    await fire(server, { ...target, setupRequest: alternating(pair, Date.UTC(2037 + i, 0, 1, 7)) as never }, { connections: CONNECTIONS, amount: 100 });
+  }
   const runs = new Map<string, Awaited<ReturnType<typeof fire>>[]>();
   for (const pass of [0, 1]) {
     for (const { label, pair, firstSlot } of pass === 0 ? cases : [...cases].reverse()) {
@@ -85,7 +90,7 @@ const figures = await withBenchServer("shards", seed, async (server) => {
     const booked = list.reduce((n, r) => n + (r.statuses.get(200) ?? 0), 0);
     const seconds = list.reduce((n, r) => n + r.seconds, 0);
     out.push({
-      ...summarise(`shards: POST /bookings, ${label} (${CONNECTIONS} clients)`, list, {}),
+      ...summarise(`shards: POST /bookings, ${label}, ${writer} (${CONNECTIONS} clients)`, list, {}),
       bookings_per_s: round(booked / seconds, 1),
       detail: `${booked} accepted in ${round(seconds, 1)} s`,
     });
@@ -93,4 +98,10 @@ const figures = await withBenchServer("shards", seed, async (server) => {
   return out;
 });
 
+/** Simulated time one write holds its database (bench/single-writer.ts); BENCH_D1_WRITE_MS overrides. */
+const WRITE_MS = process.env.BENCH_D1_WRITE_MS ?? "10";
+delete process.env.BENCH_D1_WRITE_MS;
+const figures = await measure("local D1 as is");
+process.env.BENCH_D1_WRITE_MS = WRITE_MS;
+figures.push(...(await measure(`single writer of ${WRITE_MS} ms per write`)));
 process.stdout.write(JSON.stringify(figures));

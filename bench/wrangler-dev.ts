@@ -96,8 +96,11 @@ export async function withBenchServer<T>(label: string, seedSql: string | Record
       ADMIN_TOKEN,
       // A budget no benchmark reaches: the limiter still runs in full on every request.
       RATE_LIMIT_REQUESTS: "1000000000",
+      RATE_LIMIT_KEY_REQUESTS: "1000000000",
       // `--rtt N` (bench/rtt.ts): the floor entry delays every D1 and Durable Object call.
       ...(process.env.BENCH_RTT_MS ? { BENCH_RTT_MS: process.env.BENCH_RTT_MS } : {}),
+      // The shards suite: each shard's database takes one write at a time (bench/single-writer.ts).
+      ...(process.env.BENCH_D1_WRITE_MS ? { BENCH_D1_WRITE_MS: process.env.BENCH_D1_WRITE_MS } : {}),
     };
     let stderr = "";
     let stopServer: () => Promise<void>;
