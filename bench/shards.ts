@@ -9,7 +9,7 @@ import { log } from "./suite";
 import { withBenchServer } from "./wrangler-dev";
 
 const CONNECTIONS = 20;
-const ATTEMPTS = 300;
+const ATTEMPTS = 200;
 const RESOURCES_PER_ACCOUNT = 10;
 const SLOT_MS = 30 * 60_000;
 const FIRST_SLOT = Date.UTC(2031, 0, 1, 7);
@@ -99,7 +99,7 @@ const measure = (writer: string) => withBenchServer("shards", seed, async (serve
 });
 
 /** Simulated time one write holds its database (bench/single-writer.ts); BENCH_D1_WRITE_MS overrides. */
-const WRITE_MS = process.env.BENCH_D1_WRITE_MS ?? "10";
+const WRITE_MS = process.env.BENCH_D1_WRITE_MS ?? "20";
 delete process.env.BENCH_D1_WRITE_MS;
 const figures = await measure("local D1 as is");
 process.env.BENCH_D1_WRITE_MS = WRITE_MS;
