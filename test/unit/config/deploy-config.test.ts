@@ -39,14 +39,17 @@ describe("npm run deploy's predeploy check", () => {
     const run = checkDeploy(path.join(root, "wrangler.toml"));
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("placeholder database_id: run `npx wrangler d1 create booking` and set database_id in wrangler.toml");
+    // The shard's placeholder (all zeros but its last digit) is refused as well.
+    expect(run.stderr).toContain("run `npx wrangler d1 create booking-shard-1`");
   });
 
   it("lets a configuration with a real database_id through", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "deploy-config-"));
     const config = readFileSync(path.join(root, "wrangler.toml"), "utf8")
-      .replace(/database_id = "[^"]+"/, 'database_id = "5f2b6c1e-3a4d-4e8f-9b0a-1c2d3e4f5a6b"')
+      // Every D1 database (DB and each shard) gets a real id of its own.
+      .replace(/database_id = "[^"]+"/g, () => `database_id = "${crypto.randomUUID()}"`)
       .replace('main = "src/index.ts"', `main = "${path.join(root, "src/index.ts")}"`)
-      .replace('migrations_dir = "drizzle"', `migrations_dir = "${path.join(root, "drizzle")}"`);
+      .replaceAll('migrations_dir = "drizzle"', `migrations_dir = "${path.join(root, "drizzle")}"`);
     writeFileSync(path.join(dir, "wrangler.toml"), config);
     const run = checkDeploy(path.join(dir, "wrangler.toml"));
     expect(run.stderr).toBe("");
