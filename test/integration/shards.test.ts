@@ -8,7 +8,7 @@ import { guardKey } from "../../src/durable-objects/capacity-guard";
 import { ID_RANGE } from "../../src/db/shards";
 import { env, newAccount, send, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
-import { eventually } from "../support/queues";
+import { eventually, runQueue } from "../support/queues";
 import { receiver } from "../support/webhooks";
 
 const ADMIN = { authorization: "Bearer test-admin-token", "content-type": "application/json" };
@@ -147,6 +147,22 @@ describe("two accounts on two shards", () => {
     const rows = await shardDb("DB_SHARD_1").prepare("SELECT count(*) AS n FROM bookings WHERE collection_id = ?").bind(collection_id).first<number>("n");
     expect(rows).toBe(3);
     expect(await shardDb("DB").prepare("SELECT count(*) AS n FROM recurring_collections WHERE id = ?").bind(collection_id).first<number>("n")).toBe(0);
+
+    // The message's shard is what routes it: without one it means DB, where this collection is not.
+    const [withoutShard] = (await runQueue("booking-recurrence", [{ collection_id, account_id: t.account.id, from: 0 }])).retryMessages;
+    expect(withoutShard).toMatchObject({ msgId: "m0" });
+    const withShard = await runQueue("booking-recurrence", [{ collection_id, account_id: t.account.id, shard: "DB_SHARD_1", from: 0 }]);
+    expect(withShard.explicitAcks).toEqual(["m0"]);
+  });
+
+  it("lets one of many concurrent requests for the last seat on a shard 1 resource through", async () => {
+    const t = tenants[1];
+    const attempt = () => t.api.post("/bookings", { booking: { resource_id: t.resource.id, booked_from: "2030-01-09 10:00", booked_to: "2030-01-09 11:00" } });
+    const answers = await Promise.all(Array.from({ length: 8 }, attempt));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400, 400, 400, 400]);
+    const held = await shardDb("DB_SHARD_1").prepare("SELECT count(*) AS n FROM bookings WHERE resource_id = ? AND booked_from = ? AND active = 1")
+      .bind(t.resource.id, Date.parse("2030-01-09T09:00:00Z")).first<number>("n");
+    expect(held).toBe(1);
   });
 
   it("names capacity guards by shard: equal resource ids on two shards never share a guard", () => {
