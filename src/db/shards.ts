@@ -41,6 +41,19 @@ export const accountD1 = ({ env, account }: { env: Env; account: { shard: string
 /** The tenant directory: accounts and their API keys. */
 export const directoryD1 = (env: Env): D1Database => env.DB;
 
+/**
+ * Migrations applied to a shard's database (wrangler's d1_migrations); -1 when never migrated.
+ * Any other failure (the database does not answer) is thrown, not taken for "never migrated".
+ */
+export async function appliedMigrations(d1: D1Database): Promise<number> {
+  try {
+    return (await d1.prepare("SELECT count(*) AS n FROM d1_migrations").first<number>("n")) ?? 0;
+  } catch (error) {
+    if (/no such table/i.test(String(error))) return -1;
+    throw error;
+  }
+}
+
 /** 0 for DB, n for DB_SHARD_n. */
 export function shardIndex(shard: string): number {
   const match = /^DB_SHARD_(\d+)$/.exec(shard);

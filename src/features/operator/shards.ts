@@ -4,7 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import { dataTables } from "../../db/data-tables";
 import { directoryDb } from "../../db/directory";
 import { accounts, type Account } from "../../db/schema";
-import { DIRECTORY_SHARD, idRangeOf, isShardName, shardD1, shardIndex, shardNames } from "../../db/shards";
+import { appliedMigrations, DIRECTORY_SHARD, idRangeOf, isShardName, shardD1, shardIndex, shardNames } from "../../db/shards";
 import type { Env } from "../../env";
 import { evictAccount } from "../../http/account-cache";
 import { ApiError } from "../../http/errors";
@@ -20,19 +20,15 @@ export function leastLoaded(candidates: string[], counts: Map<string, number>): 
   return [...candidates].sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0) || shardIndex(a) - shardIndex(b))[0];
 }
 
-async function migrationCount(d1: D1Database): Promise<number> {
-  try {
-    return (await d1.prepare("SELECT count(*) AS n FROM d1_migrations").first<number>("n")) ?? 0;
-  } catch {
-    return -1; // no migrations table: never migrated
-  }
-}
-
 /** A shard takes accounts once it has every migration the directory has. */
 async function isReady(env: Env, shard: string): Promise<boolean> {
   if (shard === DIRECTORY_SHARD) return true;
-  const [own, directory] = await Promise.all([migrationCount(shardD1(env, shard)), migrationCount(shardD1(env, DIRECTORY_SHARD))]);
-  return own >= 0 && own >= directory;
+  try {
+    const [own, directory] = await Promise.all([appliedMigrations(shardD1(env, shard)), appliedMigrations(shardD1(env, DIRECTORY_SHARD))]);
+    return own >= 0 && own >= directory;
+  } catch {
+    return false; // a shard that does not answer takes no new accounts
+  }
 }
 
 const unknownShard = (env: Env) =>
