@@ -6,7 +6,7 @@ import * as schema from "./schema";
 
 const DIRECTORY_TABLES = new Set(["accounts", "api_keys"]);
 
-export interface DataTable {
+interface DataTable {
   name: string;
   columns: string[];
   /** `id INTEGER PRIMARY KEY AUTOINCREMENT`: its ids come from the shard's sqlite_sequence. */
