@@ -51,6 +51,8 @@ export async function chooseShard(env: Env, requested: string | undefined): Prom
 /**
  * Shard n allocates ids above n × ID_RANGE, so an account moved between shards keeps its ids
  * without meeting another account's. Idempotent: raises each counter to the range start only.
+ * A database that refuses writes to sqlite_sequence keeps ids per shard from 1: nothing breaks,
+ * a move then finds clashes more often and refuses them (docs/scaling.md), so this only logs.
  */
 export async function claimIdRange(env: Env, shard: string): Promise<void> {
   const { start } = idRangeOf(shard);
@@ -59,7 +61,7 @@ export async function claimIdRange(env: Env, shard: string): Promise<void> {
   await d1.batch(dataTables.filter((t) => t.autoIncrement).flatMap((t) => [
     d1.prepare("INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?)").bind(t.name, start, t.name),
     d1.prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = ? AND seq < ?").bind(start, t.name, start),
-  ]));
+  ])).catch((error) => console.error(JSON.stringify({ shard, error: `id range not claimed: ${String(error)}` })));
 }
 
 /** D1 binds at most 100 parameters per statement. */
