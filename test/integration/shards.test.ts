@@ -205,6 +205,21 @@ describe("POST /admin/v1/accounts/{id}/move", () => {
     expect(await rowOn("DB_SHARD_1", "bookings", next.id)).toMatchObject({ account_id: account.id });
   });
 
+  it("answers 409 and moves nothing when the target already uses one of the account's ids", async () => {
+    const { api, account } = await newAccount({ shard: "DB" });
+    const resource = await catalogue(api).resource({ title: "Clashing room" });
+    // Another account's row on the target under the same id (as after a move to a lower shard).
+    await shardDb("DB_SHARD_1").prepare("INSERT INTO resources (id, account_id, title, capacity, created_at, updated_at) VALUES (?, ?, 'Theirs', 1, 0, 0)")
+      .bind(resource.id, tenants[1].account.id).run();
+    await must(operator("PUT", `/accounts/${account.id}`, { account: { api_enabled: false, public_access: false } }));
+    const res = await operator("POST", `/accounts/${account.id}/move`, { shard: "DB_SHARD_1" });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: expect.stringContaining(`resources ${resource.id}`) });
+    expect(await rowOn("DB", "accounts", account.id)).toMatchObject({ shard: "DB" });
+    expect(await rowOn("DB", "resources", resource.id)).toMatchObject({ account_id: account.id });
+    expect(await rowOn("DB_SHARD_1", "resources", resource.id)).toMatchObject({ account_id: tenants[1].account.id, title: "Theirs" });
+  });
+
   it("answers 400 on shard when the account is already there", async () => {
     const { account } = await newAccount({ shard: "DB_SHARD_1" });
     await must(operator("PUT", `/accounts/${account.id}`, { account: { api_enabled: false, public_access: false } }));
