@@ -20,6 +20,9 @@ const workersProject = (name: string, include: string[], exclude: string[], bind
           // Web hook deliveries and message providers are real HTTP exchanges with a receiver the
           // tests control, outside workerd, so a dropped connection reaches the Worker as it would.
           TEST_RECEIVER: await startReceiver(),
+          // New accounts land on DB unless a test names a shard (test/integration/shards.test.ts),
+          // so tests that read env.DB directly see their accounts' rows.
+          PLACEMENT_SHARDS: "DB",
           ...bindings,
         },
       },

@@ -8,8 +8,16 @@ import type { AppEnv, Env } from "../src/env";
 import { handleScheduled } from "../src/cron";
 import { handleQueue } from "../src/queues";
 import { withRtt } from "./rtt";
+import { withSingleWriter } from "./single-writer";
 
-export { CapacityGuard } from "../src/durable-objects/capacity-guard";
+/** The production guard, its database behind the simulated single writer when the shards suite asks. */
+export class CapacityGuard extends ProductionCapacityGuard {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, withSingleWriter(env));
+  }
+}
+
+import { CapacityGuard as ProductionCapacityGuard } from "../src/durable-objects/capacity-guard";
 export { RateLimiter } from "../src/durable-objects/rate-limiter";
 
 const FRAME = '{"floor":""}';
@@ -33,7 +41,8 @@ const app = buildApp({ privateFeatures: [...privateFeatures, ["/__bench", floor]
 
 export default {
   // `--rtt N` (bench/rtt.ts): the bindings wait N ms per call, as for a visitor far from D1.
-  fetch: (request, env, ctx) => app.fetch(request, withRtt(env), ctx),
+  // BENCH_D1_WRITE_MS (bench/single-writer.ts): each shard takes one write at a time.
+  fetch: (request, env, ctx) => app.fetch(request, withRtt(withSingleWriter(env)), ctx),
   queue: handleQueue,
   scheduled: handleScheduled,
 } satisfies ExportedHandler<Env>;

@@ -2,6 +2,7 @@
 // Durable Object call of a request waits N ms first, added by wrapping the bindings in the bench
 // entry only (bench/floor-worker.ts); the app itself is unchanged. A capacity guard's own D1 write
 // is not delayed again: the object is placed next to the database, one hop away from the Worker.
+import { shardNames } from "../src/db/shards";
 import type { Env } from "../src/env";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -62,7 +63,7 @@ export function withRtt(env: Env & { BENCH_RTT_MS?: string }): Env {
   if (!wrapped) {
     wrapped = {
       ...env,
-      DB: delayedSession(env.DB, ms),
+      ...Object.fromEntries(shardNames(env).map((shard) => [shard, delayedSession((env as unknown as Record<string, D1Database>)[shard], ms)])),
       CAPACITY_GUARD: delayedNamespace(env.CAPACITY_GUARD, ms),
       RATE_LIMITER: delayedNamespace(env.RATE_LIMITER, ms),
     };

@@ -20,6 +20,7 @@ const allSuites = [
   { name: "lists", entry: join(here, "lists-http.ts") },
   { name: "writes", entry: join(here, "booking-writes.ts") },
   { name: "rate-limit", script: join(here, "rate-limit.mjs") },
+  { name: "shards", entry: join(here, "shards.ts") },
 ];
 const args = process.argv.slice(2);
 // --profile: each HTTP read figure also takes a CPU profile of the Worker (after measuring).

@@ -18,7 +18,7 @@ function floorConfig(): string {
   const config = readFileSync(join(root, "wrangler.toml"), "utf8")
     .replace(/^name = "(.*)"$/m, 'name = "$1-bench-floor"')
     .replace(/^main = ".*"$/m, 'main = "../floor-worker.ts"')
-    .replace(/^migrations_dir = "(.*)"$/m, 'migrations_dir = "../../$1"');
+    .replace(/^migrations_dir = "(.*)"$/gm, 'migrations_dir = "../../$1"');
   const file = join(root, "bench", ".build", "wrangler.floor.toml");
   writeFileSync(file, config);
   return file;
@@ -49,8 +49,8 @@ export interface BenchServer {
   /** wrangler's DevTools endpoint for the Worker: how a CPU profile of a route is taken. */
   inspectorPort: number;
   request(path: string, init?: { method?: string; key?: string; body?: unknown }): Promise<BenchResponse>;
-  /** SELECT against the server's local D1, read from the SQLite file by wrangler itself. */
-  query<T>(sql: string): T[];
+  /** SELECT against the server's local D1 (a shard's, DB by default), read from the SQLite file by wrangler itself. */
+  query<T>(sql: string, shard?: string): T[];
   stop(): Promise<void>;
 }
 
@@ -71,20 +71,25 @@ async function stopChild(child: ChildProcess) {
   signal(child, "SIGKILL");
 }
 
+/** The shards wrangler.toml binds (docs/scaling.md); each gets the migrations. */
+const SHARDS = ["DB", "DB_SHARD_1"];
+
 /**
- * Runs `work` against a fresh server seeded with `seedSql`; the server is stopped and its state
- * removed afterwards, also when `work` throws. Seeding is not part of any figure.
+ * Runs `work` against a fresh server seeded with `seedSql` (on DB, or per shard); the server is
+ * stopped and its state removed afterwards, also when `work` throws. Seeding is not part of any figure.
  */
-export async function withBenchServer<T>(label: string, seedSql: string, work: (server: BenchServer) => Promise<T>): Promise<T> {
+export async function withBenchServer<T>(label: string, seedSql: string | Record<string, string>, work: (server: BenchServer) => Promise<T>): Promise<T> {
   const persistTo = mkdtempSync(join(os.tmpdir(), `booking-bench-${label}-`));
   let child: ChildProcess | undefined;
   let disposeLast: (() => Promise<void>) | undefined;
   try {
     const config = floorConfig();
-    wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo, "-c", config], "migrations");
-    const seedFile = join(persistTo, "seed.sql");
-    writeFileSync(seedFile, seedSql);
-    wrangler(["d1", "execute", "DB", "--local", "--persist-to", persistTo, "-c", config, "--file", seedFile], "seeding");
+    for (const shard of SHARDS) wrangler(["d1", "migrations", "apply", shard, "--local", "--persist-to", persistTo, "-c", config], "migrations");
+    for (const [shard, sql] of Object.entries(typeof seedSql === "string" ? { DB: seedSql } : seedSql)) {
+      const seedFile = join(persistTo, `seed-${shard}.sql`);
+      writeFileSync(seedFile, sql);
+      wrangler(["d1", "execute", shard, "--local", "--persist-to", persistTo, "-c", config, "--file", seedFile], "seeding");
+    }
 
     const [port, inspectorPort] = [await freePort(), await freePort()];
     const vars: Record<string, string> = {
@@ -95,6 +100,8 @@ export async function withBenchServer<T>(label: string, seedSql: string, work: (
       RATE_LIMIT_KEY_REQUESTS: "1000000000",
       // `--rtt N` (bench/rtt.ts): the floor entry delays every D1 and Durable Object call.
       ...(process.env.BENCH_RTT_MS ? { BENCH_RTT_MS: process.env.BENCH_RTT_MS } : {}),
+      // The shards suite: each shard's database takes one write at a time (bench/single-writer.ts).
+      ...(process.env.BENCH_D1_WRITE_MS ? { BENCH_D1_WRITE_MS: process.env.BENCH_D1_WRITE_MS } : {}),
     };
     let stderr = "";
     let stopServer: () => Promise<void>;
@@ -152,8 +159,8 @@ export async function withBenchServer<T>(label: string, seedSql: string, work: (
       port,
       inspectorPort,
       request,
-      query: <R>(sql: string) => {
-        const out = wrangler(["d1", "execute", "DB", "--local", "--persist-to", persistTo, "-c", config, "--json", "--command", sql], "query");
+      query: <R>(sql: string, shard = "DB") => {
+        const out = wrangler(["d1", "execute", shard, "--local", "--persist-to", persistTo, "-c", config, "--json", "--command", sql], "query");
         return (JSON.parse(out) as { results: R[] }[])[0].results;
       },
       stop: () => stopServer(),

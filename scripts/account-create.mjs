@@ -1,4 +1,4 @@
-// npm run account:create -- --subdomain S [--time-zone Z] [--country-code C] [--locale L] [--name N] [--email E]
+// npm run account:create -- --subdomain S [--time-zone Z] [--country-code C] [--locale L] [--name N] [--email E] [--shard DB_SHARD_1]
 // Creates a tenant through the running dev server's operator API and prints the answer.
 import { parseArgs } from "node:util";
 import { adminToken, call, DEV_URL } from "./local-config.mjs";
@@ -11,11 +11,13 @@ const { values } = parseArgs({
     locale: { type: "string", default: "en" },
     name: { type: "string" },
     email: { type: "string" },
+    // Default: the least-loaded shard (docs/scaling.md).
+    shard: { type: "string" },
   },
 });
 
 if (!values.subdomain) {
-  console.error("usage: npm run account:create -- --subdomain S [--time-zone Z] [--country-code C] [--locale L] [--name N] [--email E]");
+  console.error("usage: npm run account:create -- --subdomain S [--time-zone Z] [--country-code C] [--locale L] [--name N] [--email E] [--shard DB_SHARD_1]");
   process.exit(2);
 }
 
@@ -26,6 +28,7 @@ const account = {
   time_zone: values["time-zone"],
   country_code: values["country-code"],
   locale: values.locale,
+  ...(values.shard ? { shard: values.shard } : {}),
 };
 
 try {

@@ -2,7 +2,8 @@
 // refuses, the remote migrations of every D1 database in the configuration, the deploy itself.
 import { unstable_readConfig } from "wrangler";
 
-const PLACEHOLDER_ID = /^0{8}-0{4}-0{4}-0{4}-0{12}$/;
+// The committed ids: all zeros, the shards numbered in the last digits (DB_SHARD_1 ends in 0001).
+const PLACEHOLDER_ID = /^0{8}-0{4}-0{4}-0{4}-0{8}[0-9]{4}$/;
 
 /** Flags that choose the configuration; migrations must read the same one the deploy ships. */
 const CONFIG_FLAGS = { "--config": "config", "-c": "config", "--env": "env", "-e": "env" };

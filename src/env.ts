@@ -26,6 +26,8 @@ export interface Env {
   /** Bearer token for the provider URLs: a secret, never a var. */
   MESSAGE_PROVIDER_TOKEN?: string;
   SMS_DAILY_CAP_PER_ACCOUNT?: string;
+  /** Shards (comma-separated binding names) that take new accounts when the operator names none; default all. */
+  PLACEMENT_SHARDS?: string;
 }
 
 export type Db = DrizzleD1Database<typeof schema>;

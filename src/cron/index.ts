@@ -1,12 +1,14 @@
 // Cron entry (every minute): each job is idempotent, so overlapping runs do no harm.
 import { badConfig, configErrorLine } from "../config";
+import { appliedMigrations, shardD1, shardNames } from "../db/shards";
 import type { Env } from "../env";
 import { expireVerifications } from "./jobs/expire-verifications";
 import { purgeIdempotencyKeys } from "./jobs/purge-idempotency-keys";
 import { purgePerishableTokens } from "./jobs/purge-perishable-tokens";
 import { sendReminders } from "./jobs/send-reminders";
 
-type CronJob = (env: Env, now: number) => Promise<void>;
+/** One job on one shard: every job runs once per shard (db/shards.ts). */
+type CronJob = (env: Env, now: number, shard: string) => Promise<void>;
 
 /** Background features register their jobs here, in the order they should run. */
 const cronJobs: { name: string; run: CronJob }[] = [
@@ -23,9 +25,15 @@ export async function handleScheduled(controller: ScheduledController, env: Env)
     return;
   }
   const now = controller.scheduledTime || Date.now();
-  // One failing job must not starve the others; each failure is logged with its name.
-  const outcomes = await Promise.allSettled(cronJobs.map((job) => job.run(env, now)));
+  // One failing job (or shard) must not starve the others; each failure is logged with its name.
+  // A shard never migrated holds no account (placement skips it): nothing to sweep, nothing to log.
+  // One that does not answer is swept anyway, so its jobs log the failure.
+  const neverMigrated = (shard: string) => appliedMigrations(shardD1(env, shard)).then((n) => n < 0, () => false);
+  const shards = (await Promise.all(shardNames(env).map(async (shard) => ((await neverMigrated(shard)) ? null : shard))))
+    .filter((shard): shard is string => shard !== null);
+  const runs = shards.flatMap((shard) => cronJobs.map((job) => ({ shard, job })));
+  const outcomes = await Promise.allSettled(runs.map(({ shard, job }) => job.run(env, now, shard)));
   outcomes.forEach((outcome, i) => {
-    if (outcome.status === "rejected") console.error(JSON.stringify({ cron: cronJobs[i].name, error: String(outcome.reason) }));
+    if (outcome.status === "rejected") console.error(JSON.stringify({ cron: runs[i].job.name, shard: runs[i].shard, error: String(outcome.reason) }));
   });
 }

@@ -1,8 +1,9 @@
-// What one request spends on D1 and Durable Objects, and which D1 handle it reads through (the
-// binding, or a Sessions API session): kept per request in AsyncLocalStorage so the one Drizzle
+// What one request spends on D1 and Durable Objects, and which D1 handle it reads through on each
+// shard (the binding, or a Sessions API session): kept per request in AsyncLocalStorage so the one Drizzle
 // client per isolate (db/client.ts) needs no rebuilding per request.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Env } from "../env";
+import { DIRECTORY_SHARD, shardNames } from "./shards";
 
 export interface RequestMeter {
   /** Sequential waits on D1: each statement run alone and each batch count one. */
@@ -15,30 +16,55 @@ export interface RequestMeter {
 
 export interface RequestScope {
   meter: RequestMeter;
-  /** Where this request's statements go; the binding itself when unset (background work). */
-  d1?: D1Database | D1DatabaseSession;
-  /** The D1 binding the session belongs to, for sessions started again from a bookmark. */
-  binding?: D1Database;
+  /** Reads may start on a replica; a write's sessions start on the primary. */
+  reads: boolean;
+  /** The client's `x-d1-bookmark`: which shard's database it belongs to, and where it stands. */
+  bookmark?: { shard: string; bookmark: string };
+  /** The raw D1 binding of each shard, on which sessions are opened; background work has none. */
+  bindings?: Record<string, D1Database>;
+  /** The request's D1 session per shard, opened at its first statement there. */
+  sessions: Map<string, D1DatabaseSession>;
+  /** The shard of the request's account once known: its bookmark is the one answered. */
+  dataShard?: string;
 }
 
 /**
- * After a write made elsewhere (a Durable Object's own session), this request's later reads must
- * see it: they continue in a session that starts at that write's bookmark.
+ * After a write made elsewhere (a Durable Object's own session), this request's later reads on
+ * that shard must see it: they continue in a session that starts at that write's bookmark.
  */
-export function followBookmark(bookmark: string | null | undefined): void {
+export function followBookmark(shard: string, bookmark: string | null | undefined): void {
   const scope = store.getStore();
-  if (scope?.binding && bookmark) scope.d1 = scope.binding.withSession(bookmark);
+  const binding = scope?.bindings?.[shard];
+  if (scope && binding && bookmark) scope.sessions.set(shard, binding.withSession(bookmark));
 }
 
-/** The bookmark of everything this request read or wrote, for the client's next request. */
-export function scopeBookmark(scope: RequestScope): string | null {
-  const d1 = scope.d1 as D1DatabaseSession | undefined;
-  return typeof d1?.getBookmark === "function" ? d1.getBookmark() : null;
+/** The shard whose bookmark the answer carries, and that bookmark. */
+export function scopeBookmark(scope: RequestScope): { shard: string; bookmark: string } | null {
+  const shard = scope.dataShard ?? DIRECTORY_SHARD;
+  const session = scope.sessions?.get(shard);
+  const bookmark = session?.getBookmark();
+  return bookmark ? { shard, bookmark } : null;
+}
+
+function sessionFor(scope: RequestScope, shard: string, binding: D1Database): D1DatabaseSession {
+  let session = scope.sessions.get(shard);
+  if (!session) {
+    const fromBookmark = scope.bookmark?.shard === shard ? scope.bookmark.bookmark : undefined;
+    session = binding.withSession(fromBookmark ?? (scope.reads ? "first-unconstrained" : "first-primary"));
+    scope.sessions.set(shard, session);
+  }
+  return session;
 }
 
 const store = new AsyncLocalStorage<RequestScope>();
 
 export const newMeter = (): RequestMeter => ({ d1RoundTrips: 0, rowsRead: 0, doHops: 0 });
+
+/** Marks the shard of the request's account, once auth knows it: its bookmark is answered. */
+export function setDataShard(shard: string): void {
+  const scope = store.getStore();
+  if (scope) scope.dataShard = shard;
+}
 export const runInScope = <T>(scope: RequestScope, work: () => T): T => store.run(scope, work);
 export const currentScope = (): RequestScope | undefined => store.getStore();
 
@@ -84,13 +110,17 @@ const unwrap = (s: D1PreparedStatement) => (s instanceof MeteredStatement ? s.in
 const routed = new WeakMap<D1Database, D1Database>();
 
 /**
- * The binding as requests use it: statements go to the request's session when it has one, and
- * every execution is tallied on the request's meter. One object per binding, so it can key caches.
+ * A shard's binding as requests use it: statements go to the request's session on that shard when
+ * it has sessions, and every execution is tallied on the request's meter. One object per binding,
+ * so it can key caches.
  */
-function meteredD1(binding: D1Database): D1Database {
+function meteredD1(shard: string, binding: D1Database): D1Database {
   let wrapped = routed.get(binding);
   if (wrapped) return wrapped;
-  const target = () => store.getStore()?.d1 ?? binding;
+  const target = (): D1Database | D1DatabaseSession => {
+    const scope = store.getStore();
+    return scope?.bindings ? sessionFor(scope, shard, binding) : binding;
+  };
   wrapped = {
     prepare: (query: string) => new MeteredStatement(target().prepare(query)) as unknown as D1PreparedStatement,
     batch: async <T>(statements: D1PreparedStatement[]) => {
@@ -142,9 +172,10 @@ const meteredEnvs = new WeakMap<Env, Env>();
 export function meteredEnv(env: Env): Env {
   let wrapped = meteredEnvs.get(env);
   if (!wrapped) {
+    const shards = Object.fromEntries(shardNames(env).map((name) => [name, meteredD1(name, (env as unknown as Record<string, D1Database>)[name])]));
     wrapped = {
       ...env,
-      DB: meteredD1(env.DB),
+      ...shards,
       CAPACITY_GUARD: meteredNamespace(env.CAPACITY_GUARD),
       RATE_LIMITER: meteredNamespace(env.RATE_LIMITER),
     };

@@ -29,6 +29,8 @@ const hours = (name: string) => text(name, { mode: "json" }).$type<OpeningHours>
 export const accounts = sqliteTable("accounts", {
   id: id(),
   subdomain: text("subdomain").notNull().unique(),
+  /** The D1 binding holding this account's data (db/shards.ts); the directory itself is always DB. */
+  shard: text("shard").notNull().default("DB"),
   name: text("name").notNull(),
   email: text("email").notNull(),
   time_zone: text("time_zone").notNull(),

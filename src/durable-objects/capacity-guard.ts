@@ -2,15 +2,14 @@
 // passes, one at a time. The input gate does not cover awaits on D1, so the lock is explicit.
 import { DurableObject } from "cloudflare:workers";
 import type { SqlStatement } from "../db/sql-statement";
-
-/** The bindings the guard uses; a subset of Env, so this class needs nothing from env.ts. */
-interface GuardBindings {
-  DB: D1Database;
-}
+import { DIRECTORY_SHARD, shardD1 } from "../db/shards";
+import type { Env } from "../env";
 
 type SqlRow = Record<string, string | number | null>;
 
 export interface GuardedBatch {
+  /** The shard holding the guarded rows (db/shards.ts); DB when absent (callers before shards). */
+  shard?: string;
   /** Run in one D1 batch. The first statement is the guarded write: it must change one row. */
   statements: SqlStatement[];
   /**
@@ -27,13 +26,16 @@ export interface GuardedResult {
   rows: SqlRow[][];
   /** D1 bookmark after the write: the caller's later reads continue from it (read replicas). */
   bookmark: string | null;
+  /** The shard written, whose database the bookmark belongs to. */
+  shard: string;
 }
 
-export class CapacityGuard extends DurableObject<GuardBindings> {
+export class CapacityGuard extends DurableObject<Env> {
   #tail: Promise<unknown> = Promise.resolve();
 
   apply(batch: GuardedBatch): Promise<GuardedResult> {
-    const run = this.#tail.then(() => applyBatch(this.env.DB, batch));
+    const shard = batch.shard ?? DIRECTORY_SHARD;
+    const run = this.#tail.then(async () => ({ ...(await applyBatch(shardD1(this.env, shard), batch)), shard }));
     this.#tail = run.catch(() => undefined);
     return run;
   }
@@ -45,7 +47,7 @@ export class CapacityGuard extends DurableObject<GuardBindings> {
  */
 const changedItsRow = (result: D1Result) => result.meta.changes >= 1;
 
-async function applyBatch(binding: D1Database, { statements, atomic }: GuardedBatch): Promise<GuardedResult> {
+async function applyBatch(binding: D1Database, { statements, atomic }: GuardedBatch): Promise<Omit<GuardedResult, "shard">> {
   // Its own session on the primary, so the write's bookmark can be handed back to the request.
   const db = binding.withSession("first-primary");
   if (atomic) {
@@ -60,4 +62,5 @@ async function applyBatch(binding: D1Database, { statements, atomic }: GuardedBa
   return { applied: true, rows: [first.results as SqlRow[], ...others.map((r) => r.results as SqlRow[])], bookmark: db.getBookmark() };
 }
 
-export const guardKey = (scope: { kind: "resource" | "event"; id: number }) => `${scope.kind}:${scope.id}`;
+/** One object per resource or event of a shard: ids are unique within a shard, not across shards. */
+export const guardKey = (shard: string, scope: { kind: "resource" | "event"; id: number }) => `${shard}:${scope.kind}:${scope.id}`;

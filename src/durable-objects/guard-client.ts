@@ -12,6 +12,7 @@ export interface CapacityGuard {
   apply(scope: GuardScope, batch: GuardedBatch): Promise<GuardedResult>;
 }
 
-export const durableCapacityGuard = (env: { CAPACITY_GUARD: DurableObjectNamespace<CapacityGuardObject> }): CapacityGuard => ({
-  apply: (scope, batch) => env.CAPACITY_GUARD.getByName(guardKey(scope)).apply(batch),
+/** The guards of one shard's resources and events; each writes to that shard. */
+export const durableCapacityGuard = (env: { CAPACITY_GUARD: DurableObjectNamespace<CapacityGuardObject> }, shard: string): CapacityGuard => ({
+  apply: (scope, batch) => env.CAPACITY_GUARD.getByName(guardKey(shard, scope)).apply({ ...batch, shard }),
 });

@@ -9,5 +9,5 @@ export const deps = (c: Context<AppEnv>): Deps => ({
   account: c.var.account,
   now: c.var.now,
   surface: c.var.surface,
-  capacityGuard: durableCapacityGuard(c.env),
+  capacityGuard: durableCapacityGuard(c.env, c.var.account.shard),
 });

@@ -1,17 +1,19 @@
 // The `deps` of background work (cron jobs, queue consumers): the same shape a request has, so
 // effects and serializers apply unchanged, with surface "system" (webhooks say `via: "system"`).
 import { inArray } from "drizzle-orm";
+import { openDb } from "../db/client";
 import { accounts, type Account } from "../db/schema";
+import { directoryD1, shardD1 } from "../db/shards";
 import { durableCapacityGuard } from "../durable-objects/guard-client";
 import type { Db, Deps, Env } from "../env";
 
 export const systemDeps = (db: Db, env: Env, account: Account, now: number): Deps => ({
-  db, env, account, now, surface: "system", capacityGuard: durableCapacityGuard(env),
+  db, env, account, now, surface: "system", capacityGuard: durableCapacityGuard(env, account.shard),
 });
 
-/** Cron jobs act across accounts: the rows they changed, handled one account at a time. */
+/** Cron jobs act across accounts: the rows they changed on one shard (`db`), handled one account at a time. */
 export async function byAccount<T extends { account_id: number }>(
-  db: Db,
+  shard: string,
   env: Env,
   now: number,
   rows: T[],
@@ -19,8 +21,12 @@ export async function byAccount<T extends { account_id: number }>(
 ): Promise<void> {
   if (rows.length === 0) return;
   const ids = [...new Set(rows.map((r) => r.account_id))];
-  const found: Account[] = await db.select().from(accounts).where(inArray(accounts.id, ids));
-  for (const account of found) {
+  const directory = openDb(directoryD1(env));
+  const found: Account[] = await directory.select().from(accounts).where(inArray(accounts.id, ids));
+  // Rows are handled as their account's shard says: a copy left on another shard (a move
+  // between its import and its cleanup) is not the account's data.
+  const db = openDb(shardD1(env, shard));
+  for (const account of found.filter((a) => a.shard === shard)) {
     await handle(systemDeps(db, env, account, now), rows.filter((r) => r.account_id === account.id));
   }
 }

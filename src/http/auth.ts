@@ -3,8 +3,12 @@
 import { createMiddleware } from "hono/factory";
 import { and, eq, isNull } from "drizzle-orm";
 import { configOf } from "../config";
-import { accounts, apiKeys } from "../db/schema";
-import type { AppEnv } from "../env";
+import type { Context } from "hono";
+import { openDb } from "../db/client";
+import { setDataShard } from "../db/request-scope";
+import { accounts, apiKeys, type Account } from "../db/schema";
+import { shardD1 } from "../db/shards";
+import type { AppEnv, Surface } from "../env";
 import { apiKeyCacheKey, cachedAccount, subdomainCacheKey } from "./account-cache";
 import { ApiError } from "./errors";
 import { secretsEqual, sha256Hex } from "./secrets";
@@ -49,8 +53,7 @@ export const privateAuth = createMiddleware<AppEnv>(async (c, next) => {
   if (account.billing_status === "unpaid") {
     throw new ApiError(402, { error: "The account has an unpaid bill: the API is closed until it is paid." });
   }
-  c.set("account", account);
-  c.set("surface", "private_api");
+  enterAccount(c, account, "private_api");
   await next();
 });
 
@@ -79,10 +82,17 @@ export const publicAccount = createMiddleware<AppEnv>(async (c, next) => {
   const account = await cachedAccount(subdomainCacheKey(subdomain), c.var.now, async () =>
     (await c.var.db.query.accounts.findFirst({ where: eq(accounts.subdomain, subdomain) })) ?? null);
   if (!account || !account.public_access) throw new ApiError(404, { error: "No booking site is served at this address." });
-  c.set("account", account);
-  c.set("surface", "public_api");
+  enterAccount(c, account, "public_api");
   await next();
 });
+
+/** From here on the request works on the account's shard: its queries, its session, its bookmark. */
+function enterAccount(c: Context<AppEnv>, account: Account, surface: Surface): void {
+  c.set("account", account);
+  c.set("surface", surface);
+  c.set("db", openDb(shardD1(c.env, account.shard)));
+  setDataShard(account.shard);
+}
 
 export const operatorAuth = createMiddleware<AppEnv>(async (c, next) => {
   const expected = c.env.ADMIN_TOKEN;

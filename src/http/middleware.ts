@@ -2,10 +2,12 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { openDb } from "../db/client";
+import { directoryD1 } from "../db/shards";
 import { ApiError } from "./errors";
 
 export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
-  c.set("db", openDb(c.env.DB));
+  // The directory until auth knows the account; then the account's shard (http/auth.ts).
+  c.set("db", openDb(directoryD1(c.env)));
   c.set("now", Date.now());
   await next();
 });

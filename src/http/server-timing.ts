@@ -1,31 +1,39 @@
 // The request's scope (db/request-scope.ts): every answer says what it cost in the currencies
 // that matter at the edge (sequential D1 round trips, rows D1 read, Durable Object calls) in
 // `Server-Timing`, and reads go through a D1 session so replicas can answer them
-// (docs/decisions/latency.md): a client passes `x-d1-bookmark` back to read its own writes.
+// (docs/decisions/latency.md): a client passes `x-d1-bookmark` back to read its own writes. A
+// bookmark belongs to one database, so the header names its shard: `DB_SHARD_1:<bookmark>`; a
+// bare bookmark (answered before shards existed) is DB's (docs/scaling.md).
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { meteredEnv, newMeter, runInScope, scopeBookmark, type RequestMeter, type RequestScope } from "../db/request-scope";
+import { DIRECTORY_SHARD, shardNames } from "../db/shards";
 
 export const BOOKMARK_HEADER = "x-d1-bookmark";
 /** D1 bookmarks are hex groups joined by dashes; anything else is ignored rather than failing the read. */
-const BOOKMARK = /^[0-9a-f]{1,64}(-[0-9a-f]{1,64}){0,8}$/i;
+const BOOKMARK = /^(?:(DB(?:_SHARD_[1-9][0-9]{0,3})?):)?([0-9a-f]{1,64}(?:-[0-9a-f]{1,64}){0,8})$/i;
+
+function bookmarkFrom(header: string | undefined): RequestScope["bookmark"] {
+  const match = header ? BOOKMARK.exec(header.trim()) : null;
+  return match ? { shard: match[1] ?? DIRECTORY_SHARD, bookmark: match[2] } : undefined;
+}
 
 const serverTimingValue = (m: RequestMeter) =>
   `d1;desc="${m.d1RoundTrips} round trips", d1-rows;desc="${m.rowsRead} rows read", do;desc="${m.doHops} calls"`;
 
 export const meterRequest = createMiddleware<AppEnv>(async (c, next) => {
-  const given = c.req.header(BOOKMARK_HEADER)?.trim();
-  const bookmark = given && BOOKMARK.test(given) ? given : undefined;
-  const reads = c.req.method === "GET" || c.req.method === "HEAD";
-  // Reads may go to the nearest replica; a write's session starts on the primary.
+  // Each shard's session opens at the request's first statement there: the bookmark's shard
+  // from the bookmark, others on a replica (reads) or the primary (writes).
   const scope: RequestScope = {
     meter: newMeter(),
-    d1: c.env.DB.withSession(bookmark ?? (reads ? "first-unconstrained" : "first-primary")),
-    binding: c.env.DB,
+    reads: c.req.method === "GET" || c.req.method === "HEAD",
+    bookmark: bookmarkFrom(c.req.header(BOOKMARK_HEADER)),
+    bindings: Object.fromEntries(shardNames(c.env).map((name) => [name, (c.env as unknown as Record<string, D1Database>)[name]])),
+    sessions: new Map(),
   };
   c.env = meteredEnv(c.env);
   await runInScope(scope, next);
   c.res.headers.set("Server-Timing", serverTimingValue(scope.meter));
   const after = scopeBookmark(scope);
-  if (after) c.res.headers.set(BOOKMARK_HEADER, after);
+  if (after) c.res.headers.set(BOOKMARK_HEADER, `${after.shard}:${after.bookmark}`);
 });

@@ -55,6 +55,7 @@ const RESPONSES = {
   PayloadTooLarge: errorResponse("The body is larger than 1 MiB."),
   UnsupportedMediaType: errorResponse("A body that is neither JSON nor a form."),
   UnprocessableEntity: errorResponse("This Idempotency-Key was used for a different request."),
+  MoveRefused: errorResponse("The account still has background work on its shard, or the target shard already uses some of its ids: nothing was moved (docs/scaling.md)."),
   TooManyRequests: errorResponse("Over the per-address budget (80 requests per 20 s by default).", "Error", [...RATE_HEADERS, "Retry-After"]),
   ServerError: errorResponse("`{\"error\": \"system error\"}`; details only in the service's logs."),
 };
@@ -138,6 +139,7 @@ function errorsOf(op: Operation): Json {
   refs["406"] = "NotAcceptable";
   if (op.body) Object.assign(refs, { "413": "PayloadTooLarge", "415": "UnsupportedMediaType" });
   if (op.surface !== "operator" && (op.method === "post" || op.method === "put")) Object.assign(refs, { "409": "Conflict", "422": "UnprocessableEntity" });
+  if (op.surface === "operator" && op.path.endsWith("/move")) refs["409"] = "MoveRefused";
   refs["429"] = "TooManyRequests";
   refs["500"] = "ServerError";
   return Object.fromEntries(Object.entries(refs).map(([status, name]) => [status, refTo("responses", name)]));

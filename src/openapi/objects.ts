@@ -22,6 +22,11 @@ const timestamps = { created_at: instant, updated_at: instant };
 const nullableTexts = <K extends string>(...keys: K[]) =>
   Object.fromEntries(keys.map((k) => [k, nullableText])) as { [P in K]: typeof nullableText };
 
+/** The operator's view of an account: where its data lives too. */
+export const OperatorAccount = z.lazy(() => Account.extend({
+  shard: z.string().meta({ description: "The D1 binding holding the account's data (DB, DB_SHARD_1, …)." }),
+}));
+
 export const Account = z.object({
   id,
   subdomain: z.string(),

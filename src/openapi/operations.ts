@@ -10,7 +10,7 @@ import {
 import { createCategoryBody, updateCategoryBody } from "../features/categories/schema";
 import { createEventBody, eventsQuery, updateEventBody } from "../features/events/schema";
 import { listMessagesQuery } from "../features/messages/schema";
-import { createAccountBody, operatorUpdateBody } from "../features/operator/schema";
+import { createAccountBody, moveAccountBody, operatorUpdateBody } from "../features/operator/schema";
 import { mergeBody, mergeQuery, pageQuery, peopleQuery, personBody } from "../features/people/schema";
 import { sendTokenBody, verifyTokenBody } from "../features/perishable-tokens/schema";
 import { createProviderBody, listProvidersQuery } from "../features/providers/schema";
@@ -22,7 +22,7 @@ import { slotsQuery } from "../features/slots/schema";
 import { createUserLinkBody } from "../features/users/schema";
 import { createWebHookBody, deliveriesQuery, updateWebHookBody } from "../features/webhooks/schema";
 import { list, one, other, type Answer } from "./answers";
-import { Account, PerishableToken, Person, PublicBooking, PublicPerson } from "./objects";
+import { OperatorAccount, PerishableToken, Person, PublicBooking, PublicPerson } from "./objects";
 
 /** private: `/api/v1`, API key; public: the booking site on `<subdomain>.<root>`; operator: `/admin/v1`. */
 type Surface = "private" | "public" | "operator" | "reference";
@@ -93,7 +93,7 @@ const webhookSecretAnswer = other("WebhookSecretAnswer", z.object({
 }));
 
 const accountWithKey = other("OperatorAccountCreated", z.object({
-  account: Account, api_key: z.string().meta({ description: "Shown only here." }), webhook_secret: z.string(),
+  account: OperatorAccount, api_key: z.string().meta({ description: "Shown only here." }), webhook_secret: z.string(),
 }));
 
 export const operations: Operation[] = [
@@ -240,13 +240,17 @@ export const operations: Operation[] = [
   ]),
   ...group("operator", "/admin/v1/accounts", "Operator", [
     ["post", "", "Create an account (tenant)", accountWithKey, body("CreateAccountBody", createAccountBody)],
-    ["get", "", "Accounts", list("account", "Account")],
+    ["get", "", "Accounts", list("account", "OperatorAccount")],
     ["post", "/{id}/api_key", "Rotate the account's API key", other("ApiKeyAnswer", z.object({
       api_key: z.string(),
       previous_key_stops_within_seconds: z.number().int().meta({
         description: "The old key stops at once on the isolate that answered and within this many seconds on every other (accounts are cached per isolate).",
       }),
     }))],
-    ["put", "/{id}", "Update operator-only fields", one("account", "Account"), body("OperatorUpdateBody", operatorUpdateBody)],
+    ["put", "/{id}", "Update operator-only fields", one("account", "OperatorAccount"), body("OperatorUpdateBody", operatorUpdateBody)],
+    ["post", "/{id}/move", "Move a frozen account's data to another shard", other("AccountMoved", z.object({
+      account: OperatorAccount,
+      moved: z.object({ from: z.string(), to: z.string(), rows: z.record(z.string(), z.number().int()).meta({ description: "Rows copied, by table." }) }),
+    })), body("MoveAccountBody", moveAccountBody)],
   ]),
 ];

@@ -21,7 +21,7 @@ async function bookingWithDeps() {
   const db = openDb(env.DB);
   const row = (await db.query.accounts.findFirst({ where: eq(accounts.id, account.id) }))!;
   const webhooks = recordingQueue(env.WEBHOOK_QUEUE);
-  const deps = (now: number): Deps => ({ db, env: { ...env, WEBHOOK_QUEUE: webhooks.recorder }, account: row, now, surface: "private_api", capacityGuard: durableCapacityGuard(env) });
+  const deps = (now: number): Deps => ({ db, env: { ...env, WEBHOOK_QUEUE: webhooks.recorder }, account: row, now, surface: "private_api", capacityGuard: durableCapacityGuard(env, "DB") });
   const events = () => webhooks.sent.filter((m) => m.body.data.id === booking.id).map((m) => m.body.event);
   return { cat, resource, booking, deps, events };
 }
@@ -52,7 +52,7 @@ describe("booking writes and their announcements", () => {
 describe("writes that take capacity go through deps.capacityGuard", () => {
   it("hands the guarded insert to the injected guard with its resource scope, and a refusal books nothing", async () => {
     const { resource, deps } = await bookingWithDeps();
-    const real = durableCapacityGuard(env);
+    const real = durableCapacityGuard(env, "DB");
     const seen: GuardScope[] = [];
     const passing: CapacityGuard = { apply: (scope, batch) => (seen.push(scope), real.apply(scope, batch)) };
     const booking = { booking: { resource_id: resource.id, booked_from: "2030-01-09 10:00", booked_to: "2030-01-09 11:00" } };
@@ -60,7 +60,7 @@ describe("writes that take capacity go through deps.capacityGuard", () => {
     expect(seen).toEqual([expect.objectContaining({ kind: "resource", id: resource.id })]);
     expect((await rawBooking(made.id))!.resource_id).toBe(resource.id);
 
-    const refusing: CapacityGuard = { apply: async () => ({ applied: false, rows: [[]], bookmark: null }) };
+    const refusing: CapacityGuard = { apply: async () => ({ applied: false, rows: [[]], bookmark: null, shard: "DB" }) };
     const other = { booking: { resource_id: resource.id, booked_from: "2030-01-10 10:00", booked_to: "2030-01-10 11:00" } };
     await expect(createBooking({ ...deps(Date.now()), capacityGuard: refusing }, other as any)).rejects.toMatchObject({ status: 400 });
     const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM bookings WHERE resource_id = ? AND booked_from = ?")

@@ -26,7 +26,7 @@ function guardedInsert(accountId: number, scope: CapacityScope, from: number, to
   );
 }
 
-const stubFor = (scope: CapacityScope) => env.CAPACITY_GUARD.getByName(guardKey(scope));
+const stubFor = (scope: CapacityScope) => env.CAPACITY_GUARD.getByName(guardKey("DB", scope));
 
 describe("CapacityGuard", () => {
   it("lets exactly one of 50 parallel bookings into a capacity-1 slot", async () => {

@@ -502,7 +502,7 @@ describe("GET /api/v1/people/{id}/children", () => {
 describe("findMatchingPerson (booking person_attributes)", () => {
   it("matches by national id, then phone (by E.164), then email, within the account", async () => {
     const account = (await env.DB.prepare("SELECT * FROM accounts WHERE id = ?").bind(accountId).first<Account>())!;
-    const deps = { db: openDb(env.DB), env, account, now: Date.now(), surface: "private_api" as const, capacityGuard: durableCapacityGuard(env) };
+    const deps = { db: openDb(env.DB), env, account, now: Date.now(), surface: "private_api" as const, capacityGuard: durableCapacityGuard(env, "DB") };
     const byNid = await createPerson({ national_id_no: "MATCH-NID" });
     const byPhone = await createPerson({ phone_number: "+47 933 33 333" });
     const byEmail = await createPerson({ email: "match@example.com" });

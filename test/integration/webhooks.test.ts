@@ -103,7 +103,7 @@ describe("POST /api/v1/web_hooks", () => {
   it("in production refuses targets inside private networks or at the service, and stores nothing", async () => {
     const db = openDb(env.DB);
     const account = (await db.query.accounts.findFirst({ where: eq(accounts.id, accountId) }))!;
-    const production = { db, env: { ...env, ENVIRONMENT: "production", ROOT_DOMAIN: "bookings.example" }, account, now: Date.now(), surface: "private_api" as const, capacityGuard: durableCapacityGuard(env) };
+    const production = { db, env: { ...env, ENVIRONMENT: "production", ROOT_DOMAIN: "bookings.example" }, account, now: Date.now(), surface: "private_api" as const, capacityGuard: durableCapacityGuard(env, "DB") };
     const before = (await api.get("/web_hooks")).body.length;
     for (const [target_url, message] of [
       ["http://hooks.example.com/", "must be an https URL"],

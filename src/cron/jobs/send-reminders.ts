@@ -3,6 +3,7 @@
 // loses that reminder rather than repeating it).
 import { and, eq, gt, inArray, isNull, lte, ne } from "drizzle-orm";
 import { openDb } from "../../db/client";
+import { shardD1 } from "../../db/shards";
 import { bookings } from "../../db/schema";
 import type { Env } from "../../env";
 import { loadRelated } from "../../features/bookings/queries";
@@ -13,8 +14,8 @@ const BATCH = 200;
 /** A reminder more than a day late is stale (the cron was down); it is left unsent. */
 const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 
-export async function sendReminders(env: Env, now: number): Promise<void> {
-  const db = openDb(env.DB);
+export async function sendReminders(env: Env, now: number, shard: string): Promise<void> {
+  const db = openDb(shardD1(env, shard));
   const due = and(
     isNull(bookings.reminded_at),
     lte(bookings.reminder_at, now),
@@ -28,7 +29,7 @@ export async function sendReminders(env: Env, now: number): Promise<void> {
     .set({ reminded_at: now })
     .where(and(isNull(bookings.reminded_at), inArray(bookings.id, db.select({ id: bookings.id }).from(bookings).where(due).limit(BATCH))))
     .returning();
-  await byAccount(db, env, now, stamped, async (deps, rows) => {
+  await byAccount(shard, env, now, stamped, async (deps, rows) => {
     const related = await loadRelated(deps, rows);
     for (const booking of rows) await enqueueReminder(deps, booking, related);
   });

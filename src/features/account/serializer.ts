@@ -5,7 +5,7 @@ import { formatInstant } from "../../domain/time";
 export function toAccountJson(account: Account) {
   const {
     webhook_secret: _secret, previous_webhook_secret: _previous, previous_webhook_secret_expires_at: _expires,
-    gateway_merchant_key: _key, created_at, updated_at, ...rest
+    gateway_merchant_key: _key, shard: _shard, created_at, updated_at, ...rest
   } = account;
   return {
     ...rest,

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { accounts, type Account } from "../../db/schema";
 import { publicHolidays, type Holiday } from "../../domain/holidays";
 import { addDays, addYears, todayIn } from "../../domain/time";
+import { directoryDb } from "../../db/directory";
 import type { Deps } from "../../env";
 import { evictAccount } from "../../http/account-cache";
 import { ApiError } from "../../http/errors";
@@ -12,7 +13,8 @@ import type { AccountUpdate, HolidaysQuery } from "./schema";
 /** The widest holiday range one request may ask for. */
 const MAX_HOLIDAY_YEARS = 3;
 
-export async function updateAccount({ db, account, now }: Deps, input: AccountUpdate): Promise<Account> {
+export async function updateAccount({ env, account, now }: Deps, input: AccountUpdate): Promise<Account> {
+  const db = directoryDb(env);
   const { remove_logo, ...changes } = input;
   if (changes.subdomain && changes.subdomain !== account.subdomain) await assertSubdomainFree(db, changes.subdomain);
   const [updated] = await db

@@ -2,6 +2,7 @@
 // of their scope with the capacity check inside the statement itself (capacity-sql.ts).
 import type { Booking } from "../../db/schema";
 import { followBookmark } from "../../db/request-scope";
+import { accountD1 } from "../../db/shards";
 import type { Deps } from "../../env";
 import { toSqlRow, type SqlStatement } from "../../db/sql-statement";
 import { fitsCondition, type CapacityScope, type CapacityWindow } from "./capacity-sql";
@@ -43,12 +44,12 @@ export function updateBookingStatement(
 }
 
 /** Runs the statement; through the scope's guard when there is one. Returns the booking id, or null. */
-export async function runWrite({ env, capacityGuard }: Pick<Deps, "env" | "capacityGuard">, statement: SqlStatement, scope?: CapacityScope): Promise<number | null> {
+export async function runWrite(deps: Pick<Deps, "env" | "account" | "capacityGuard">, statement: SqlStatement, scope?: CapacityScope): Promise<number | null> {
   if (scope) {
-    const result = await capacityGuard.apply(scope, { statements: [statement] });
-    followBookmark(result.bookmark);
+    const result = await deps.capacityGuard.apply(scope, { statements: [statement] });
+    followBookmark(result.shard, result.bookmark);
     return result.applied ? Number(result.rows[0][0]?.id) : null;
   }
-  const row = await env.DB.prepare(statement.sql).bind(...statement.params).first<{ id: number }>();
+  const row = await accountD1(deps).prepare(statement.sql).bind(...statement.params).first<{ id: number }>();
   return row?.id ?? null;
 }

@@ -67,7 +67,7 @@ function deleteEventStatements(target: { id: number; accountId: number }, now: n
 
 async function throughGuard({ capacityGuard }: Pick<Deps, "capacityGuard">, eventId: number, statements: SqlStatement[]): Promise<boolean> {
   const result = await capacityGuard.apply({ kind: "event", id: eventId }, { statements, atomic: true });
-  followBookmark(result.bookmark);
+  followBookmark(result.shard, result.bookmark);
   return result.applied;
 }
 

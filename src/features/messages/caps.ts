@@ -1,6 +1,8 @@
 // SMS caps (issue 4): at most 5 SMS an hour to one phone number, and a daily number per account,
 // so neither the public token endpoint nor a booking loop can be used to pump SMS.
 import { configOf } from "../../config";
+import type { Account } from "../../db/schema";
+import { accountD1 } from "../../db/shards";
 import type { Env } from "../../env";
 
 const SMS_PER_NUMBER_PER_HOUR = 5;
@@ -23,8 +25,10 @@ export const underCapsParams = (env: Env, accountId: number, recipient: string, 
 export type CapHit = "number" | "account";
 
 /** Which cap refused a message: read after the refusal, only to say why. */
-export async function capHit(env: Env, accountId: number, recipient: string, now: number): Promise<CapHit> {
-  const row = await env.DB.prepare(
+export async function capHit(deps: { env: Env; account: Account }, recipient: string, now: number): Promise<CapHit> {
+  // The per-number count sees the shard's messages only: a number texted by accounts on two shards
+  // is capped per shard (docs/scaling.md).
+  const row = await accountD1(deps).prepare(
     `SELECT count(*) AS n FROM messages WHERE recipient = ? AND channel = 'sms' AND created_at > ? AND ${COUNTED}`,
   ).bind(recipient, now - HOUR_MS).first<{ n: number }>();
   return (row?.n ?? 0) >= SMS_PER_NUMBER_PER_HOUR ? "number" : "account";

@@ -4,12 +4,14 @@ import { and, eq, inArray, lt, or } from "drizzle-orm";
 import { z } from "zod";
 import { accounts, messages } from "../../db/schema";
 import { openDb } from "../../db/client";
+import { DIRECTORY_SHARD, directoryD1, shardD1 } from "../../db/shards";
 import type { Env } from "../../env";
 import type { Consumer } from "../../queues/types";
 import { announceProcessed } from "./processed";
 import { providerFor } from "./providers";
 
-const queueBody = z.object({ account_id: z.number().int(), message_id: z.number().int(), secret_body: z.string().optional() });
+// `shard` is absent in messages queued before shards: those rows are on DB.
+const queueBody = z.object({ account_id: z.number().int(), shard: z.string().default(DIRECTORY_SHARD), message_id: z.number().int(), secret_body: z.string().optional() });
 
 /** A claim older than this is taken as a crashed consumer's, and may be taken over. */
 const CLAIM_TIMEOUT_MS = 60_000;
@@ -18,7 +20,7 @@ const retryDelay = (attempts: number) => Math.min(30 * 2 ** Math.max(0, attempts
 type Outcome = "ack" | "retry";
 
 async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: number, now: number): Promise<Outcome> {
-  const db = openDb(env.DB);
+  const db = openDb(shardD1(env, body.shard));
   const own = and(eq(messages.id, body.message_id), eq(messages.account_id, body.account_id));
   // Compare-and-swap claim: two deliveries of one queue message never both send it.
   const [claimed] = await db.update(messages)
@@ -35,7 +37,7 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
     // Settled already (a redelivery): done. Claimed by a running consumer: look again later.
     return current.status === "sent" || current.status === "failed" ? "ack" : "retry";
   }
-  const account = await db.query.accounts.findFirst({ where: eq(accounts.id, body.account_id) });
+  const account = await openDb(directoryD1(env)).query.accounts.findFirst({ where: eq(accounts.id, body.account_id) });
   const provider = providerFor(env);
   const result = await provider.deliver({ message: claimed, body: body.secret_body ?? claimed.body });
   if (!result.ok) {
@@ -76,7 +78,7 @@ const liveConsumer: Consumer = async (batch, env) => {
 
 /** Retries are spent: the message is recorded as failed with its last error, and announced. */
 const deadConsumer: Consumer = async (batch, env) => {
-  const db = openDb(env.DB);
+  const directory = openDb(directoryD1(env));
   const now = Date.now();
   for (const message of batch.messages) {
     const parsed = queueBody.safeParse(message.body);
@@ -86,13 +88,14 @@ const deadConsumer: Consumer = async (batch, env) => {
       message.ack();
       continue;
     }
+    const db = openDb(shardD1(env, parsed.data.shard));
     const own = and(eq(messages.id, parsed.data.message_id), eq(messages.account_id, parsed.data.account_id));
     const current = await db.query.messages.findFirst({ where: own });
     const [failed] = await db.update(messages)
       .set({ status: "failed", error: `not delivered, retries exhausted: ${current?.error ?? "unknown error"}`, updated_at: now })
       .where(and(own, inArray(messages.status, ["queued", "sending"])))
       .returning();
-    const account = failed && (await db.query.accounts.findFirst({ where: eq(accounts.id, parsed.data.account_id) }));
+    const account = failed && (await directory.query.accounts.findFirst({ where: eq(accounts.id, parsed.data.account_id) }));
     if (failed && account) await announceProcessed(env, account, failed, now);
     message.ack();
   }

@@ -1,6 +1,7 @@
 // Stores an outgoing message (status queued) and hands it to the message queue. SMS rows are
 // inserted by one conditional INSERT that checks the caps, so two racing sends cannot both slip under.
 import { messages } from "../../db/schema";
+import { accountD1 } from "../../db/shards";
 import type { Deps } from "../../env";
 import { CAP_MESSAGES, capHit, UNDER_CAPS, underCapsParams, type CapHit } from "./caps";
 import type { Channel, MessageKind } from "./kinds";
@@ -23,6 +24,8 @@ interface Outgoing {
 
 /** The queue message body: the row to deliver, and a secret body that is not in D1. */
 interface MessageQueueBody {
+  /** The account's shard when queued (db/shards.ts). */
+  shard: string;
   account_id: number;
   message_id: number;
   secret_body?: string;
@@ -41,7 +44,7 @@ export async function enqueueMessage(deps: MessageDeps, out: Outgoing, onCap: "r
   const values = [account.id, out.booking_id ?? null, out.person_id ?? null, out.kind, out.channel, out.recipient, out.subject, out.body];
   let id: number | null;
   if (out.channel === "sms") {
-    const row = await env.DB.prepare(
+    const row = await accountD1(deps).prepare(
       `INSERT INTO messages (${COLUMNS}) SELECT ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ? WHERE ${UNDER_CAPS} RETURNING id`,
     ).bind(...values, now, now, ...underCapsParams(env, account.id, out.recipient, now)).first<{ id: number }>();
     id = row?.id ?? null;
@@ -55,7 +58,7 @@ export async function enqueueMessage(deps: MessageDeps, out: Outgoing, onCap: "r
   }
 
   if (id === null) {
-    const hit = await capHit(env, account.id, out.recipient, now);
+    const hit = await capHit(deps, out.recipient, now);
     if (onCap === "refuse") return { id: null, refused: hit };
     const [failed] = await deps.db.insert(messages).values({
       account_id: account.id, booking_id: out.booking_id ?? null, person_id: out.person_id ?? null, kind: out.kind,
@@ -66,7 +69,7 @@ export async function enqueueMessage(deps: MessageDeps, out: Outgoing, onCap: "r
     return { id: failed.id, refused: hit };
   }
 
-  const body: MessageQueueBody = { account_id: account.id, message_id: id, ...(out.secretBody ? { secret_body: out.secretBody } : {}) };
+  const body: MessageQueueBody = { account_id: account.id, shard: account.shard, message_id: id, ...(out.secretBody ? { secret_body: out.secretBody } : {}) };
   await env.MESSAGE_QUEUE.send(body, { contentType: "json" });
   return { id, refused: null };
 }

@@ -7,18 +7,23 @@ import { renderNotFound } from "../../http/render-error";
 import { wrapList } from "../../http/envelope";
 import { body, params } from "../../http/validate";
 import { toAccountJson } from "../account/serializer";
-import { createAccountBody, operatorUpdateBody } from "./schema";
+import type { Account } from "../../db/schema";
+import { createAccountBody, moveAccountBody, operatorUpdateBody } from "./schema";
 import { createAccount, listAccounts, rotateApiKey, updateAccountAsOperator } from "./service";
+import { moveAccount } from "./shards";
+
+/** The operator sees where an account lives; the account itself never does (GET /client). */
+const toOperatorAccountJson = (account: Account) => ({ ...toAccountJson(account), shard: account.shard });
 
 export const operatorRoutes = new Hono<AppEnv>();
 operatorRoutes.use("*", operatorAuth);
 
 operatorRoutes.post("/accounts", body(createAccountBody, { root: "account" }), async (c) => {
-  const { account, apiKey, webhookSecret } = await createAccount(c.var.db, c.req.valid("json").account, c.var.now);
-  return c.json({ account: toAccountJson(account), api_key: apiKey, webhook_secret: webhookSecret });
+  const { account, apiKey, webhookSecret } = await createAccount(c.env, c.var.db, c.req.valid("json").account, c.var.now);
+  return c.json({ account: toOperatorAccountJson(account), api_key: apiKey, webhook_secret: webhookSecret });
 });
 
-operatorRoutes.get("/accounts", async (c) => c.json(wrapList("account", (await listAccounts(c.var.db)).map(toAccountJson))));
+operatorRoutes.get("/accounts", async (c) => c.json(wrapList("account", (await listAccounts(c.var.db)).map(toOperatorAccountJson))));
 
 operatorRoutes.post("/accounts/:id/api_key", params("id"), async (c) => {
   const apiKey = await rotateApiKey(c.var.db, c.req.valid("param").id, c.var.now);
@@ -28,7 +33,13 @@ operatorRoutes.post("/accounts/:id/api_key", params("id"), async (c) => {
 
 operatorRoutes.put("/accounts/:id", params("id"), body(operatorUpdateBody, { root: "account" }), async (c) => {
   const account = await updateAccountAsOperator(c.var.db, c.req.valid("param").id, c.req.valid("json").account, c.var.now);
-  return c.json({ account: toAccountJson(account) });
+  return c.json({ account: toOperatorAccountJson(account) });
+});
+
+// Moves the account's data to another shard (docs/scaling.md); the account must be frozen first.
+operatorRoutes.post("/accounts/:id/move", params("id"), body(moveAccountBody), async (c) => {
+  const { account, report } = await moveAccount(c.env, c.req.valid("param").id, c.req.valid("json").shard, c.var.now);
+  return c.json({ account: toOperatorAccountJson(account), moved: report });
 });
 
 // Unknown operator paths end here rather than falling through to the public site.

@@ -7,7 +7,14 @@ export const createAccountBody = z.object({
   account: z
     .object(accountAttributes)
     .partial()
-    .required({ subdomain: true, name: true, email: true, time_zone: true, country_code: true }),
+    .required({ subdomain: true, name: true, email: true, time_zone: true, country_code: true })
+    .extend({
+      shard: z.string().optional().meta({ description: "The D1 binding to hold the account's data (DB, DB_SHARD_1, …); default: the least-loaded shard." }),
+    }),
+});
+
+export const moveAccountBody = z.object({
+  shard: z.string().meta({ description: "The shard to move the account's data to." }),
 });
 
 export const operatorUpdateBody = z.object({

@@ -1,22 +1,26 @@
 // Tenants: creating accounts with their first API key, rotating keys, operator-only flags.
 import { and, eq, isNull } from "drizzle-orm";
 import { accounts, apiKeys, type Account } from "../../db/schema";
-import type { Db } from "../../env";
+import type { Db, Env } from "../../env";
 import { evictAccount } from "../../http/account-cache";
 import { ApiError } from "../../http/errors";
 import { newApiKey, newWebhookSecret, sha256Hex } from "../../http/secrets";
 import type { z } from "zod";
 import type { createAccountBody, operatorUpdateBody } from "./schema";
+import { chooseShard, claimIdRange } from "./shards";
 
 type NewAccount = z.output<typeof createAccountBody>["account"];
 type OperatorUpdate = z.output<typeof operatorUpdateBody>["account"];
 
-export async function createAccount(db: Db, input: NewAccount, now: number) {
-  await assertSubdomainFree(db, input.subdomain);
+export async function createAccount(env: Env, db: Db, input: NewAccount, now: number) {
+  const { shard: requested, ...attributes } = input;
+  await assertSubdomainFree(db, attributes.subdomain);
+  const shard = await chooseShard(env, requested);
+  await claimIdRange(env, shard);
   const webhookSecret = newWebhookSecret();
   const [account] = await db
     .insert(accounts)
-    .values({ ...input, webhook_secret: webhookSecret, created_at: now, updated_at: now } as typeof accounts.$inferInsert)
+    .values({ ...attributes, shard, webhook_secret: webhookSecret, created_at: now, updated_at: now } as typeof accounts.$inferInsert)
     .returning();
   const apiKey = await issueApiKey(db, account.id, now);
   return { account, apiKey, webhookSecret };

@@ -31,7 +31,7 @@ export async function storeAndEnqueue(
     status: "pending", next_index: 0, created_count: 0, skipped: [],
     created_at: deps.now, updated_at: deps.now,
   });
-  const message: RecurrenceMessage = { collection_id: id, account_id: deps.account.id, from: 0 };
+  const message: RecurrenceMessage = { collection_id: id, account_id: deps.account.id, shard: deps.account.shard, from: 0 };
   try {
     await deps.env.RECURRENCE_QUEUE.send(message, { contentType: "json" });
   } catch (error) {

@@ -27,6 +27,8 @@ export const collectionQuery = z.object({ page: page(), extended: boolean().opti
 export const recurrenceMessage = z.object({
   collection_id: z.string().min(1),
   account_id: z.number().int().min(1),
+  /** The account's shard (db/shards.ts); absent in messages queued before shards, meaning DB. */
+  shard: z.string().default("DB"),
   /** Index of the first occurrence this message creates; each message creates one chunk. */
   from: z.number().int().min(0),
 });

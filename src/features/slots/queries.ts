@@ -10,6 +10,7 @@ import { inIds } from "../../db/id-list";
 import type { OpeningHours } from "../../db/schema";
 import type { SlotServiceSettings } from "../../domain/slots";
 import type { Deps } from "../../env";
+import { accountD1 } from "../../db/shards";
 import { isActiveSql } from "../bookings/queries";
 import { bookedCountsQuery } from "../events/queries";
 
@@ -121,18 +122,19 @@ export async function slotReads(
       gt(bookings.booked_to, instants.from),
     )),
   ];
+  const d1 = accountD1({ env, account });
   const version = versionQuery(db, account.id).toSQL();
-  const statements = [env.DB.prepare(version.sql).bind(...version.params), ...queries.map((q) => {
+  const statements = [d1.prepare(version.sql).bind(...version.params), ...queries.map((q) => {
     const { sql: text, params } = q.toSQL();
-    if (options.unlessVersion === undefined) return env.DB.prepare(text).bind(...params);
+    if (options.unlessVersion === undefined) return d1.prepare(text).bind(...params);
     // With a cached answer at hand, each read runs only when the version moved on: on a hit the
     // batch reads the version row and nothing else, so hit or miss is one round trip. The
     // one-row (or no-row) left side of a CROSS JOIN is the outer loop, so a hit never starts the
     // inner query (a constant WHERE term would still scan it).
-    return env.DB.prepare(`SELECT q.* FROM (SELECT 1 WHERE COALESCE((${version.sql}), 0) != ?) CROSS JOIN (${text}) AS q`)
+    return d1.prepare(`SELECT q.* FROM (SELECT 1 WHERE COALESCE((${version.sql}), 0) != ?) CROSS JOIN (${text}) AS q`)
       .bind(...version.params, options.unlessVersion, ...params);
   })];
-  const results = await env.DB.batch(statements);
+  const results = await d1.batch(statements);
   const current = Number((results[0].results?.[0] as { version?: number } | undefined)?.version ?? 0);
   if (current === options.unlessVersion) return "unchanged";
   const rows = (i: number) => (results[i + 1].results ?? []) as Record<string, any>[];

@@ -2,6 +2,7 @@
 // secrets sign a delivery at a given moment.
 import { eq, sql } from "drizzle-orm";
 import { accounts, type Account } from "../../db/schema";
+import { directoryDb } from "../../db/directory";
 import type { Deps } from "../../env";
 import { evictAccount } from "../../http/account-cache";
 import { newWebhookSecret } from "../../http/secrets";
@@ -21,15 +22,15 @@ export function signingSecrets(account: SecretColumns, now: number): string[] {
  * The secret columns as stored: the request's account may come from the per-isolate cache
  * (http/account-cache.ts), up to 30 s old when another isolate rotated the secret.
  */
-export async function storedSecrets({ db, account }: Deps): Promise<Account> {
-  return { ...account, ...(await db.query.accounts.findFirst({
+export async function storedSecrets({ env, account }: Deps): Promise<Account> {
+  return { ...account, ...(await directoryDb(env).query.accounts.findFirst({
     where: eq(accounts.id, account.id),
     columns: { webhook_secret: true, previous_webhook_secret: true, previous_webhook_secret_expires_at: true },
   })) };
 }
 
-export async function rotateWebhookSecret({ db, account, now }: Deps): Promise<Account> {
-  const [updated] = await db
+export async function rotateWebhookSecret({ env, account, now }: Deps): Promise<Account> {
+  const [updated] = await directoryDb(env)
     .update(accounts)
     .set({
       webhook_secret: newWebhookSecret(),

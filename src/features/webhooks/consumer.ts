@@ -2,6 +2,7 @@
 // dead-letter queue marks whatever reached it as failed, so nothing disappears unrecorded.
 import { and, eq } from "drizzle-orm";
 import { openDb } from "../../db/client";
+import { DIRECTORY_SHARD, shardD1 } from "../../db/shards";
 import { webhookDeliveries } from "../../db/schema";
 import type { Db, Env } from "../../env";
 import type { Consumer } from "../../queues/types";
@@ -19,11 +20,13 @@ const log = (entry: Record<string, unknown>) => console.error(JSON.stringify({ c
 /** An event's first attempts run at once, in this invocation; later ones come back as messages. */
 async function deliverEvent(env: Env, db: Db, message: WebhookEventMessage): Promise<void> {
   const deliveries = await fanOut(db, message, Date.now());
-  await Promise.all(deliveries.map((d) => deliverAttempt(env, db, deliveryMessageFor(d, 1, 0), Date.now())));
+  await Promise.all(deliveries.map((d) => deliverAttempt(env, db, deliveryMessageFor(d, message.shard ?? DIRECTORY_SHARD, 1, 0), Date.now())));
 }
 
+/** The database of the shard a message names. */
+const dbOf = (env: Env, message: { shard?: string }) => openDb(shardD1(env, message.shard ?? DIRECTORY_SHARD));
+
 const live: Consumer = async (batch, env) => {
-  const db = openDb(env.DB);
   await Promise.all(batch.messages.map(async (message) => {
     const parsed = parseWebhookMessage(message.body);
     if (!parsed) {
@@ -33,8 +36,8 @@ const live: Consumer = async (batch, env) => {
       return;
     }
     try {
-      if (parsed.type === "event") await deliverEvent(env, db, parsed.body);
-      else await deliverAttempt(env, db, parsed.body, Date.now());
+      if (parsed.type === "event") await deliverEvent(env, dbOf(env, parsed.body), parsed.body);
+      else await deliverAttempt(env, dbOf(env, parsed.body), parsed.body, Date.now());
       message.ack();
     } catch (error) {
       log({ queue: batch.queue, message_id: message.id, type: parsed.type, error: String(error) });
@@ -66,13 +69,12 @@ async function buryEvent(db: Db, message: WebhookEventMessage): Promise<void> {
 }
 
 const dead: Consumer = async (batch, env) => {
-  const db = openDb(env.DB);
   for (const message of batch.messages) {
     const parsed = parseWebhookMessage(message.body);
     log({ queue: batch.queue, message_id: message.id, type: parsed?.type ?? "unreadable", error: "dead-lettered" });
     try {
-      if (parsed?.type === "event") await buryEvent(db, parsed.body);
-      else if (parsed?.type === "delivery") await buryAttempt(db, parsed.body);
+      if (parsed?.type === "event") await buryEvent(dbOf(env, parsed.body), parsed.body);
+      else if (parsed?.type === "delivery") await buryAttempt(dbOf(env, parsed.body), parsed.body);
       message.ack();
     } catch (error) {
       log({ queue: batch.queue, message_id: message.id, error: String(error) });

@@ -2,6 +2,7 @@
 // and either finish the delivery or schedule the next attempt of its series.
 import { and, eq, lt } from "drizzle-orm";
 import { accounts, webHooks, webhookAttempts, webhookDeliveries } from "../../db/schema";
+import { directoryDb } from "../../db/directory";
 import type { Db, Env } from "../../env";
 import { deliveryMessageFor, type DeliveryMessage } from "./queue-messages";
 import { signatureHeaders } from "./sign";
@@ -64,7 +65,7 @@ export async function deliverAttempt(env: Env, db: Db, message: DeliveryMessage,
   const state = outcome.ok ? "delivered" : outcome.hopeless || inSeries >= MAX_ATTEMPTS ? "failed" : "pending";
   const recorded = await recordAttempt(db, delivery, message.attempt, outcome, state, now);
   if (recorded && state === "pending") {
-    await env.WEBHOOK_QUEUE.send(deliveryMessageFor(delivery, message.attempt + 1, message.series_start), {
+    await env.WEBHOOK_QUEUE.send(deliveryMessageFor(delivery, message.shard, message.attempt + 1, message.series_start), {
       contentType: "json",
       delaySeconds: RETRY_DELAYS_SECONDS[inSeries - 1],
     });
@@ -74,7 +75,7 @@ export async function deliverAttempt(env: Env, db: Db, message: DeliveryMessage,
 async function attempt(env: Env, db: Db, delivery: WebhookDelivery, now: number): Promise<AttemptOutcome> {
   const [hook, account] = await Promise.all([
     db.query.webHooks.findFirst({ where: and(eq(webHooks.id, delivery.web_hook_id), eq(webHooks.account_id, delivery.account_id)) }),
-    db.query.accounts.findFirst({ where: eq(accounts.id, delivery.account_id), columns: { webhook_secret: true, previous_webhook_secret: true, previous_webhook_secret_expires_at: true } }),
+    directoryDb(env).query.accounts.findFirst({ where: eq(accounts.id, delivery.account_id), columns: { webhook_secret: true, previous_webhook_secret: true, previous_webhook_secret_expires_at: true } }),
   ]);
   if (!hook || !account) return notSent("the web hook no longer exists");
   if (!hook.active) return notSent("the web hook is inactive");

@@ -22,6 +22,8 @@ export interface PerformedBy {
 /** The body of a webhook queue message; the payload a receiver gets is built from it. */
 export interface WebhookEventMessage {
   account_id: number;
+  /** The account's shard (db/shards.ts); absent in messages queued before shards, meaning DB. */
+  shard?: string;
   event: WebhookEventName;
   /** Unique per event: receivers deduplicate with it; each delivery is keyed by it too. */
   idempotency_id: string;
@@ -44,6 +46,7 @@ export async function emitEvent(
 ): Promise<void> {
   const message: WebhookEventMessage = {
     account_id: account.id,
+    shard: account.shard,
     event,
     idempotency_id: crypto.randomUUID(),
     generated_at: formatInstant(now, account.time_zone),

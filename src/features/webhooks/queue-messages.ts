@@ -3,8 +3,12 @@
 import { z } from "zod";
 import { WEBHOOK_EVENTS, type WebhookEventMessage } from "./emit";
 
+/** Which shard's database holds the rows a message names; absent (queued before shards) is DB. */
+const shard = z.string().regex(/^DB(_SHARD_\d+)?$/).default("DB");
+
 const eventMessage = z.object({
   account_id: z.number().int().positive(),
+  shard,
   event: z.enum(WEBHOOK_EVENTS),
   idempotency_id: z.string().min(1).max(100),
   generated_at: z.string(),
@@ -18,6 +22,7 @@ const eventMessage = z.object({
 const deliveryMessage = z.object({
   type: z.literal("delivery"),
   account_id: z.number().int().positive(),
+  shard,
   delivery_id: z.number().int().positive(),
   /** The attempt number this message makes; a duplicate or stale message finds it taken. */
   attempt: z.number().int().positive(),
@@ -40,6 +45,7 @@ export function parseWebhookMessage(body: unknown): WebhookQueueMessage | null {
 
 export const deliveryMessageFor = (
   delivery: { id: number; account_id: number },
+  shard: string,
   attempt: number,
   seriesStart: number,
-): DeliveryMessage => ({ type: "delivery", account_id: delivery.account_id, delivery_id: delivery.id, attempt, series_start: seriesStart });
+): DeliveryMessage => ({ type: "delivery", account_id: delivery.account_id, shard, delivery_id: delivery.id, attempt, series_start: seriesStart });

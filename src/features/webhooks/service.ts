@@ -102,6 +102,6 @@ export async function redeliver(deps: Deps, webHookId: number, deliveryId: numbe
   const delivery = await found(deps.db.query.webhookDeliveries.findFirst({ where }), "delivery");
   if (!hook.active) throw ApiError.invalid("active", "is false: activate the web hook before redelivering");
   const [pending] = await deps.db.update(webhookDeliveries).set({ state: "pending", updated_at: deps.now }).where(where).returning();
-  await deps.env.WEBHOOK_QUEUE.send(deliveryMessageFor(delivery, delivery.attempts + 1, delivery.attempts), { contentType: "json" });
+  await deps.env.WEBHOOK_QUEUE.send(deliveryMessageFor(delivery, deps.account.shard, delivery.attempts + 1, delivery.attempts), { contentType: "json" });
   return (await withAttempts(deps, [pending]))[0];
 }

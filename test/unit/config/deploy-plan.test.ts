@@ -70,9 +70,10 @@ describe("deployCommands", () => {
 });
 
 describe("deployProblems", () => {
-  it("names the repository's placeholder database_id and what to run instead", () => {
+  it("names the repository's placeholder database_ids (DB's and the shard's) and what to run instead", () => {
     expect(deployProblems(readDeployConfig(parseDeployArgs([])))).toEqual([
       expect.stringContaining("placeholder database_id: run `npx wrangler d1 create booking` and set database_id in wrangler.toml"),
+      expect.stringContaining("placeholder database_id: run `npx wrangler d1 create booking-shard-1`"),
     ]);
   });
 

@@ -1,0 +1,1 @@
+ALTER TABLE `accounts` ADD `shard` text DEFAULT 'DB' NOT NULL;

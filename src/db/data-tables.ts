@@ -1,0 +1,35 @@
+// The tables that hold an account's data on its shard: every table with `account_id` except the
+// directory's own (api_keys), derived from schema.ts so a new table is moved without a list to update.
+import { getTableColumns, getTableName, is } from "drizzle-orm";
+import { SQLiteTable } from "drizzle-orm/sqlite-core";
+import * as schema from "./schema";
+
+const DIRECTORY_TABLES = new Set(["accounts", "api_keys"]);
+
+interface DataTable {
+  name: string;
+  columns: string[];
+  /** `id INTEGER PRIMARY KEY AUTOINCREMENT`: its ids come from the shard's sqlite_sequence. */
+  autoIncrement: boolean;
+  /** Tables whose triggers keep updated_at in commit order (drizzle/0002): imported oldest first. */
+  orderBy: string;
+}
+
+const tables: SQLiteTable[] = (Object.values(schema) as unknown[]).filter((value): value is SQLiteTable => is(value, SQLiteTable));
+
+const isAutoIncrement = (table: SQLiteTable) =>
+  Boolean((getTableColumns(table) as Record<string, { autoIncrement?: boolean }>).id?.autoIncrement);
+
+export const dataTables: DataTable[] = tables
+  .map((table) => {
+    const columns = getTableColumns(table);
+    const names = Object.values(columns).map((c) => c.name);
+    return {
+      name: getTableName(table),
+      columns: names,
+      autoIncrement: isAutoIncrement(table),
+      orderBy: names.includes("updated_at") ? "updated_at, rowid" : "rowid",
+    };
+  })
+  .filter((t) => t.columns.includes("account_id") && !DIRECTORY_TABLES.has(t.name));
+
