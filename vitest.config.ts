@@ -1,8 +1,8 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { configDefaults, defineConfig } from "vitest/config";
-import { hideNetworkErrorEchoes } from "./test/support/network-error-echo";
-import { startReceiver } from "./test/support/receiver-server";
+import { hideNetworkErrorEchoes } from "./test/support/network-error-echo.ts";
+import { startReceiver } from "./test/support/receiver-server.ts";
 
 hideNetworkErrorEchoes();
 
