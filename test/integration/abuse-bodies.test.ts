@@ -286,7 +286,9 @@ describe("generated malformed bodies on every write route", () => {
 describe("generated junk in the path of write routes without a body", () => {
   const junkId = fc.oneof(
     fc.constantFrom("0", "-1", "1.5", "1e3", "0x1", "9007199254740993", "99999999999999999999", "%00", "%F0%9F%92%A5", "..%2F..%2Fclient", "null", "%20"),
-    fc.string({ minLength: 1, maxLength: 8 }).map(encodeURIComponent),
+    // "." and ".." are dot segments, not ids: URL parsing resolves them to the parent path before
+    // the Worker sees the request (DELETE /services/. is DELETE /services, a 405 tested elsewhere).
+    fc.string({ minLength: 1, maxLength: 8 }).map(encodeURIComponent).filter((id) => id !== "." && id !== ".."),
     fc.integer({ min: 900_000, max: 2 ** 31 }).map(String),
   );
   const bodyless: [string, (id: string) => string][] = [
