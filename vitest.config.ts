@@ -44,7 +44,7 @@ const workersProject = (name: string, include: string[], exclude: string[], bind
     include,
     exclude: [...configDefaults.exclude, ...exclude],
     // One runtime per project for all its files: each file re-imported the whole Worker into a fresh
-    // workerd before (about 3 s a file); tests isolate themselves by account (docs/decisions/test-suite.md).
+    // workerd before (4 to 11 s a file on two cores); tests isolate themselves by account (docs/decisions/test-suite.md).
     isolate: false,
     setupFiles: ["./test/support/pool-workarounds.ts", "./test/support/apply-migrations.ts"],
   },
