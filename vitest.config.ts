@@ -1,6 +1,8 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { configDefaults, defineConfig } from "vitest/config";
+import { unstable_readConfig } from "wrangler";
 import { hideNetworkErrorEchoes } from "./test/support/network-error-echo.ts";
 import { startReceiver } from "./test/support/receiver-server.ts";
 
@@ -9,13 +11,21 @@ hideNetworkErrorEchoes();
 /** The rate limit tests run against the configured budget; every other file must never trip it. */
 const RATE_LIMIT_TESTS = "test/integration/rate-limit.test.ts";
 
+/** Every D1 binding of wrangler.toml with the migrations of its own directory, applied by the setup file. */
+async function d1Migrations() {
+  const { d1_databases } = unstable_readConfig({ config: path.join(import.meta.dirname, "wrangler.toml") }, { hideWarnings: true });
+  const entries = await Promise.all(d1_databases.map(async (db: { binding: string; migrations_dir?: string }) =>
+    [db.binding, await readD1Migrations(path.join(import.meta.dirname, db.migrations_dir ?? "migrations"))] as const));
+  return Object.fromEntries(entries);
+}
+
 const workersProject = (name: string, include: string[], exclude: string[], bindings: Record<string, string>) => ({
   plugins: [
     cloudflareTest(async () => ({
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
         bindings: {
-          TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, "drizzle")),
+          TEST_D1_MIGRATIONS: await d1Migrations(),
           ADMIN_TOKEN: "test-admin-token",
           // Web hook deliveries and message providers are real HTTP exchanges with a receiver the
           // tests control, outside workerd, so a dropped connection reaches the Worker as it would.
@@ -35,12 +45,18 @@ const workersProject = (name: string, include: string[], exclude: string[], bind
     hookTimeout: 120_000,
     include,
     exclude: [...configDefaults.exclude, ...exclude],
-    setupFiles: ["./test/support/apply-migrations.ts"],
+    // One runtime per project for all its files: each file re-imported the whole Worker into a fresh
+    // workerd before (4 to 11 s a file on two cores); tests isolate themselves by account (docs/decisions/test-suite.md).
+    isolate: false,
+    setupFiles: ["./test/support/pool-workarounds.ts", "./test/support/apply-migrations.ts"],
   },
 });
 
 export default defineConfig({
   test: {
+    // Two runtimes even on two cores: much of an integration file's time is waiting on queue retries
+    // and timers, which the other runtime fills (docs/decisions/test-suite.md).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // Every request writes one JSON access line (src/http/observability.ts); a test run has thousands.
     onConsoleLog: (log) => !log.startsWith('{"request_id":'),
     projects: [

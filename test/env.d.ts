@@ -6,7 +6,8 @@ declare namespace Cloudflare {
     mainModule: typeof import("../src/index");
   }
   interface Env extends AppBindings {
-    TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+    /** Each D1 binding's migrations, by binding name (vitest.config.ts). */
+    TEST_D1_MIGRATIONS: Record<string, import("cloudflare:test").D1Migration[]>;
     /** Origin of the tests' HTTP receiver (test/support/receiver-server.ts). */
     TEST_RECEIVER: string;
   }

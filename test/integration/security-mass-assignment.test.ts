@@ -157,7 +157,10 @@ describe("updates and actions", () => {
   it("exception dates keep their resource and created_at whatever the body names", async () => {
     const path = `/resources/${ids.resource}/exception_dates/2030-03-03`;
     await must(api.put(path, { resource_exception_date: { opening_hours: ["09:00", "10:00"] } }));
-    const read = () => env.DB.prepare("SELECT * FROM resource_exception_dates WHERE exception_date = '2030-03-03'").all<Record<string, any>>();
+    // Every row the forged body could have moved or added: its resources and its accounts, ours included.
+    const read = () => env.DB.prepare(
+      "SELECT * FROM resource_exception_dates WHERE exception_date = '2030-03-03' AND (resource_id IN (?, ?) OR account_id IN (?, ?))",
+    ).bind(ids.resource, FORGED_ID, account.id, otherAccountId).all<Record<string, any>>();
     const [before] = (await read()).results;
     await must(api.put(path, { ...forged(), resource_id: FORGED_ID, resource_exception_date: { ...forged(), resource_id: FORGED_ID, exception_date: "2030-04-04", opening_hours: ["10:00", "11:00"] } }));
     const after = (await read()).results;

@@ -52,7 +52,10 @@ describe("a run of key-using requests", () => {
     const service = await make.service();
     await make.provider(resource.id, service.id);
     const phone = uniquePhone();
-    const hook = (await must(keep(api.post("/web_hooks", { web_hook: { target_url: receiver().url, event: "*" } })))).web_hook;
+    // Booking events only: a message.processed payload carries a token SMS's text, code included,
+    // to the account's own receiver when the sink stored it (security.md), so with `*` the
+    // deliveries answer below had the code or not depending on how fast the queue ran.
+    const hook = (await must(keep(api.post("/web_hooks", { web_hook: { target_url: receiver().url, event: "booking.*" } })))).web_hook;
 
     // A booking awaiting SMS verification carries a code in the private answer (NOTES: Bookings).
     const pending = (await must(keep(api.post("/bookings", { confirm: false, booking: { resource_id: resource.id, service_id: service.id, booked_from: "2030-01-07 10:00", booked_to: "2030-01-07 11:00", person_attributes: { name: "Ann", phone_number: phone } } })))).booking;
