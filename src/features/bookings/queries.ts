@@ -7,6 +7,7 @@ import {
   bookings, events, people, resources, services, type Booking, type Event, type Person, type Resource, type Service,
 } from "../../db/schema";
 import { inIds } from "../../db/id-list";
+import { jsonRow } from "../../db/json-row";
 import { ACTIVE_STATES } from "../../domain/booking-states";
 import type { Deps } from "../../env";
 import { pageOf, syncPageOf } from "../../db/page";
@@ -14,7 +15,8 @@ import type { SyncDirection } from "../../db/sync-order";
 import type { PageRequest } from "../../http/pagination";
 import { found } from "../../http/serialize";
 import { bookedCountsQuery, toBookedMap } from "../events/queries";
-import type { Related } from "./serializer";
+import { PERSON_OUT_COLUMNS } from "../people/serializer";
+import { LISTED_BOOKING_COLUMNS, type ListedBooking, type ListedRelated, type Related } from "./serializer";
 
 export const bookingOfAccount = ({ account }: Deps, id: number) => and(eq(bookings.id, id), eq(bookings.account_id, account.id));
 
@@ -44,25 +46,42 @@ const ORDERS: Record<ListOrder, SQL[]> = {
   booked_from_desc: [desc(bookings.booked_from), desc(bookings.id)],
 };
 
+/** A page's bookings and people carry only the columns the answer shows, one JSON text per row. */
+const listedBookingRow = jsonRow(bookings, LISTED_BOOKING_COLUMNS);
+const listedPersonRow = jsonRow(people, PERSON_OUT_COLUMNS);
+
 /** The page's related rows read in the page's own batch (by subquery of its ids): one round trip. */
-const relatedOfPage = (deps: Deps) => (pageIds: SQL) =>
-  [...relatedQueries(deps, and(eq(bookings.account_id, deps.account.id), inArray(bookings.id, pageIds))!)];
+const relatedOfPage = (deps: Deps) => (pageIds: SQL) => {
+  const which = and(eq(bookings.account_id, deps.account.id), inArray(bookings.id, pageIds))!;
+  const { db, account } = deps;
+  return [
+    db.select({ row: listedPersonRow.field }).from(people)
+      .where(and(eq(people.account_id, account.id), inArray(people.id, db.select({ id: bookings.person_id }).from(bookings).where(which)))),
+    ...otherRelatedQueries(deps, which),
+  ];
+};
+
+type PageRelatedRows = [{ row: string }[], ...OtherRelatedRows];
+const pageRelatedFrom = ([p, ...others]: PageRelatedRows): ListedRelated =>
+  ({ people: byId(p.map((r) => listedPersonRow.decode(r.row))), ...otherRelatedFrom(others) });
 
 export async function pageOfBookings(
   deps: Deps,
   conditions: SQL[],
   order: ListOrder,
   request: PageRequest,
-): Promise<{ rows: Booking[]; total: number; related: Related }> {
+): Promise<{ rows: ListedBooking[]; total: number; related: ListedRelated }> {
   const where = and(eq(bookings.account_id, deps.account.id), ...conditions);
-  const { rows, total, extra } = await pageOf(deps.db, bookings, where, ORDERS[order], request, relatedOfPage(deps));
-  return { rows, total, related: relatedFrom(extra as RelatedRows) };
+  const { rows, total, extra } = await pageOf(deps.db, bookings, where, ORDERS[order], request, relatedOfPage(deps), listedBookingRow);
+  return { rows, total, related: pageRelatedFrom(extra as PageRelatedRows) };
 }
 
 export async function syncPageOfBookings(deps: Deps, conditions: SQL[], direction: SyncDirection, request: PageRequest) {
   const where = and(eq(bookings.account_id, deps.account.id), ...conditions);
-  const { extra, ...page } = await syncPageOf(deps.db, bookings, { updatedAt: bookings.updated_at, id: bookings.id }, where, direction, request, relatedOfPage(deps));
-  return { ...page, related: relatedFrom(extra as RelatedRows) };
+  const { extra, ...page } = await syncPageOf(
+    deps.db, bookings, { updatedAt: bookings.updated_at, id: bookings.id }, where, direction, request, relatedOfPage(deps), listedBookingRow,
+  );
+  return { ...page, related: pageRelatedFrom(extra as PageRelatedRows) };
 }
 
 const ids = (values: (number | null)[]) => [...new Set(values.filter((v): v is number => v !== null))];
@@ -74,11 +93,10 @@ const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r
  */
 const relatedOfBooking = new WeakMap<Booking, Related>();
 
-/** The related-row statements of the bookings `which` selects, by subquery: batched with the bookings. */
-function relatedQueries({ db, account, now }: Deps, which: SQL) {
+/** Resources, services, events and their seats held of the bookings `which` selects, by subquery. */
+function otherRelatedQueries({ db, account, now }: Deps, which: SQL) {
   const column = (c: SQLiteColumn) => db.select({ id: c }).from(bookings).where(which);
   return [
-    db.select().from(people).where(and(eq(people.account_id, account.id), inArray(people.id, column(bookings.person_id)))),
     db.select().from(resources).where(and(eq(resources.account_id, account.id), inArray(resources.id, column(bookings.resource_id)))),
     db.select().from(services).where(and(eq(services.account_id, account.id), inArray(services.id, column(bookings.service_id)))),
     db.select().from(events).where(and(eq(events.account_id, account.id), inArray(events.id, column(bookings.event_id)))),
@@ -86,9 +104,22 @@ function relatedQueries({ db, account, now }: Deps, which: SQL) {
   ] as const;
 }
 
-type RelatedRows = [Person[], Resource[], Service[], Event[], { event_id: number | null; booked: number | null }[]];
-const relatedFrom = ([p, r, s, e, booked]: RelatedRows): Related =>
-  ({ people: byId(p), resources: byId(r), services: byId(s), events: byId(e), booked: toBookedMap(booked) });
+/** The related-row statements of the bookings `which` selects, by subquery: batched with the bookings. */
+function relatedQueries(deps: Deps, which: SQL) {
+  const { db, account } = deps;
+  const personIds = db.select({ id: bookings.person_id }).from(bookings).where(which);
+  return [
+    db.select().from(people).where(and(eq(people.account_id, account.id), inArray(people.id, personIds))),
+    ...otherRelatedQueries(deps, which),
+  ] as const;
+}
+
+type OtherRelatedRows = [Resource[], Service[], Event[], { event_id: number | null; booked: number | null }[]];
+const otherRelatedFrom = ([r, s, e, booked]: OtherRelatedRows): Omit<Related, "people"> =>
+  ({ resources: byId(r), services: byId(s), events: byId(e), booked: toBookedMap(booked) });
+
+type RelatedRows = [Person[], ...OtherRelatedRows];
+const relatedFrom = ([p, ...others]: RelatedRows): Related => ({ people: byId(p), ...otherRelatedFrom(others) });
 
 /** The booking and its related rows in one round trip (GET one, the re-read after a create). */
 export async function getBookingWithRelated(deps: Deps, id: number): Promise<Booking> {
