@@ -40,18 +40,23 @@ interface View {
 const brief = (row: { id: number; title: string | null } | undefined) => (row ? { id: row.id, title: row.title } : null);
 
 /**
- * A person's output, built once per person object and zone: a page of 750 bookings shows each of
- * its people many times (the same object, which JSON.stringify writes out each time).
+ * Each related row's output built once per row object and form: a page of 750 bookings shows each
+ * of its people, resources and services many times (the same object, which JSON.stringify writes
+ * out each time).
  */
-const personJsonOf = new WeakMap<PersonOut, { timeZone: string; json: ReturnType<typeof toPersonJson> }>();
+const outputs = new WeakMap<object, Map<string, unknown>>();
 
-function personOut(person: PersonOut, timeZone: string) {
-  const known = personJsonOf.get(person);
-  if (known?.timeZone === timeZone) return known.json;
-  const json = toPersonJson(person, timeZone);
-  personJsonOf.set(person, { timeZone, json });
-  return json;
+function once<T>(row: object, form: string, build: () => T): T {
+  let forms = outputs.get(row);
+  if (!forms) {
+    forms = new Map();
+    outputs.set(row, forms);
+  }
+  if (!forms.has(form)) forms.set(form, build());
+  return forms.get(form) as T;
 }
+
+const briefOnce = (row: { id: number; title: string | null } | undefined) => (row ? once(row, "brief", () => brief(row)) : null);
 
 function relatedOut(booking: ListedBooking, related: ListedRelated, { timeZone, extended }: View) {
   const resource = related.resources.get(booking.resource_id);
@@ -59,10 +64,14 @@ function relatedOut(booking: ListedBooking, related: ListedRelated, { timeZone, 
   const event = booking.event_id === null ? undefined : related.events.get(booking.event_id);
   const person = booking.person_id === null ? undefined : related.people.get(booking.person_id);
   return {
-    person: person ? personOut(person, timeZone) : null,
-    resource: extended && resource ? toResourceJson(resource, timeZone) : brief(resource),
-    service: extended && service ? toServiceJson(service, timeZone) : brief(service),
-    ...(booking.event_id === null ? {} : { event: extended && event ? toEventJson(event, related.booked.get(event.id) ?? 0, timeZone) : brief(event) }),
+    person: person ? once(person, `person ${timeZone}`, () => toPersonJson(person, timeZone)) : null,
+    resource: extended && resource ? once(resource, `full ${timeZone}`, () => toResourceJson(resource, timeZone)) : briefOnce(resource),
+    service: extended && service ? once(service, `full ${timeZone}`, () => toServiceJson(service, timeZone)) : briefOnce(service),
+    ...(booking.event_id === null ? {} : {
+      event: extended && event
+        ? once(event, `full ${timeZone}`, () => toEventJson(event, related.booked.get(event.id) ?? 0, timeZone))
+        : briefOnce(event),
+    }),
   };
 }
 
@@ -95,7 +104,8 @@ export function toBookingJson(booking: ListedBooking, related: ListedRelated, vi
     // Who created or changed a booking is not recorded yet; the keys exist so clients can rely on them.
     created_by: null,
     updated_by: null,
-    ...timestampsOut(booking, tz),
+    created_at: formatInstant(booking.created_at, tz),
+    updated_at: formatInstant(booking.updated_at, tz),
     ...relatedOut(booking, related, view),
   };
 }
