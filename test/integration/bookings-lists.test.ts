@@ -203,8 +203,10 @@ describe("GET /api/v1/events/{id}/bookings", () => {
     await must(api.put(`/bookings/${cancelled.id}/cancel`));
     expect(await idsOf(`/events/${eventId}/bookings`)).toEqual([kept.id]);
     expect(await idsOf(`/events/${eventId}/bookings?state=cancelled`)).toEqual([cancelled.id]);
-    const full = (await api.get(`/events/${eventId}/bookings?extended=true`)).body[0].booking.event;
-    expect(full).toMatchObject({ id: eventId, capacity: 5, starts_at: "2030-07-01T18:00:00+02:00", published: true });
+    const listedExtended = (await api.get(`/events/${eventId}/bookings?extended=true`)).body[0].booking;
+    expect(listedExtended.event).toMatchObject({ id: eventId, capacity: 5, starts_at: "2030-07-01T18:00:00+02:00", published: true });
+    // The list reads related rows another way than a single booking (one compound statement): the same bytes.
+    expect(JSON.stringify(listedExtended)).toBe(JSON.stringify((await api.get(`/bookings/${kept.id}?extended=true`)).body.booking));
   });
 
   it("answers 404 for an unknown event and another tenant's event", async () => {
