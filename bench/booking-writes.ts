@@ -2,7 +2,6 @@
 // CapacityGuard each) and all clients on one resource, then the capacity invariant read back
 // from D1 after the server has stopped; figures as JSON.
 import autocannon from "autocannon";
-import { profileWhile } from "./cpu-profile";
 import { costOf, expectStatuses, fire, floorPath, floorSummary, round, summarise, type Figure, type Run } from "./load";
 import { account, resources, serviceWithProviders } from "./seed-sql";
 import { log } from "./suite";
@@ -110,16 +109,6 @@ const figures = await withBenchServer("writes", sql, async (server) => {
   // Sequential waits of one create and one refusal, from their Server-Timing.
   const createCost = await costOf(server, { ...target, body: bookingBody(1, PROBE_FROM + SLOT_MS) });
   const refusalCost = await costOf(server, full);
-  if (process.env.BENCH_CPU_PROFILE) {
-    // After the measured runs, so the profiler's cost lands in no figure. Creates on fresh slots of
-    // their own resource (all accepted), then refusals of the full slot.
-    let next = 0;
-    const fresh = { ...target, setupRequest: (r: autocannon.Request) => ({ ...r, body: bookingBody(SINGLE, PROBE_FROM + (2 + next++) * SLOT_MS) }) };
-    console.error(await profileWhile(server.inspectorPort, "post-bookings-create", () => fire(server, fresh, { connections: CONNECTIONS, seconds: 3 })));
-    console.error(await profileWhile(server.inspectorPort, "post-bookings-refusal", () => fire(server, full, { connections: CONNECTIONS, seconds: 3 })));
-    console.error(await profileWhile(server.inspectorPort, "post-bookings-floor", () => fire(server, floor, { connections: CONNECTIONS, seconds: 3 })));
-  }
-
   await server.stop();
   const rows = server.query<Row>(`SELECT resource_id, booked_from, booked_to, count FROM bookings WHERE account_id = ${ACCOUNT_ID} AND active = 1 AND booked_from < ${PROBE_FROM}`);
   const capacity = 1;
