@@ -82,12 +82,18 @@ const relatedOfPage = ({ db, account, now }: Deps) => (pageIds: SQL) => [
 
 function pageRelatedFrom([rows]: [{ kind: RelatedKind; row: string }[]]): ListedRelated {
   const related: ListedRelated = { people: new Map(), resources: new Map(), services: new Map(), events: new Map(), booked: new Map() };
+  const add = <T extends { id: number }>(map: Map<number, T>, value: T) => map.set(value.id, value);
   for (const { kind, row } of rows) {
-    if (kind === RelatedKind.Person) { const p = listedPersonRow.decode(row); related.people.set(p.id, p); }
-    else if (kind === RelatedKind.Resource) { const r = resourceRow.decode(row); related.resources.set(r.id, r); }
-    else if (kind === RelatedKind.Service) { const s = serviceRow.decode(row); related.services.set(s.id, s); }
-    else if (kind === RelatedKind.Event) { const e = eventRow.decode(row); related.events.set(e.id, e); }
-    else { const [eventId, held] = JSON.parse(row) as [number, number | null]; related.booked.set(eventId, held ?? 0); }
+    switch (kind) {
+      case RelatedKind.Person: add(related.people, listedPersonRow.decode(row)); break;
+      case RelatedKind.Resource: add(related.resources, resourceRow.decode(row)); break;
+      case RelatedKind.Service: add(related.services, serviceRow.decode(row)); break;
+      case RelatedKind.Event: add(related.events, eventRow.decode(row)); break;
+      case RelatedKind.Booked: {
+        const [eventId, held] = JSON.parse(row) as [number, number | null];
+        related.booked.set(eventId, held ?? 0);
+      }
+    }
   }
   return related;
 }
