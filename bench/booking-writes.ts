@@ -2,7 +2,7 @@
 // CapacityGuard each) and all clients on one resource, then the capacity invariant read back
 // from D1 after the server has stopped; figures as JSON.
 import autocannon from "autocannon";
-import { expectStatuses, fire, floorPath, floorSummary, round, summarise, type Figure, type Run } from "./load";
+import { costOf, expectStatuses, fire, floorPath, floorSummary, round, summarise, type Figure, type Run } from "./load";
 import { account, resources, serviceWithProviders } from "./seed-sql";
 import { log } from "./suite";
 import { withBenchServer } from "./wrangler-dev";
@@ -21,6 +21,7 @@ const ASKS_PER_SLOT = 2;
 const SLOT_MS = 30 * 60_000;
 const FIRST_SLOT = Date.UTC(2031, 0, 1, 7);
 const PROBE_FROM = Date.UTC(2035, 0, 1, 7);
+const REFUSAL_SECONDS = 4;
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, "Z");
 const bookingBody = (resourceId: number, from: number) =>
@@ -97,8 +98,17 @@ const figures = await withBenchServer("writes", sql, async (server) => {
     runs.push({ label, run, asked });
     floorRuns.push(await fire(server, floor, { connections: CONNECTIONS, seconds: 3 }));
   }
+  // Refusals alone: every client asks for the probe's slot, full since the probe took it.
+  const full = { ...target, body: bookingBody(1, PROBE_FROM) };
+  log("writes", `refusals of one full slot: ${CONNECTIONS} clients for ${REFUSAL_SECONDS} s`);
+  const refusals = await fire(server, full, { connections: CONNECTIONS, seconds: REFUSAL_SECONDS });
+  expectStatuses("POST /bookings of a full slot", [refusals], [400]);
+  floorRuns.push(await fire(server, floor, { connections: CONNECTIONS, seconds: 3 }));
   expectStatuses("POST floor", floorRuns, [200]);
 
+  // Sequential waits of one create and one refusal, from their Server-Timing.
+  const createCost = await costOf(server, { ...target, body: bookingBody(1, PROBE_FROM + SLOT_MS) });
+  const refusalCost = await costOf(server, full);
   await server.stop();
   const rows = server.query<Row>(`SELECT resource_id, booked_from, booked_to, count FROM bookings WHERE account_id = ${ACCOUNT_ID} AND active = 1 AND booked_from < ${PROBE_FROM}`);
   const capacity = 1;
@@ -122,6 +132,15 @@ const figures = await withBenchServer("writes", sql, async (server) => {
       detail: `${booked} booked, ${run.statuses.get(400) ?? 0} refused as full (each slot asked ${ASKS_PER_SLOT}x)`,
     });
   }
+  const refusalFigure = summarise(`http: POST /bookings refused, one full slot (${CONNECTIONS} clients)`, [refusals], { bytes });
+  out.push({
+    ...refusalFigure,
+    ratio: round(refusalFigure.median! / floorFigure.median!),
+    rps_ratio: round(floorFigure.rps! / refusalFigure.rps!),
+    d1_round_trips: refusalCost.d1,
+    do_calls: refusalCost.doCalls,
+    detail: `${refusals.statuses.get(400) ?? 0} refused (${round((refusals.statuses.get(400) ?? 0) / refusals.seconds, 1)}/s); a create: ${createCost.d1} D1 + ${createCost.doCalls} DO waits`,
+  });
   out.push(floorFigure, {
     name: "bookings: capacity invariant, read back from D1 after the runs", unit: "", calls: rows.length,
     check: pass ? "pass" : "FAIL",

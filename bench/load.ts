@@ -77,6 +77,9 @@ export function fire(server: BenchServer, target: Target, load: Load): Promise<R
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
   const started = performance.now();
+  // Until the last answer: autocannon ends a fixed `amount` run only on its next one-second
+  // tick, which rounded every write figure's duration up to whole seconds.
+  let lastAnswer = started;
   return new Promise((resolve, reject) => {
     const instance = autocannon({
       url: `http://127.0.0.1:${server.port}`,
@@ -97,10 +100,11 @@ export function fire(server: BenchServer, target: Target, load: Load): Promise<R
       }],
     }, (error) => {
       if (error) reject(error);
-      else resolve({ latencies, statuses, seconds: (performance.now() - started) / 1000 });
+      else resolve({ latencies, statuses, seconds: ((load.amount ? lastAnswer : performance.now()) - started) / 1000 });
     });
     instance.on("response", (_client, status, _bytes, time) => {
       latencies.push(time);
+      lastAnswer = performance.now();
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
     });
   });

@@ -1,7 +1,7 @@
 // The booking listings (/bookings and its variants, a person's and an event's bookings): which
 // states each shows (spec: Listing rules) and how the query parameters filter them.
 import { and, eq, ne, sql, type SQL } from "drizzle-orm";
-import { bookings, events, people, type Booking } from "../../db/schema";
+import { bookings, events, people } from "../../db/schema";
 import { inIds } from "../../db/id-list";
 import { changedSince, type SyncDirection } from "../../db/sync-order";
 import type { BookingState } from "../../domain/booking-states";
@@ -12,7 +12,7 @@ import type { PageRequest } from "../../http/pagination";
 import { found } from "../../http/serialize";
 import { ACTIVE, inEffectiveStates, isActiveSql, pageOfBookings, syncPageOfBookings, type ListOrder } from "./queries";
 import type { ListQuery } from "./schema";
-import type { Related } from "./serializer";
+import type { ListedBooking, ListedRelated } from "./serializer";
 
 export const LISTINGS = ["active", "recent", "upcoming", "unconfirmed", "all", "visible"] as const;
 export type Listing = (typeof LISTINGS)[number];
@@ -92,7 +92,7 @@ function syncDirection(listing: Listing, query: ListQuery): SyncDirection | null
 
 export async function listBookings(
   deps: Deps, listing: Listing, query: ListQuery, request: PageRequest, owner: Owner = { kind: "account" },
-): Promise<{ rows: Booking[]; total: number; nextCursor?: string | null; related: Related }> {
+): Promise<{ rows: ListedBooking[]; total: number; nextCursor?: string | null; related: ListedRelated }> {
   const direction = syncDirection(listing, query);
   if (request.cursor && !direction) {
     throw ApiError.invalid("cursor", "applies only to since listings without an order, and to recent");

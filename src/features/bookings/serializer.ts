@@ -6,7 +6,7 @@ import { formatInstant, formatNullableInstant } from "../../domain/time";
 import { customDataOut } from "../../http/custom-data";
 import { timestampsOut } from "../../http/serialize";
 import { toEventJson } from "../events/serializer";
-import { toPersonJson } from "../people/serializer";
+import { toPersonJson, type PersonOut } from "../people/serializer";
 import { toResourceJson } from "../resources/serializer";
 import { toServiceJson } from "../services/serializer";
 
@@ -19,6 +19,18 @@ export interface Related {
   booked: Map<number, number>;
 }
 
+/** The relations as the output needs them: people only with the columns it shows. */
+export type ListedRelated = Omit<Related, "people"> & { people: Map<number, PersonOut> };
+
+/** The columns the output shows (`active` is derived from the state): what a list reads of each booking. */
+export const LISTED_BOOKING_COLUMNS = [
+  "id", "service_id", "event_id", "resource_id", "person_id", "booked_from", "booked_to", "expires_at", "title", "notes", "reminder_at",
+  "reminded_at", "paid_at", "external_id", "gateway_order_number", "custom_data", "state", "count", "collection_id", "status",
+  "verification_code", "created_at", "updated_at",
+] as const satisfies readonly (keyof Booking)[];
+
+export type ListedBooking = Pick<Booking, (typeof LISTED_BOOKING_COLUMNS)[number]>;
+
 interface View {
   timeZone: string;
   now: number;
@@ -27,21 +39,44 @@ interface View {
 
 const brief = (row: { id: number; title: string | null } | undefined) => (row ? { id: row.id, title: row.title } : null);
 
-function relatedOut(booking: Booking, related: Related, { timeZone, extended }: View) {
+/**
+ * Each related row's output built once per row object and form: a page of 750 bookings shows each
+ * of its people, resources and services many times (the same object, which JSON.stringify writes
+ * out each time).
+ */
+const outputs = new WeakMap<object, Map<string, unknown>>();
+
+function once<T>(row: object, form: string, build: () => T): T {
+  let forms = outputs.get(row);
+  if (!forms) {
+    forms = new Map();
+    outputs.set(row, forms);
+  }
+  if (!forms.has(form)) forms.set(form, build());
+  return forms.get(form) as T;
+}
+
+const briefOnce = (row: { id: number; title: string | null } | undefined) => (row ? once(row, "brief", () => brief(row)) : null);
+
+function relatedOut(booking: ListedBooking, related: ListedRelated, { timeZone, extended }: View) {
   const resource = related.resources.get(booking.resource_id);
   const service = booking.service_id === null ? undefined : related.services.get(booking.service_id);
   const event = booking.event_id === null ? undefined : related.events.get(booking.event_id);
   const person = booking.person_id === null ? undefined : related.people.get(booking.person_id);
   return {
-    person: person ? toPersonJson(person, timeZone) : null,
-    resource: extended && resource ? toResourceJson(resource, timeZone) : brief(resource),
-    service: extended && service ? toServiceJson(service, timeZone) : brief(service),
-    ...(booking.event_id === null ? {} : { event: extended && event ? toEventJson(event, related.booked.get(event.id) ?? 0, timeZone) : brief(event) }),
+    person: person ? once(person, `person ${timeZone}`, () => toPersonJson(person, timeZone)) : null,
+    resource: extended && resource ? once(resource, `full ${timeZone}`, () => toResourceJson(resource, timeZone)) : briefOnce(resource),
+    service: extended && service ? once(service, `full ${timeZone}`, () => toServiceJson(service, timeZone)) : briefOnce(service),
+    ...(booking.event_id === null ? {} : {
+      event: extended && event
+        ? once(event, `full ${timeZone}`, () => toEventJson(event, related.booked.get(event.id) ?? 0, timeZone))
+        : briefOnce(event),
+    }),
   };
 }
 
 /** Private API output; `verification_code` appears here and nowhere else (NOTES: Bookings). */
-export function toBookingJson(booking: Booking, related: Related, view: View) {
+export function toBookingJson(booking: ListedBooking, related: ListedRelated, view: View) {
   const tz = view.timeZone;
   return {
     id: booking.id,
@@ -69,7 +104,8 @@ export function toBookingJson(booking: Booking, related: Related, view: View) {
     // Who created or changed a booking is not recorded yet; the keys exist so clients can rely on them.
     created_by: null,
     updated_by: null,
-    ...timestampsOut(booking, tz),
+    created_at: formatInstant(booking.created_at, tz),
+    updated_at: formatInstant(booking.updated_at, tz),
     ...relatedOut(booking, related, view),
   };
 }
@@ -78,7 +114,7 @@ export function toBookingJson(booking: Booking, related: Related, view: View) {
  * What the booking site answers: the booking's times and state, never the code, the person's
  * stored data (a matched person may hold more than the visitor typed) or back-office fields.
  */
-export function toPublicBookingJson(booking: Booking, related: Related, view: View) {
+export function toPublicBookingJson(booking: ListedBooking, related: ListedRelated, view: View) {
   const tz = view.timeZone;
   const { resource, service, ...rest } = relatedOut(booking, related, { ...view, extended: false });
   return {

@@ -4,7 +4,15 @@ import type { Person } from "../../db/schema";
 import { customDataOut } from "../../http/custom-data";
 import { timestampsOut } from "../../http/serialize";
 
-export function toPersonJson(person: Person, timeZone: string) {
+/** The columns the output shows: what a list reads of each person. */
+export const PERSON_OUT_COLUMNS = [
+  "id", "name", "email", "phone_number", "phone_e164", "external_id", "custom_data", "date_of_birth", "national_id_no", "street", "city",
+  "postal_code", "state", "country_code", "notes", "parent_id", "active", "created_at", "updated_at",
+] as const satisfies readonly (keyof Person)[];
+
+export type PersonOut = Pick<Person, (typeof PERSON_OUT_COLUMNS)[number]>;
+
+export function toPersonJson(person: PersonOut, timeZone: string) {
   return {
     id: person.id,
     name: person.name,
