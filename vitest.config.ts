@@ -1,8 +1,7 @@
 import { availableParallelism } from "node:os";
-import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { configDefaults, defineConfig } from "vitest/config";
-import { unstable_readConfig } from "wrangler";
+import { d1Databases } from "./scripts/d1-databases.mjs";
 import { hideNetworkErrorEchoes } from "./test/support/network-error-echo.ts";
 import { startReceiver } from "./test/support/receiver-server.ts";
 
@@ -13,9 +12,7 @@ const RATE_LIMIT_TESTS = "test/integration/rate-limit.test.ts";
 
 /** Every D1 binding of wrangler.toml with the migrations of its own directory, applied by the setup file. */
 async function d1Migrations() {
-  const { d1_databases } = unstable_readConfig({ config: path.join(import.meta.dirname, "wrangler.toml") }, { hideWarnings: true });
-  const entries = await Promise.all(d1_databases.map(async (db: { binding: string; migrations_dir?: string }) =>
-    [db.binding, await readD1Migrations(path.join(import.meta.dirname, db.migrations_dir ?? "migrations"))] as const));
+  const entries = await Promise.all(d1Databases().map(async (db) => [db.binding, await readD1Migrations(db.migrationsDir)] as const));
   return Object.fromEntries(entries);
 }
 

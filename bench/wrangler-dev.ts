@@ -6,6 +6,7 @@ import net from "node:net";
 import os from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { d1Databases } from "../scripts/d1-databases.mjs";
 
 // Bundled into bench/.build/, so the repository is two levels up from the running file.
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -72,7 +73,7 @@ async function stopChild(child: ChildProcess) {
 }
 
 /** The shards wrangler.toml binds (docs/scaling.md); each gets the migrations. */
-const SHARDS = ["DB", "DB_SHARD_1"];
+const SHARDS = d1Databases(join(root, "wrangler.toml")).map((db) => db.binding);
 
 /**
  * Runs `work` against a fresh server seeded with `seedSql` (on DB, or per shard); the server is

@@ -1,7 +1,8 @@
 // npm run dev: local D1 migrations (every shard), wrangler dev on 127.0.0.1:8787, the demo account seeded
 // (idempotent), and a ready-to-paste curl line (CONTRACT.md).
 import { spawn, spawnSync } from "node:child_process";
-import { adminToken, argValue, DEV_HOST, DEV_PORT, DEV_URL, SHARDS, call } from "./local-config.mjs";
+import { d1Databases } from "./d1-databases.mjs";
+import { adminToken, argValue, DEV_HOST, DEV_PORT, DEV_URL, call } from "./local-config.mjs";
 import { seedDemo } from "./seed-demo.mjs";
 
 process.env.WRANGLER_SEND_METRICS ??= "false";
@@ -12,8 +13,8 @@ const withoutPort = passThrough.filter((a, i) => !a.startsWith("--port") && pass
 const persistTo = argValue("persist-to");
 
 // Every shard takes the same migrations (docs/scaling.md): DB and DB_SHARD_1 locally.
-for (const shard of SHARDS) {
-  const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", shard, "--local", ...(persistTo ? ["--persist-to", persistTo] : [])], {
+for (const { binding } of d1Databases()) {
+  const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", binding, "--local", ...(persistTo ? ["--persist-to", persistTo] : [])], {
     stdio: "inherit",
     env: { ...process.env, CI: "true" }, // no interactive confirmation prompt
   });

@@ -10,9 +10,6 @@ export function argValue(name, argv = process.argv.slice(2)) {
 
 export const DEV_HOST = "127.0.0.1";
 export const DEV_PORT = Number(argValue("port") ?? process.env.PORT ?? 8787);
-/** The D1 bindings of wrangler.toml that hold accounts' data (docs/scaling.md); each takes drizzle/. */
-export const SHARDS = ["DB", "DB_SHARD_1"];
-
 /** Where local state lives: wrangler's default, or what `--persist-to` names. */
 export const STATE_DIR = argValue("persist-to") ?? ".wrangler";
 export const DEV_URL = process.env.BOOKING_API_URL ?? `http://${DEV_HOST}:${DEV_PORT}`;

@@ -1,0 +1,1 @@
+export function d1Databases(config?: string): { binding: string; migrationsDir: string }[];
