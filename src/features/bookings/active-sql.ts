@@ -11,6 +11,10 @@ import type { BookingState } from "../../domain/booking-states";
 const lapsedSql = (now: number): SQL =>
   sql`(${bookings.state} = 'awaiting_verification' AND ${bookings.expires_at} IS NOT NULL AND ${bookings.expires_at} <= ${now})`;
 
+/** An unverified booking that will lapse after `now` (the moment lapsedSql turns true for it). */
+export const lapsesLaterSql = (now: number): SQL =>
+  sql`(${bookings.state} = 'awaiting_verification' AND ${bookings.expires_at} > ${now})`;
+
 /** State as readers see it (domain `effectiveState`). */
 export const effectiveStateSql = (now: number): SQL =>
   sql`(CASE WHEN ${lapsedSql(now)} THEN 'verification_expired' ELSE ${bookings.state} END)`;

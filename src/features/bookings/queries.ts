@@ -36,7 +36,7 @@ export function getBookingByExternalId(deps: Deps, externalId: string): Promise<
   );
 }
 
-export { inEffectiveStates, isActiveSql } from "./active-sql";
+export { inEffectiveStates, isActiveSql, lapsesLaterSql } from "./active-sql";
 
 export const ACTIVE = [...ACTIVE_STATES];
 

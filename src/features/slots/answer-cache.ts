@@ -40,11 +40,12 @@ export function cachedAnswer(key: string, account: Account, now: number): Cached
 export function keepAnswer(key: string, answer: CachedAnswer): void {
   const old = answers.get(key);
   if (old) forget(key, old);
+  // An answer that could never fit is not kept, rather than emptying the cache for nothing.
+  if (answer.slots.length > MAX_SLOTS_KEPT) return;
   while (answers.size > 0 && slotsKept + answer.slots.length > MAX_SLOTS_KEPT) {
     const [oldestKey, oldest] = answers.entries().next().value!;
     forget(oldestKey, oldest);
   }
-  if (answer.slots.length > MAX_SLOTS_KEPT) return;
   answers.set(key, answer);
   slotsKept += answer.slots.length;
 }

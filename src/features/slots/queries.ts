@@ -11,7 +11,7 @@ import type { OpeningHours } from "../../db/schema";
 import type { SlotServiceSettings } from "../../domain/slots";
 import type { Deps } from "../../env";
 import { accountD1 } from "../../db/shards";
-import { isActiveSql } from "../bookings/queries";
+import { isActiveSql, lapsesLaterSql } from "../bookings/queries";
 import { bookedCountsQuery } from "../events/queries";
 
 /** The service columns the slot reads select: the engine's settings, and what picks the slot kind. */
@@ -115,8 +115,7 @@ export async function slotReads(
     // Over every booking of the account in range, of either service kind: an early lapse only
     // makes a cached answer expire sooner.
     db.select({ lapse: sql`MIN(${bookings.expires_at})`.as("lapse") }).from(bookings).where(and(
-      eq(bookings.state, "awaiting_verification"),
-      gt(bookings.expires_at, now),
+      lapsesLaterSql(now),
       eq(bookings.account_id, account.id),
       lt(bookings.booked_from, instants.to),
       gt(bookings.booked_to, instants.from),

@@ -40,16 +40,15 @@ function rangeOf(query: SlotsQuery, account: Account, now: number, fallback: Ran
  * ANSWER_MAX_AGE_MS, with what a cached copy needs: the version and the first lapse. Null when
  * the account's version is still `unlessVersion` (the cached answer stands; nothing was read).
  */
-async function compute(deps: Deps, serviceId: number, range: DateRange, selected: number[] | undefined, publicOnly: boolean, unlessVersion?: number) {
+async function compute(
+  deps: Deps, serviceId: number, range: DateRange, selected: number[] | undefined, publicOnly: boolean, windowNow: BookableWindow, unlessVersion?: number,
+) {
   const { account, now } = deps;
   const tz = account.time_zone;
   const instants = { from: startOfDay(range.from, tz), to: startOfDay(addDays(range.to, 1), tz) };
   const reads = await slotReads(deps, serviceId, instants, range, { selected, publicOnly, unlessVersion });
   if (reads === "unchanged") return null;
-  const window: BookableWindow = {
-    earliest: bookableWindow(now, account, tz).earliest,
-    latest: bookableWindow(now + ANSWER_MAX_AGE_MS, account, tz).latest,
-  };
+  const window: BookableWindow = { earliest: windowNow.earliest, latest: bookableWindow(now + ANSWER_MAX_AGE_MS, account, tz).latest };
   const service = reads.service;
   if (!service) throw ApiError.notFound("service");
   const fresh = { version: reads.version, firstLapse: reads.firstLapse };
@@ -126,7 +125,7 @@ async function slotsInRange(deps: Deps, serviceId: number, range: DateRange, sel
 
   const cached = cachedAnswer(key, account, now);
   if (cached && !options.exact && trustedVersion(account.id, now) === cached.version) return within(cached.slots);
-  const fresh = await compute(deps, serviceId, range, selected, options.publicOnly, cached?.version);
+  const fresh = await compute(deps, serviceId, range, selected, options.publicOnly, window, cached?.version);
   trustVersion(account.id, fresh?.version ?? cached!.version, now);
   if (!fresh) return within(cached!.slots);
   keepAnswer(key, { version: fresh.version, account, slots: fresh.slots, validUntil: Math.min(now + ANSWER_MAX_AGE_MS, fresh.firstLapse ?? Infinity) });
