@@ -11,7 +11,7 @@ export const systemDeps = (db: Db, env: Env, account: Account, now: number): Dep
   db, env, account, now, surface: "system", capacityGuard: durableCapacityGuard(env, account.shard),
 });
 
-/** Cron jobs act across accounts: the rows they changed on one shard (`db`), handled one account at a time. */
+/** Cron jobs act across accounts: the rows they changed on one shard, handled one account at a time. */
 export async function byAccount<T extends { account_id: number }>(
   shard: string,
   env: Env,
