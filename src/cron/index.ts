@@ -29,8 +29,8 @@ export async function handleScheduled(controller: ScheduledController, env: Env)
   // A shard never migrated holds no account (placement skips it): nothing to sweep, nothing to log.
   // One that does not answer is swept anyway, so its jobs log the failure.
   const neverMigrated = (shard: string) => appliedMigrations(shardD1(env, shard)).then((n) => n < 0, () => false);
-  const shards = (await Promise.all(shardNames(env).map(async (shard) => ((await neverMigrated(shard)) ? null : shard))))
-    .filter((shard): shard is string => shard !== null);
+  const skipped = await Promise.all(shardNames(env).map(neverMigrated));
+  const shards = shardNames(env).filter((_, i) => !skipped[i]);
   const runs = shards.flatMap((shard) => cronJobs.map((job) => ({ shard, job })));
   const outcomes = await Promise.allSettled(runs.map(({ shard, job }) => job.run(env, now, shard)));
   outcomes.forEach((outcome, i) => {

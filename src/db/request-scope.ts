@@ -3,7 +3,7 @@
 // client per isolate (db/client.ts) needs no rebuilding per request.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Env } from "../env";
-import { DIRECTORY_SHARD, shardNames } from "./shards";
+import { DIRECTORY_SHARD, shardBindings } from "./shards";
 
 export interface RequestMeter {
   /** Sequential waits on D1: each statement run alone and each batch count one. */
@@ -21,7 +21,7 @@ export interface RequestScope {
   /** The client's `x-d1-bookmark`: which shard's database it belongs to, and where it stands. */
   bookmark?: { shard: string; bookmark: string };
   /** The raw D1 binding of each shard, on which sessions are opened; background work has none. */
-  bindings?: Record<string, D1Database>;
+  bindings?: Readonly<Record<string, D1Database>>;
   /** The request's D1 session per shard, opened at its first statement there. */
   sessions: Map<string, D1DatabaseSession>;
   /** The shard of the request's account once known: its bookmark is the one answered. */
@@ -41,7 +41,7 @@ export function followBookmark(shard: string, bookmark: string | null | undefine
 /** The shard whose bookmark the answer carries, and that bookmark. */
 export function scopeBookmark(scope: RequestScope): { shard: string; bookmark: string } | null {
   const shard = scope.dataShard ?? DIRECTORY_SHARD;
-  const session = scope.sessions?.get(shard);
+  const session = scope.sessions.get(shard);
   const bookmark = session?.getBookmark();
   return bookmark ? { shard, bookmark } : null;
 }
@@ -172,7 +172,7 @@ const meteredEnvs = new WeakMap<Env, Env>();
 export function meteredEnv(env: Env): Env {
   let wrapped = meteredEnvs.get(env);
   if (!wrapped) {
-    const shards = Object.fromEntries(shardNames(env).map((name) => [name, meteredD1(name, (env as unknown as Record<string, D1Database>)[name])]));
+    const shards = Object.fromEntries(Object.entries(shardBindings(env)).map(([name, binding]) => [name, meteredD1(name, binding)]));
     wrapped = {
       ...env,
       ...shards,

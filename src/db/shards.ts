@@ -26,6 +26,18 @@ export function shardNames(env: object): string[] {
   return names;
 }
 
+const bindingsByEnv = new WeakMap<object, Readonly<Record<string, D1Database>>>();
+
+/** Each shard's D1 binding by name, built once per environment (every request needs it). */
+export function shardBindings(env: object): Readonly<Record<string, D1Database>> {
+  let bindings = bindingsByEnv.get(env);
+  if (!bindings) {
+    bindings = Object.freeze(Object.fromEntries(shardNames(env).map((name) => [name, (env as Record<string, D1Database>)[name]])));
+    bindingsByEnv.set(env, bindings);
+  }
+  return bindings;
+}
+
 export const isShardName = (env: object, name: string): boolean =>
   SHARD_NAME.test(name) && isD1((env as Record<string, unknown>)[name]);
 

@@ -3,7 +3,8 @@
 import { inArray } from "drizzle-orm";
 import { openDb } from "../db/client";
 import { accounts, type Account } from "../db/schema";
-import { directoryD1, shardD1 } from "../db/shards";
+import { directoryDb } from "../db/directory";
+import { shardD1 } from "../db/shards";
 import { durableCapacityGuard } from "../durable-objects/guard-client";
 import type { Db, Deps, Env } from "../env";
 
@@ -11,7 +12,7 @@ export const systemDeps = (db: Db, env: Env, account: Account, now: number): Dep
   db, env, account, now, surface: "system", capacityGuard: durableCapacityGuard(env, account.shard),
 });
 
-/** Cron jobs act across accounts: the rows they changed on one shard (`db`), handled one account at a time. */
+/** Cron jobs act across accounts: the rows they changed on one shard, handled one account at a time. */
 export async function byAccount<T extends { account_id: number }>(
   shard: string,
   env: Env,
@@ -21,8 +22,7 @@ export async function byAccount<T extends { account_id: number }>(
 ): Promise<void> {
   if (rows.length === 0) return;
   const ids = [...new Set(rows.map((r) => r.account_id))];
-  const directory = openDb(directoryD1(env));
-  const found: Account[] = await directory.select().from(accounts).where(inArray(accounts.id, ids));
+  const found: Account[] = await directoryDb(env).select().from(accounts).where(inArray(accounts.id, ids));
   // Rows are handled as their account's shard says: a copy left on another shard (a move
   // between its import and its cleanup) is not the account's data.
   const db = openDb(shardD1(env, shard));

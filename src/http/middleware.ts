@@ -1,13 +1,12 @@
 // Request-wide conventions applied before any route: context, format negotiation, identification.
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { openDb } from "../db/client";
-import { directoryD1 } from "../db/shards";
+import { directoryDb } from "../db/directory";
 import { ApiError } from "./errors";
 
 export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   // The directory until auth knows the account; then the account's shard (http/auth.ts).
-  c.set("db", openDb(directoryD1(c.env)));
+  c.set("db", directoryDb(c.env));
   c.set("now", Date.now());
   await next();
 });

@@ -7,7 +7,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { meteredEnv, newMeter, runInScope, scopeBookmark, type RequestMeter, type RequestScope } from "../db/request-scope";
-import { DIRECTORY_SHARD, shardNames } from "../db/shards";
+import { DIRECTORY_SHARD, shardBindings } from "../db/shards";
 
 export const BOOKMARK_HEADER = "x-d1-bookmark";
 /** D1 bookmarks are hex groups joined by dashes; anything else is ignored rather than failing the read. */
@@ -28,7 +28,7 @@ export const meterRequest = createMiddleware<AppEnv>(async (c, next) => {
     meter: newMeter(),
     reads: c.req.method === "GET" || c.req.method === "HEAD",
     bookmark: bookmarkFrom(c.req.header(BOOKMARK_HEADER)),
-    bindings: Object.fromEntries(shardNames(c.env).map((name) => [name, (c.env as unknown as Record<string, D1Database>)[name]])),
+    bindings: shardBindings(c.env),
     sessions: new Map(),
   };
   c.env = meteredEnv(c.env);

@@ -4,7 +4,8 @@ import { and, eq, inArray, lt, or } from "drizzle-orm";
 import { z } from "zod";
 import { accounts, messages } from "../../db/schema";
 import { openDb } from "../../db/client";
-import { DIRECTORY_SHARD, directoryD1, shardD1 } from "../../db/shards";
+import { directoryDb } from "../../db/directory";
+import { DIRECTORY_SHARD, shardD1 } from "../../db/shards";
 import type { Env } from "../../env";
 import type { Consumer } from "../../queues/types";
 import { announceProcessed } from "./processed";
@@ -37,7 +38,7 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
     // Settled already (a redelivery): done. Claimed by a running consumer: look again later.
     return current.status === "sent" || current.status === "failed" ? "ack" : "retry";
   }
-  const account = await openDb(directoryD1(env)).query.accounts.findFirst({ where: eq(accounts.id, body.account_id) });
+  const account = await directoryDb(env).query.accounts.findFirst({ where: eq(accounts.id, body.account_id) });
   const provider = providerFor(env);
   const result = await provider.deliver({ message: claimed, body: body.secret_body ?? claimed.body });
   if (!result.ok) {
@@ -78,7 +79,7 @@ const liveConsumer: Consumer = async (batch, env) => {
 
 /** Retries are spent: the message is recorded as failed with its last error, and announced. */
 const deadConsumer: Consumer = async (batch, env) => {
-  const directory = openDb(directoryD1(env));
+  const directory = directoryDb(env);
   const now = Date.now();
   for (const message of batch.messages) {
     const parsed = queueBody.safeParse(message.body);

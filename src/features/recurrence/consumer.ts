@@ -2,7 +2,8 @@
 // records its progress, then queues the next chunk; the dead-letter consumer marks it failed.
 import { and, eq } from "drizzle-orm";
 import { openDb } from "../../db/client";
-import { directoryD1, shardD1 } from "../../db/shards";
+import { directoryDb } from "../../db/directory";
+import { shardD1 } from "../../db/shards";
 import { accounts, recurringCollections } from "../../db/schema";
 import type { Env } from "../../env";
 import type { Consumer } from "../../queues/types";
@@ -17,7 +18,7 @@ const CHUNK_SIZE = 25;
 
 async function loadContext(env: Env, message: RecurrenceMessage) {
   const db = openDb(shardD1(env, message.shard));
-  const account = await openDb(directoryD1(env)).query.accounts.findFirst({ where: eq(accounts.id, message.account_id) });
+  const account = await directoryDb(env).query.accounts.findFirst({ where: eq(accounts.id, message.account_id) });
   const collection = await db.query.recurringCollections.findFirst({
     where: and(eq(recurringCollections.id, message.collection_id), eq(recurringCollections.account_id, message.account_id)),
   });

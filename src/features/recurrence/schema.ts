@@ -1,6 +1,7 @@
 // Recurring create bodies (POST /bookings/recurring, POST /events/recurring), the recurrence
 // parameters, the collection reads' query and the queue message.
 import { z } from "zod";
+import { DIRECTORY_SHARD } from "../../db/shards";
 import { boolean, LONG_TEXT, optionalText, page } from "../../http/fields";
 import { createBookingBody } from "../bookings/schema";
 import { createEventBody } from "../events/schema";
@@ -28,7 +29,7 @@ export const recurrenceMessage = z.object({
   collection_id: z.string().min(1),
   account_id: z.number().int().min(1),
   /** The account's shard (db/shards.ts); absent in messages queued before shards, meaning DB. */
-  shard: z.string().default("DB"),
+  shard: z.string().default(DIRECTORY_SHARD),
   /** Index of the first occurrence this message creates; each message creates one chunk. */
   from: z.number().int().min(0),
 });

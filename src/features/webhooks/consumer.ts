@@ -2,14 +2,14 @@
 // dead-letter queue marks whatever reached it as failed, so nothing disappears unrecorded.
 import { and, eq } from "drizzle-orm";
 import { openDb } from "../../db/client";
-import { DIRECTORY_SHARD, shardD1 } from "../../db/shards";
+import { shardD1 } from "../../db/shards";
 import { webhookDeliveries } from "../../db/schema";
 import type { Db, Env } from "../../env";
 import type { Consumer } from "../../queues/types";
 import { deliverAttempt, recordAttempt } from "./deliver";
 import type { WebhookEventMessage } from "./emit";
 import { fanOut } from "./fan-out";
-import { deliveryMessageFor, parseWebhookMessage, type DeliveryMessage } from "./queue-messages";
+import { deliveryMessageFor, parseWebhookMessage, type DeliveryMessage, type QueuedEventMessage } from "./queue-messages";
 import type { WebhookDelivery } from "./serializer";
 
 const RETRY_AFTER_ERROR_SECONDS = 60;
@@ -18,13 +18,13 @@ const RETRY_AFTER_ERROR_SECONDS = 60;
 const log = (entry: Record<string, unknown>) => console.error(JSON.stringify({ consumer: "webhooks", ...entry }));
 
 /** An event's first attempts run at once, in this invocation; later ones come back as messages. */
-async function deliverEvent(env: Env, db: Db, message: WebhookEventMessage): Promise<void> {
+async function deliverEvent(env: Env, db: Db, message: QueuedEventMessage): Promise<void> {
   const deliveries = await fanOut(db, message, Date.now());
-  await Promise.all(deliveries.map((d) => deliverAttempt(env, db, deliveryMessageFor(d, message.shard ?? DIRECTORY_SHARD, 1, 0), Date.now())));
+  await Promise.all(deliveries.map((d) => deliverAttempt(env, db, deliveryMessageFor(d, message.shard, 1, 0), Date.now())));
 }
 
 /** The database of the shard a message names. */
-const dbOf = (env: Env, message: { shard?: string }) => openDb(shardD1(env, message.shard ?? DIRECTORY_SHARD));
+const dbOf = (env: Env, message: { shard: string }) => openDb(shardD1(env, message.shard));
 
 const live: Consumer = async (batch, env) => {
   await Promise.all(batch.messages.map(async (message) => {

@@ -32,15 +32,18 @@ const deliveryMessage = z.object({
 
 export type DeliveryMessage = z.output<typeof deliveryMessage>;
 
+/** An event message as parsed: its shard is always known (absent meant DB). */
+export type QueuedEventMessage = WebhookEventMessage & { shard: string };
+
 type WebhookQueueMessage =
-  | { type: "event"; body: WebhookEventMessage }
+  | { type: "event"; body: QueuedEventMessage }
   | { type: "delivery"; body: DeliveryMessage };
 
 export function parseWebhookMessage(body: unknown): WebhookQueueMessage | null {
   const delivery = deliveryMessage.safeParse(body);
   if (delivery.success) return { type: "delivery", body: delivery.data };
   const event = eventMessage.safeParse(body);
-  return event.success ? { type: "event", body: event.data as WebhookEventMessage } : null;
+  return event.success ? { type: "event", body: event.data as QueuedEventMessage } : null;
 }
 
 export const deliveryMessageFor = (
