@@ -505,6 +505,17 @@ export const availabilityVersions = sqliteTable("availability_versions", {
   version: integer("version").notNull(),
 });
 
+/**
+ * What a booking-list answer depends on changes the account's listing version: triggers bump it in
+ * the same statement as every write to bookings, people, resources, services and events
+ * (drizzle/0009), so no write path can forget it. Booking-list answers are cached under it
+ * (features/bookings/list-cache.ts). No row reads as version 0.
+ */
+export const listingVersions = sqliteTable("listing_versions", {
+  account_id: integer("account_id").primaryKey(),
+  version: integer("version").notNull(),
+});
+
 export type Account = typeof accounts.$inferSelect;
 export type Resource = typeof resources.$inferSelect;
 export type ResourceExceptionDate = typeof resourceExceptionDates.$inferSelect;

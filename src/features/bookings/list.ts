@@ -1,7 +1,7 @@
 // The booking listings (/bookings and its variants, a person's and an event's bookings): which
 // states each shows (spec: Listing rules) and how the query parameters filter them.
-import { and, eq, ne, sql, type SQL } from "drizzle-orm";
-import { bookings, events, people } from "../../db/schema";
+import { eq, ne, sql, type SQL } from "drizzle-orm";
+import { bookings } from "../../db/schema";
 import { inIds } from "../../db/id-list";
 import { changedSince, type SyncDirection } from "../../db/sync-order";
 import type { BookingState } from "../../domain/booking-states";
@@ -9,8 +9,7 @@ import { parseDateTimeInput, startOfDay } from "../../domain/time";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
-import { found } from "../../http/serialize";
-import { ACTIVE, inEffectiveStates, isActiveSql, pageOfBookings, syncPageOfBookings, type ListOrder } from "./queries";
+import { ACTIVE, inEffectiveStates, isActiveSql, pageOfBookings, syncPageOfBookings, type ListChecks, type ListFreshness } from "./queries";
 import type { ListQuery } from "./schema";
 import type { ListedBooking, ListedRelated } from "./serializer";
 
@@ -67,16 +66,10 @@ function filters(deps: Deps, listing: Listing, query: ListQuery): SQL[] {
   return conditions;
 }
 
-async function ownerCondition(deps: Deps, owner: Owner): Promise<SQL | undefined> {
-  const { db, account } = deps;
-  if (owner.kind === "person") {
-    await found(db.query.people.findFirst({ where: and(eq(people.id, owner.id), eq(people.account_id, account.id)) }), "person");
-    return eq(bookings.person_id, owner.id);
-  }
-  if (owner.kind === "event") {
-    await found(db.query.events.findFirst({ where: and(eq(events.id, owner.id), eq(events.account_id, account.id)) }), "event");
-    return eq(bookings.event_id, owner.id);
-  }
+/** The owner's condition; whether the owner is the account's is read in the page's batch (queries.ts). */
+function ownerCondition(owner: Owner): SQL | undefined {
+  if (owner.kind === "person") return eq(bookings.person_id, owner.id);
+  if (owner.kind === "event") return eq(bookings.event_id, owner.id);
   return undefined;
 }
 
@@ -92,14 +85,18 @@ function syncDirection(listing: Listing, query: ListQuery): SyncDirection | null
 
 export async function listBookings(
   deps: Deps, listing: Listing, query: ListQuery, request: PageRequest, owner: Owner = { kind: "account" },
-): Promise<{ rows: ListedBooking[]; total: number; nextCursor?: string | null; related: ListedRelated }> {
+): Promise<{ rows: ListedBooking[]; total: number; nextCursor?: string | null; related: ListedRelated; freshness: ListFreshness }> {
   const direction = syncDirection(listing, query);
   if (request.cursor && !direction) {
     throw ApiError.invalid("cursor", "applies only to since listings without an order, and to recent");
   }
-  const conditions = [await ownerCondition(deps, owner), stateCondition(deps, listing, query, owner), ...filters(deps, listing, query)]
+  const conditions = [ownerCondition(owner), stateCondition(deps, listing, query, owner), ...filters(deps, listing, query)]
     .filter((c): c is SQL => c !== undefined);
-  if (direction) return syncPageOfBookings(deps, conditions, direction, request);
-  const order: ListOrder = query.order === "booked_from_desc" ? "booked_from_desc" : "booked_from";
-  return pageOfBookings(deps, conditions, order, request);
+  const checks: ListChecks = { owner: owner.kind === "account" ? undefined : owner, endsWithTime: listing === "upcoming" && query.from === undefined };
+  const page = direction
+    ? await syncPageOfBookings(deps, conditions, direction, request, checks)
+    : await pageOfBookings(deps, conditions, query.order === "booked_from_desc" ? "booked_from_desc" : "booked_from", request, checks);
+  // In the same snapshot as the rows: a person or event deleted meanwhile is a 404, not an empty list.
+  if (!page.freshness.ownerFound) throw ApiError.notFound(owner.kind);
+  return page;
 }

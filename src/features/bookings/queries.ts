@@ -4,7 +4,7 @@ import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from "dri
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import {
-  bookings, events, people, resources, services, type Booking, type Event, type Person, type Resource, type Service,
+  bookings, events, listingVersions, people, resources, services, type Booking, type Event, type Person, type Resource, type Service,
 } from "../../db/schema";
 import { inIds } from "../../db/id-list";
 import { jsonRow } from "../../db/json-row";
@@ -14,7 +14,8 @@ import { pageOf, syncPageOf } from "../../db/page";
 import type { SyncDirection } from "../../db/sync-order";
 import type { PageRequest } from "../../http/pagination";
 import { found } from "../../http/serialize";
-import { isActiveSql } from "./active-sql";
+import { accountD1 } from "../../db/shards";
+import { isActiveSql, lapsesLaterSql } from "./active-sql";
 import { bookedCountsQuery, toBookedMap } from "../events/queries";
 import { PERSON_OUT_COLUMNS } from "../people/serializer";
 import { LISTED_BOOKING_COLUMNS, type ListedBooking, type ListedRelated, type Related } from "./serializer";
@@ -98,23 +99,86 @@ function pageRelatedFrom([rows]: [{ kind: RelatedKind; row: string }[]]): Listed
   return related;
 }
 
+/** What a cached list answer must know about the listing besides its rows (list-answer.ts). */
+export interface ListChecks {
+  /** The person or event whose bookings these are: the listing is a 404 when it is not the account's. */
+  owner?: { kind: "person" | "event"; id: number };
+  /** The listing keeps `booked_to > now` (upcoming without `from`): rows leave it as time passes. */
+  endsWithTime: boolean;
+}
+
+/** Read in the page's batch (one transaction), so it describes exactly the rows read with it. */
+export interface ListFreshness {
+  /** The account's listing version (drizzle/0009), 0 before its first write. */
+  version: number;
+  /** The first instant the same query could answer otherwise with no write: a lapse, or a row leaving. */
+  validUntil: number;
+  ownerFound: boolean;
+}
+
+const ownerExists = ({ account }: Deps, owner: NonNullable<ListChecks["owner"]>): SQL => {
+  const table = owner.kind === "person" ? people : events;
+  return sql`EXISTS (SELECT 1 FROM ${table} WHERE ${table.id} = ${owner.id} AND ${table.account_id} = ${account.id})`;
+};
+
+/**
+ * One row of scalars: the version, the first lapse of the account's unverified bookings (it
+ * changes states, `active`, filters and events' seats held at once), the first end among the
+ * listing's rows when time takes rows out of it, and the owner's existence.
+ */
+const freshnessOf = (deps: Deps, where: SQL | undefined, checks: ListChecks) => {
+  const { db, account, now } = deps;
+  // Aliased: D1 answers rows as objects, keyed by column name, and Drizzle reads them back by
+  // position, so an unaliased `1` (an integer-like key comes first in an object) would move.
+  return db.select({
+    version: sql<number | null>`(SELECT ${listingVersions.version} FROM ${listingVersions} WHERE ${listingVersions.account_id} = ${account.id})`.as("version"),
+    lapse: sql<number | null>`(SELECT MIN(${bookings.expires_at}) FROM ${bookings} WHERE ${bookings.account_id} = ${account.id} AND ${lapsesLaterSql(now)})`.as("lapse"),
+    end: (checks.endsWithTime ? sql<number | null>`(SELECT MIN(${bookings.booked_to}) FROM ${bookings} WHERE ${where})` : sql<null>`NULL`).as("end_at"),
+    owner: (checks.owner ? sql<number>`${ownerExists(deps, checks.owner)}` : sql<number>`1`).as("owner_found"),
+  }).from(sql`(SELECT 1)`);
+};
+
+type FreshnessRow = { version: number | null; lapse: number | null; end: number | null; owner: number };
+
+function freshnessFrom([row]: FreshnessRow[]): ListFreshness {
+  const bounds = [row.lapse, row.end].filter((t): t is number => t !== null).map(Number);
+  return { version: Number(row.version ?? 0), validUntil: Math.min(Infinity, ...bounds), ownerFound: Number(row.owner) === 1 };
+}
+
+/** The related rows and the freshness row, alongside the page in its one batch. */
+const alongsidePage = (deps: Deps, where: SQL | undefined, checks: ListChecks) => (pageIds: SQL) =>
+  [...relatedOfPage(deps)(pageIds), freshnessOf(deps, where, checks)];
+
+function extrasFrom(extra: unknown[]) {
+  const [related, freshness] = extra as [{ kind: RelatedKind; row: string }[], FreshnessRow[]];
+  return { related: pageRelatedFrom([related]), freshness: freshnessFrom(freshness) };
+}
+
 export async function pageOfBookings(
   deps: Deps,
   conditions: SQL[],
   order: ListOrder,
   request: PageRequest,
-): Promise<{ rows: ListedBooking[]; total: number; related: ListedRelated }> {
+  checks: ListChecks = { endsWithTime: false },
+): Promise<{ rows: ListedBooking[]; total: number; related: ListedRelated; freshness: ListFreshness }> {
   const where = and(eq(bookings.account_id, deps.account.id), ...conditions);
-  const { rows, total, extra } = await pageOf(deps.db, bookings, where, ORDERS[order], request, relatedOfPage(deps), listedBookingRow);
-  return { rows, total, related: pageRelatedFrom(extra as [{ kind: RelatedKind; row: string }[]]) };
+  const { rows, total, extra } = await pageOf(deps.db, bookings, where, ORDERS[order], request, alongsidePage(deps, where, checks), listedBookingRow);
+  return { rows, total, ...extrasFrom(extra) };
 }
 
-export async function syncPageOfBookings(deps: Deps, conditions: SQL[], direction: SyncDirection, request: PageRequest) {
+export async function syncPageOfBookings(deps: Deps, conditions: SQL[], direction: SyncDirection, request: PageRequest, checks: ListChecks) {
   const where = and(eq(bookings.account_id, deps.account.id), ...conditions);
   const { extra, ...page } = await syncPageOf(
-    deps.db, bookings, { updatedAt: bookings.updated_at, id: bookings.id }, where, direction, request, relatedOfPage(deps), listedBookingRow,
+    deps.db, bookings, { updatedAt: bookings.updated_at, id: bookings.id }, where, direction, request, alongsidePage(deps, where, checks), listedBookingRow,
   );
-  return { ...page, related: pageRelatedFrom(extra as [{ kind: RelatedKind; row: string }[]]) };
+  return { ...page, ...extrasFrom(extra) };
+}
+
+/** The listing version alone: all a cached list answer costs (list-answer.ts). Through the request's session. */
+export async function listingVersion({ env, account }: Deps): Promise<number> {
+  const version = await accountD1({ env, account })
+    .prepare("SELECT version FROM listing_versions WHERE account_id = ?").bind(account.id).first<number>("version");
+  return Number(version ?? 0);
 }
 
 const ids = (values: (number | null)[]) => [...new Set(values.filter((v): v is number => v !== null))];

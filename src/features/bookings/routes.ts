@@ -3,15 +3,16 @@
 import { Hono, type Context } from "hono";
 import type { Booking } from "../../db/schema";
 import type { AppEnv } from "../../env";
-import { wrap, wrapList } from "../../http/envelope";
+import { wrap } from "../../http/envelope";
 import { BOOKINGS_PAGE_SIZE, pageRequest, setPageHeaders } from "../../http/pagination";
 import { body, params, query } from "../../http/validate";
 import { deps } from "../deps";
 import { actionBody, createBookingBody, listQuery, showQuery, siteVerifyCodeBody, statusBody, updateBookingBody, verifyCodeBody, type ListQuery } from "./schema";
+import { listAnswer } from "./list-answer";
 import { bookingWithToken, cancelOnSite, createOnSite, verifyOnSite } from "./site";
 import { toBookingJson, toPublicBookingJson } from "./serializer";
 import {
-  createBooking, getBookingByExternalId, getBookingWithRelated, listBookings, LISTINGS, loadRelated, setStatus, transition, updateBooking,
+  createBooking, getBookingByExternalId, getBookingWithRelated, LISTINGS, loadRelated, setStatus, transition, updateBooking,
   verifyWithCode, type Listing, type Owner,
 } from "./service";
 
@@ -22,12 +23,13 @@ async function one(c: C, booking: Booking, extended = false) {
   return c.json(wrap("booking", toBookingJson(booking, related, { timeZone: c.var.account.time_zone, now: c.var.now, extended })));
 }
 
+/** A page of a listing: its body text is often the isolate's cached answer (list-answer.ts). */
 async function page(c: C, listing: Listing, q: ListQuery, owner?: Owner) {
   const request = pageRequest(q.page, BOOKINGS_PAGE_SIZE, q.cursor);
-  const { rows, total, nextCursor, related } = await listBookings(deps(c), listing, q, request, owner);
-  const view = { timeZone: c.var.account.time_zone, now: c.var.now, extended: q.extended ?? false };
-  setPageHeaders(c, request, total, rows.length, nextCursor);
-  return c.json(wrapList("booking", rows.map((b) => toBookingJson(b, related, view))));
+  const answer = await listAnswer(deps(c), listing, q, request, owner);
+  // The links echo the request's own URL, so they are written per request, never cached.
+  setPageHeaders(c, request, answer.total, answer.pageItems, answer.nextCursor);
+  return c.body(answer.body, 200, { "Content-Type": "application/json" });
 }
 
 export const bookingRoutes = new Hono<AppEnv>();

@@ -1,0 +1,4 @@
+CREATE TABLE `listing_versions` (
+	`account_id` integer PRIMARY KEY NOT NULL,
+	`version` integer NOT NULL
+);

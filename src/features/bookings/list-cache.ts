@@ -1,0 +1,64 @@
+// Finished booking-list answers kept per isolate under the account's listing version (drizzle/0009),
+// so a repeated list read costs one tiny D1 statement instead of the page, its total and its related
+// rows (docs/decisions/latency.md, "Booking-list answers").
+
+export interface CachedList {
+  /** The account's listing version read in the same D1 batch as the rows the body comes from. */
+  version: number;
+  /** Served only before this instant: the first lapse of an unverified booking, or a row leaving the listing. */
+  validUntil: number;
+  /** The JSON text as sent. */
+  body: string;
+  total: number;
+  pageItems: number;
+  /** Sync listings' next cursor (pagination.ts); undefined for the others. */
+  nextCursor?: string | null;
+}
+
+/**
+ * Bounds memory per isolate (128 MB): page 1 of a 10,000-booking account is about 0.8 million
+ * characters, so ten such pages. Characters, not bytes: a string holding non-Latin-1 text takes two
+ * bytes per character, so at most twice this.
+ */
+export const MAX_CHARS_KEPT = 8_000_000;
+
+const lists = new Map<string, CachedList>();
+let charsKept = 0;
+
+/** The answer under `key` while time has changed nothing in it; whether its version stands is the caller's read. */
+export function cachedList(key: string, now: number): CachedList | undefined {
+  const hit = lists.get(key);
+  if (!hit) return undefined;
+  if (now >= hit.validUntil) {
+    forget(key, hit);
+    return undefined;
+  }
+  // Least recently used first out: a hit moves to the end of the Map's order.
+  lists.delete(key);
+  lists.set(key, hit);
+  return hit;
+}
+
+export function keepList(key: string, answer: CachedList): void {
+  const old = lists.get(key);
+  if (old) forget(key, old);
+  // An answer that could never fit is not kept, rather than emptying the cache for nothing.
+  if (answer.body.length > MAX_CHARS_KEPT) return;
+  while (lists.size > 0 && charsKept + answer.body.length > MAX_CHARS_KEPT) {
+    const [oldestKey, oldest] = lists.entries().next().value!;
+    forget(oldestKey, oldest);
+  }
+  lists.set(key, answer);
+  charsKept += answer.body.length;
+}
+
+/** A stale entry (its version moved on) is dropped at once rather than waiting to be pushed out. */
+export function forgetList(key: string): void {
+  const hit = lists.get(key);
+  if (hit) forget(key, hit);
+}
+
+function forget(key: string, answer: CachedList) {
+  lists.delete(key);
+  charsKept -= answer.body.length;
+}
