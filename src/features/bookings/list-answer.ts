@@ -19,6 +19,8 @@ import { toBookingJson } from "./serializer";
 const keyOf = ({ account }: Deps, listing: Listing, owner: Owner, query: ListQuery) =>
   JSON.stringify([account.id, account.shard, account.time_zone, listing, owner.kind, owner.kind === "account" ? 0 : owner.id, query]);
 
+const utf8 = new TextEncoder();
+
 export async function listAnswer(deps: Deps, listing: Listing, query: ListQuery, request: PageRequest, owner: Owner = { kind: "account" }): Promise<CachedList> {
   const key = keyOf(deps, listing, owner, query);
   const cached = cachedList(key, deps.now);
@@ -33,7 +35,8 @@ export async function listAnswer(deps: Deps, listing: Listing, query: ListQuery,
   const answer: CachedList = {
     version: freshness.version,
     validUntil: freshness.validUntil,
-    body: JSON.stringify(wrapList("booking", rows.map((b) => toBookingJson(b, related, view)))),
+    // encode() always answers a fresh ArrayBuffer; its type says "or shared" only for generality.
+    body: utf8.encode(JSON.stringify(wrapList("booking", rows.map((b) => toBookingJson(b, related, view))))) as Uint8Array<ArrayBuffer>,
     total,
     pageItems: rows.length,
     nextCursor,
