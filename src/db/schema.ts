@@ -346,6 +346,10 @@ export const bookings = sqliteTable(
     index("bookings_account_person").on(t.account_id, t.person_id),
     index("bookings_account_event").on(t.account_id, t.event_id),
     index("bookings_state_expires").on(t.state, t.expires_at),
+    // Covers a listing's total (account, active, lapse) and an account's first lapse without the
+    // table. Only account_id leads as an equality, so a page keeps bookings_account_from, whose
+    // order is the listing's (docs/decisions/latency.md, "Booking-list answers").
+    index("bookings_account_state_expires_active").on(t.account_id, t.state, t.expires_at, t.active),
     index("bookings_reminder_due").on(t.reminder_at).where(sql`reminded_at IS NULL`),
     // A redelivered recurrence message must not create an occurrence twice.
     uniqueIndex("bookings_collection_start")

@@ -1,0 +1,1 @@
+CREATE INDEX `bookings_account_state_expires_active` ON `bookings` (`account_id`,`state`,`expires_at`,`active`);
