@@ -205,6 +205,29 @@ describe("POST /admin/v1/accounts/{id}/move", () => {
     expect(await rowOn("DB_SHARD_1", "bookings", next.id)).toMatchObject({ account_id: account.id });
   });
 
+  it("never answers a booking list cached on the shard the account left, also after it comes back", async () => {
+    const { api, account } = await newAccount({ shard: "DB" });
+    const make = catalogue(api);
+    const resource = await make.resource({ title: "Travelling room" });
+    const slot = (hour: number) => ({ resource_id: resource.id, booked_from: `2030-03-05 ${hour}:00`, booked_to: `2030-03-05 ${hour + 1}:00` });
+    const first = await make.booking(slot(10));
+    const listed = async () => (await must(api.get(`/bookings?resource_id=${resource.id}`))).map((e: any) => e.booking.id);
+    const move = async (shard: string) => {
+      await must(operator("PUT", `/accounts/${account.id}`, { account: { api_enabled: false, public_access: false } }));
+      await must(operator("POST", `/accounts/${account.id}/move`, { shard }));
+      await must(operator("PUT", `/accounts/${account.id}`, { account: { api_enabled: true, public_access: true } }));
+    };
+    // Cached on DB (features/bookings/list-cache.ts), then the account leaves and changes elsewhere.
+    expect([await listed(), await listed()]).toEqual([[first.id], [first.id]]);
+    await move("DB_SHARD_1");
+    expect(await listed()).toEqual([first.id]);
+    const second = await make.booking(slot(12));
+    expect(await listed()).toEqual([first.id, second.id]);
+    // Back on DB: its listing version of the account moved on with the clean-up and the import.
+    await move("DB");
+    expect(await listed()).toEqual([first.id, second.id]);
+  });
+
   it("answers 409 and moves nothing when the target already uses one of the account's ids", async () => {
     const { api, account } = await newAccount({ shard: "DB" });
     const resource = await catalogue(api).resource({ title: "Clashing room" });
