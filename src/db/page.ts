@@ -13,23 +13,12 @@ import { afterSyncCursor, formatSyncCursor, syncOrder, type SyncColumns, type Sy
  */
 type Alongside = (pageIds: SQL) => BatchItem<"sqlite">[];
 
-/**
- * The table, or with a guard the table behind a one-row (or no-row) outer loop: when the guard is
- * false the statement reads nothing at all. A CROSS JOIN keeps that order in SQLite; the same
- * guard in WHERE would be tested per row of a full scan (EXPLAIN shows it inside the loop).
- */
-const source = (table: SQLiteTable, guard?: SQL): SQLiteTable =>
-  (guard ? sql`(SELECT 1 WHERE ${guard}) CROSS JOIN ${table}` : table) as SQLiteTable;
-
-const idsOf = (db: Db, table: SQLiteTable, where: SQL | undefined, orderBy: SQL[], limit: number, offset: number, guard?: SQL): SQL =>
-  // The id as SQL rather than a column: Drizzle refuses a column whose table it cannot see in a guarded FROM.
-  sql`(${db.select({ id: sql`${(table as unknown as { id: SQLiteColumn }).id}` }).from(source(table, guard)).where(where).orderBy(...orderBy).limit(limit).offset(offset)})`;
+const idsOf = (db: Db, table: SQLiteTable, where: SQL | undefined, orderBy: SQL[], limit: number, offset: number): SQL =>
+  sql`(${db.select({ id: (table as unknown as { id: SQLiteColumn }).id }).from(table).where(where).orderBy(...orderBy).limit(limit).offset(offset)})`;
 
 /**
  * The total of `where`, up to `limit` rows of `rowsWhere` in `orderBy`, and the statements
- * alongside: one batch. With `row`, rows are read as one JSON text each (db/json-row.ts). With
- * `guard` (row reads only), the total, the rows and the page's ids read nothing while it is false:
- * a caller holding a cached page learns in the same round trip whether it still stands.
+ * alongside: one batch. With `row`, rows are read as one JSON text each (db/json-row.ts).
  */
 async function batchPage<T extends SQLiteTable, R = T["$inferSelect"]>(
   db: Db,
@@ -38,12 +27,11 @@ async function batchPage<T extends SQLiteTable, R = T["$inferSelect"]>(
   rows: { where: SQL | undefined; orderBy: SQL[]; limit: number; offset: number },
   alongside?: Alongside,
   row?: JsonRow<R>,
-  guard?: SQL,
 ): Promise<{ rows: R[]; total: number; extra: unknown[] }> {
-  const extras = alongside?.(idsOf(db, table, rows.where, rows.orderBy, rows.limit, rows.offset, guard)) ?? [];
-  const selected = row ? db.select({ row: row.field }).from(source(table, guard)) : db.select().from(table as SQLiteTable);
+  const extras = alongside?.(idsOf(db, table, rows.where, rows.orderBy, rows.limit, rows.offset)) ?? [];
+  const selected = row ? db.select({ row: row.field }).from(table as SQLiteTable) : db.select().from(table as SQLiteTable);
   const [totals, found, ...extra] = await db.batch([
-    db.select({ total: count() }).from(source(table, guard)).where(where),
+    db.select({ total: count() }).from(table as SQLiteTable).where(where),
     selected.where(rows.where).orderBy(...rows.orderBy).limit(rows.limit).offset(rows.offset),
     ...extras,
   ]);
@@ -59,9 +47,8 @@ export function pageOf<T extends SQLiteTable, R = T["$inferSelect"]>(
   request: PageRequest,
   alongside?: Alongside,
   row?: JsonRow<R>,
-  guard?: SQL,
 ): Promise<{ rows: R[]; total: number; extra: unknown[] }> {
-  return batchPage(db, table, where, { where, orderBy, limit: request.limit, offset: request.offset }, alongside, row, guard);
+  return batchPage(db, table, where, { where, orderBy, limit: request.limit, offset: request.offset }, alongside, row);
 }
 
 /**
@@ -78,11 +65,10 @@ export async function syncPageOf<T extends SQLiteTable, R = T["$inferSelect"]>(
   request: PageRequest,
   alongside?: Alongside,
   row?: JsonRow<R>,
-  guard?: SQL,
 ): Promise<{ rows: R[]; total: number; nextCursor: string | null; extra: unknown[] }> {
   const rowsWhere = request.cursor ? and(where, afterSyncCursor(columns, request.cursor, direction)) : where;
   const probed = await batchPage(db, table, where,
-    { where: rowsWhere, orderBy: syncOrder(columns, direction), limit: request.limit + 1, offset: request.offset }, alongside, row, guard);
+    { where: rowsWhere, orderBy: syncOrder(columns, direction), limit: request.limit + 1, offset: request.offset }, alongside, row);
   const rows = probed.rows.slice(0, request.limit);
   const last = rows.at(-1) as { updated_at: number; id: number } | undefined;
   const nextCursor = probed.rows.length > request.limit && last ? formatSyncCursor(last) : null;

@@ -20,21 +20,15 @@ beforeAll(async () => {
 
 type Answer = { status: number; headers: Headers; body: any };
 
-/**
- * What a cached answer reads: the listing version row, once in the freshness statement and once
- * in each guarded read (total, page, related rows, and for `upcoming` its first end), the first
- * lapse probe and the owner's row. A miss reads the listing's rows as well (dozens here).
- */
-const HIT_ROWS = 8;
-
-/** Asked twice: the second answer must be the cached one, costing one round trip that reads only the version. */
+/** Asked twice: the second answer must be the cached one, costing only the version row. */
 async function cached(path: string, client: Client = api): Promise<Answer> {
   const first = await client.get(path);
   expect(first.status, JSON.stringify(first.body)).toBe(200);
   const again = await client.get(path);
   expect(again.status).toBe(200);
+  // The version row (none yet for an account that never wrote: 0 rows).
   expect(costOf(again.headers).roundTrips).toBe(1);
-  expect(costOf(again.headers).rows).toBeLessThanOrEqual(HIT_ROWS);
+  expect(costOf(again.headers).rows).toBeLessThanOrEqual(1);
   expect(again.body).toEqual(first.body);
   for (const header of ["link", "total-count", "total-pages", "page-items", "current-page"]) {
     expect(again.headers.get(header), header).toBe(first.headers.get(header));
@@ -42,12 +36,11 @@ async function cached(path: string, client: Client = api): Promise<Answer> {
   return again;
 }
 
-/** Read after a change: the rows were read again, still in one round trip. */
+/** Read after a change: the rows were read again (more than the version row). */
 async function fresh(path: string, headers: Record<string, string> = {}): Promise<Answer> {
   const res = await api.get(path, headers);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  expect(costOf(res.headers).roundTrips).toBe(1);
-  expect(costOf(res.headers).rows).toBeGreaterThan(HIT_ROWS);
+  expect(costOf(res.headers).rows).toBeGreaterThan(1);
   return res;
 }
 
@@ -68,7 +61,7 @@ const only = (res: Answer) => {
 };
 
 describe("GET /api/v1/bookings from the cached answer", () => {
-  it("serves a repeated read for one round trip that reads the version only, with the same body and page headers", async () => {
+  it("serves a repeated read for the version row alone, with the same body and page headers", async () => {
     const { path, booking } = await world();
     const res = await cached(path);
     expect(only(res).id).toBe(booking.id);
@@ -79,8 +72,7 @@ describe("GET /api/v1/bookings from the cached answer", () => {
     const { resource, service } = await world();
     await cached(`/bookings?resource_id=${resource.id}&service_id=${service.id}`);
     const res = await api.get(`/bookings?service_id=${service.id}&resource_id=${resource.id}`);
-    expect(costOf(res.headers).roundTrips).toBe(1);
-    expect(costOf(res.headers).rows).toBeLessThanOrEqual(HIT_ROWS);
+    expect(costOf(res.headers)).toMatchObject({ roundTrips: 1, rows: 1 });
     expect(res.headers.get("link")).toContain(`?service_id=${service.id}&resource_id=${resource.id}&page=1`);
   });
 
@@ -138,10 +130,7 @@ describe("GET /api/v1/bookings from the cached answer", () => {
     expect(only(await cached(path)).booked_from).toBe("2031-05-05T10:00:00+02:00");
     await must(api.put("/client", { client: { time_zone: "Europe/London" } }));
     try {
-      // The account is read again (auth: one more round trip), and its new zone is a new key.
-      const res = await api.get(path);
-      expect(costOf(res.headers).rows).toBeGreaterThan(HIT_ROWS);
-      expect(only(res).booked_from).toBe("2031-05-05T09:00:00+01:00");
+      expect(only(await fresh(path)).booked_from).toBe("2031-05-05T09:00:00+01:00");
     } finally {
       await must(api.put("/client", { client: { time_zone: "Europe/Oslo" } }));
     }
@@ -226,8 +215,7 @@ describe("cached booking lists across tenants and sessions", () => {
     const hit = await cached(w.path);
     expect(hit.headers.get("x-d1-bookmark")).toMatch(/^DB:[0-9a-f-]+$/);
     const again = await api.get(w.path, { "x-d1-bookmark": hit.headers.get("x-d1-bookmark")! });
-    expect(costOf(again.headers).roundTrips).toBe(1);
-    expect(costOf(again.headers).rows).toBeLessThanOrEqual(HIT_ROWS);
+    expect(costOf(again.headers)).toMatchObject({ roundTrips: 1, rows: 1 });
     const write = await api.put(`/bookings/${w.booking.id}`, { booking: { title: "Seen" } });
     expect(write.status).toBe(200);
     const after = await fresh(w.path, { "x-d1-bookmark": write.headers.get("x-d1-bookmark")! });

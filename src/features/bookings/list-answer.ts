@@ -5,7 +5,8 @@ import type { Deps } from "../../env";
 import { wrapList } from "../../http/envelope";
 import type { PageRequest } from "../../http/pagination";
 import { listBookings, type Listing, type Owner } from "./list";
-import { cachedList, keepList, type CachedList } from "./list-cache";
+import { cachedList, forgetList, keepList, type CachedList } from "./list-cache";
+import { listingVersion } from "./queries";
 import type { ListQuery } from "./schema";
 import { toBookingJson } from "./serializer";
 
@@ -23,12 +24,13 @@ const utf8 = new TextEncoder();
 export async function listAnswer(deps: Deps, listing: Listing, query: ListQuery, request: PageRequest, owner: Owner = { kind: "account" }): Promise<CachedList> {
   const key = keyOf(deps, listing, owner, query);
   const cached = cachedList(key, deps.now);
-  // The version is read on every request, in the request's D1 session: a sync client must never
-  // get an answer older than the data (issue 14), and a bookmark still gives read-your-writes.
-  // With a cached answer at hand the batch reads the rows only if the version moved: hit or
-  // miss, one round trip.
-  const { rows, total, nextCursor, related, freshness } = await listBookings(deps, listing, query, request, owner, cached?.version);
-  if (cached && freshness.version === cached.version) return cached;
+  if (cached) {
+    // Read every time, in the request's D1 session: a sync client must never get an answer older
+    // than the data (issue 14), and a bookmark still gives read-your-writes.
+    if ((await listingVersion(deps)) === cached.version) return cached;
+    forgetList(key);
+  }
+  const { rows, total, nextCursor, related, freshness } = await listBookings(deps, listing, query, request, owner);
   const view = { timeZone: deps.account.time_zone, now: deps.now, extended: query.extended ?? false };
   const answer: CachedList = {
     version: freshness.version,

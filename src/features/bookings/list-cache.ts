@@ -51,6 +51,11 @@ export function keepList(key: string, answer: CachedList): void {
   bytesKept += answer.body.byteLength;
 }
 
+/** A stale entry (its version moved on) is dropped at once rather than waiting to be pushed out. */
+export function forgetList(key: string): void {
+  const hit = lists.get(key);
+  if (hit) forget(key, hit);
+}
 
 function forget(key: string, answer: CachedList) {
   lists.delete(key);

@@ -83,13 +83,8 @@ function syncDirection(listing: Listing, query: ListQuery): SyncDirection | null
   return null;
 }
 
-/**
- * A page of the listing with what a cached copy needs (queries.ts, ListFreshness). With
- * `unlessVersion` and the account's version still that, the page comes back empty: the cached
- * answer stands.
- */
 export async function listBookings(
-  deps: Deps, listing: Listing, query: ListQuery, request: PageRequest, owner: Owner = { kind: "account" }, unlessVersion?: number,
+  deps: Deps, listing: Listing, query: ListQuery, request: PageRequest, owner: Owner = { kind: "account" },
 ): Promise<{ rows: ListedBooking[]; total: number; nextCursor?: string | null; related: ListedRelated; freshness: ListFreshness }> {
   const direction = syncDirection(listing, query);
   if (request.cursor && !direction) {
@@ -97,7 +92,7 @@ export async function listBookings(
   }
   const conditions = [ownerCondition(owner), stateCondition(deps, listing, query, owner), ...filters(deps, listing, query)]
     .filter((c): c is SQL => c !== undefined);
-  const checks: ListChecks = { owner: owner.kind === "account" ? undefined : owner, endsWithTime: listing === "upcoming" && query.from === undefined, unlessVersion };
+  const checks: ListChecks = { owner: owner.kind === "account" ? undefined : owner, endsWithTime: listing === "upcoming" && query.from === undefined };
   const page = direction
     ? await syncPageOfBookings(deps, conditions, direction, request, checks)
     : await pageOfBookings(deps, conditions, query.order === "booked_from_desc" ? "booked_from_desc" : "booked_from", request, checks);

@@ -14,6 +14,7 @@ import { pageOf, syncPageOf } from "../../db/page";
 import type { SyncDirection } from "../../db/sync-order";
 import type { PageRequest } from "../../http/pagination";
 import { found } from "../../http/serialize";
+import { accountD1 } from "../../db/shards";
 import { isActiveSql, lapsesLaterSql } from "./active-sql";
 import { bookedCountsQuery, toBookedMap } from "../events/queries";
 import { PERSON_OUT_COLUMNS } from "../people/serializer";
@@ -62,11 +63,9 @@ const enum RelatedKind { Person, Resource, Service, Event, Booked }
  * references are read once (a CTE used more than once is materialised) instead of once per kind,
  * which was a walk of the page's 750 index entries per statement.
  */
-const relatedOfPage = ({ db, account, now }: Deps, guard?: SQL) => (pageIds: SQL) => [
-  // A select from the compound as a subquery: Drizzle's batch cannot run `db.all(sql)` with
-  // parameters. With a guard (db/page.ts) the compound is the inner loop of a row that is not
-  // there while the cached answer stands, so it is never started.
-  db.select({ kind: sql<RelatedKind>`kind`, row: sql<string>`row` }).from(sql`${guard ? sql`(SELECT 1 WHERE ${guard}) CROSS JOIN ` : sql``}(
+const relatedOfPage = ({ db, account, now }: Deps) => (pageIds: SQL) => [
+  // A select from the compound as a subquery: Drizzle's batch cannot run `db.all(sql)` with parameters.
+  db.select({ kind: sql<RelatedKind>`kind`, row: sql<string>`row` }).from(sql`(
     WITH page AS (SELECT ${bookings.person_id}, ${bookings.resource_id}, ${bookings.service_id}, ${bookings.event_id}
                   FROM ${bookings} WHERE ${bookings.account_id} = ${account.id} AND ${bookings.id} IN ${pageIds})
     SELECT ${RelatedKind.Person} AS kind, ${listedPersonRow.field} AS row FROM ${people}
@@ -106,11 +105,6 @@ export interface ListChecks {
   owner?: { kind: "person" | "event"; id: number };
   /** The listing keeps `booked_to > now` (upcoming without `from`): rows leave it as time passes. */
   endsWithTime: boolean;
-  /**
-   * The version of a cached answer at hand: while the account's version is still this, the
-   * batch reads the freshness row and nothing else (the page, total and related rows are empty).
-   */
-  unlessVersion?: number;
 }
 
 /** Read in the page's batch (one transaction), so it describes exactly the rows read with it. */
@@ -132,23 +126,14 @@ const ownerExists = ({ account }: Deps, owner: NonNullable<ListChecks["owner"]>)
  * changes states, `active`, filters and events' seats held at once), the first end among the
  * listing's rows when time takes rows out of it, and the owner's existence.
  */
-const versionSql = ({ account }: Deps) =>
-  sql`(SELECT ${listingVersions.version} FROM ${listingVersions} WHERE ${listingVersions.account_id} = ${account.id})`;
-
-/** True when the version moved on from the cached answer's (db/page.ts reads nothing otherwise). */
-const changedSince = (deps: Deps, checks: ListChecks): SQL | undefined =>
-  checks.unlessVersion === undefined ? undefined : sql`COALESCE(${versionSql(deps)}, 0) != ${checks.unlessVersion}`;
-
 const freshnessOf = (deps: Deps, where: SQL | undefined, checks: ListChecks) => {
   const { db, account, now } = deps;
-  const guard = changedSince(deps, checks);
-  const listed = guard ? sql`(SELECT 1 WHERE ${guard}) CROSS JOIN ${bookings}` : sql`${bookings}`;
   // Aliased: D1 answers rows as objects, keyed by column name, and Drizzle reads them back by
   // position, so an unaliased `1` (an integer-like key comes first in an object) would move.
   return db.select({
-    version: sql<number | null>`${versionSql(deps)}`.as("version"),
+    version: sql<number | null>`(SELECT ${listingVersions.version} FROM ${listingVersions} WHERE ${listingVersions.account_id} = ${account.id})`.as("version"),
     lapse: sql<number | null>`(SELECT MIN(${bookings.expires_at}) FROM ${bookings} WHERE ${bookings.account_id} = ${account.id} AND ${lapsesLaterSql(now)})`.as("lapse"),
-    end: (checks.endsWithTime ? sql<number | null>`(SELECT MIN(${bookings.booked_to}) FROM ${listed} WHERE ${where})` : sql<null>`NULL`).as("end_at"),
+    end: (checks.endsWithTime ? sql<number | null>`(SELECT MIN(${bookings.booked_to}) FROM ${bookings} WHERE ${where})` : sql<null>`NULL`).as("end_at"),
     owner: (checks.owner ? sql<number>`${ownerExists(deps, checks.owner)}` : sql<number>`1`).as("owner_found"),
   }).from(sql`(SELECT 1)`);
 };
@@ -162,7 +147,7 @@ function freshnessFrom([row]: FreshnessRow[]): ListFreshness {
 
 /** The related rows and the freshness row, alongside the page in its one batch. */
 const alongsidePage = (deps: Deps, where: SQL | undefined, checks: ListChecks) => (pageIds: SQL) =>
-  [...relatedOfPage(deps, changedSince(deps, checks))(pageIds), freshnessOf(deps, where, checks)];
+  [...relatedOfPage(deps)(pageIds), freshnessOf(deps, where, checks)];
 
 function extrasFrom(extra: unknown[]) {
   const [related, freshness] = extra as [{ kind: RelatedKind; row: string }[], FreshnessRow[]];
@@ -177,9 +162,7 @@ export async function pageOfBookings(
   checks: ListChecks = { endsWithTime: false },
 ): Promise<{ rows: ListedBooking[]; total: number; related: ListedRelated; freshness: ListFreshness }> {
   const where = and(eq(bookings.account_id, deps.account.id), ...conditions);
-  const { rows, total, extra } = await pageOf(
-    deps.db, bookings, where, ORDERS[order], request, alongsidePage(deps, where, checks), listedBookingRow, changedSince(deps, checks),
-  );
+  const { rows, total, extra } = await pageOf(deps.db, bookings, where, ORDERS[order], request, alongsidePage(deps, where, checks), listedBookingRow);
   return { rows, total, ...extrasFrom(extra) };
 }
 
@@ -187,11 +170,16 @@ export async function syncPageOfBookings(deps: Deps, conditions: SQL[], directio
   const where = and(eq(bookings.account_id, deps.account.id), ...conditions);
   const { extra, ...page } = await syncPageOf(
     deps.db, bookings, { updatedAt: bookings.updated_at, id: bookings.id }, where, direction, request, alongsidePage(deps, where, checks), listedBookingRow,
-    changedSince(deps, checks),
   );
   return { ...page, ...extrasFrom(extra) };
 }
 
+/** The listing version alone: all a cached list answer costs (list-answer.ts). Through the request's session. */
+export async function listingVersion({ env, account }: Deps): Promise<number> {
+  const version = await accountD1({ env, account })
+    .prepare("SELECT version FROM listing_versions WHERE account_id = ?").bind(account.id).first<number>("version");
+  return Number(version ?? 0);
+}
 
 const ids = (values: (number | null)[]) => [...new Set(values.filter((v): v is number => v !== null))];
 const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
