@@ -5,7 +5,7 @@ import type { Deps } from "../../env";
 import { wrapList } from "../../http/envelope";
 import type { PageRequest } from "../../http/pagination";
 import { listBookings, type Listing, type Owner } from "./list";
-import { cachedList, forgetList, keepList, type CachedList } from "./list-cache";
+import { cachedList, forgetList, keepList, knownStale, noteVersion, writeSequence, type CachedList } from "./list-cache";
 import { listingVersion } from "./queries";
 import type { ListQuery } from "./schema";
 import { toBookingJson } from "./serializer";
@@ -22,15 +22,20 @@ const keyOf = ({ account }: Deps, listing: Listing, owner: Owner, query: ListQue
 const utf8 = new TextEncoder();
 
 export async function listAnswer(deps: Deps, listing: Listing, query: ListQuery, request: PageRequest, owner: Owner = { kind: "account" }): Promise<CachedList> {
+  const { account } = deps;
   const key = keyOf(deps, listing, owner, query);
   const cached = cachedList(key, deps.now);
-  if (cached) {
+  if (cached && !knownStale(account, cached)) {
     // Read every time, in the request's D1 session: a sync client must never get an answer older
     // than the data (issue 14), and a bookmark still gives read-your-writes.
-    if ((await listingVersion(deps)) === cached.version) return cached;
-    forgetList(key);
+    const version = await listingVersion(deps);
+    noteVersion(account, version);
+    if (version === cached.version) return cached;
   }
+  if (cached) forgetList(key);
+  const readFrom = writeSequence();
   const { rows, total, nextCursor, related, freshness } = await listBookings(deps, listing, query, request, owner);
+  noteVersion(account, freshness.version);
   const view = { timeZone: deps.account.time_zone, now: deps.now, extended: query.extended ?? false };
   const answer: CachedList = {
     version: freshness.version,
@@ -40,6 +45,7 @@ export async function listAnswer(deps: Deps, listing: Listing, query: ListQuery,
     total,
     pageItems: rows.length,
     nextCursor,
+    readFrom,
   };
   keepList(key, answer);
   return answer;

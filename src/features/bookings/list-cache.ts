@@ -16,6 +16,8 @@ export interface CachedList {
   pageItems: number;
   /** Sync listings' next cursor (pagination.ts); undefined for the others. */
   nextCursor?: string | null;
+  /** `writeSequence()` when the read behind it began: a write through this isolate after that makes it stale. */
+  readFrom: number;
 }
 
 /** Bounds memory per isolate (128 MB in all): page 1 of a 10,000-booking account is 0.8 MB, so ten such pages. */
@@ -60,4 +62,44 @@ export function forgetList(key: string): void {
 function forget(key: string, answer: CachedList) {
   lists.delete(key);
   bytesKept -= answer.body.byteLength;
+}
+
+/**
+ * What this isolate knows of an account's listing version without asking D1: the newest version
+ * any of its requests read, and when its last write request of the account ended. An entry older
+ * than either is stale for sure, so its request goes straight to the page's batch (one round
+ * trip) instead of first reading the version only to learn that (two). Only ever a shortcut to
+ * the miss path: a hit still needs the version read from D1.
+ */
+const known = new Map<string, { version: number; writtenAt: number }>();
+let writes = 0;
+
+const accountKey = (account: { id: number; shard: string }) => `${account.id}|${account.shard}`;
+
+export const writeSequence = () => writes;
+
+export function noteVersion(account: { id: number; shard: string }, version: number): void {
+  const key = accountKey(account);
+  const seen = known.get(key);
+  if (seen) seen.version = Math.max(seen.version, version);
+  else {
+    if (known.size >= 10_000) known.clear();
+    known.set(key, { version, writtenAt: -1 });
+  }
+}
+
+/** After a write request of the account ends (list-writes.ts): answers read before it are stale. */
+export function noteWrite(account: { id: number; shard: string }): void {
+  writes += 1;
+  const seen = known.get(accountKey(account));
+  if (seen) seen.writtenAt = writes;
+  else {
+    if (known.size >= 10_000) known.clear();
+    known.set(accountKey(account), { version: 0, writtenAt: writes });
+  }
+}
+
+export function knownStale(account: { id: number; shard: string }, answer: CachedList): boolean {
+  const seen = known.get(accountKey(account));
+  return seen !== undefined && (answer.version < seen.version || answer.readFrom < seen.writtenAt);
 }
