@@ -56,9 +56,10 @@ export function knownFull(slot: MemoSlot, version: number | undefined): boolean 
 export function refusalReads(slot: MemoSlot): SqlStatement[] {
   const { scope, window } = slot;
   const lapses = toStatement(lapsesLaterSql(window.now));
+  // Only active bookings count (holdsCapacity); the terms follow the indexes (account, event) and (resource, active, from).
   const counted = scope.kind === "event"
-    ? { sql: "event_id = ?", params: [scope.id] }
-    : { sql: "resource_id = ? AND event_id IS NULL AND booked_from < ? AND booked_to > ?", params: [scope.id, window.to, window.from] };
+    ? { sql: "account_id = ? AND event_id = ? AND active = 1", params: [slot.accountId, scope.id] }
+    : { sql: "resource_id = ? AND active = 1 AND booked_from < ? AND booked_to > ? AND event_id IS NULL", params: [scope.id, window.to, window.from] };
   return [
     { sql: "SELECT COALESCE((SELECT version FROM availability_versions WHERE account_id = ?), 0) AS version", params: [slot.accountId] },
     { sql: `SELECT MIN(expires_at) AS lapse FROM bookings WHERE ${counted.sql} AND ${lapses.sql}`, params: [...counted.params, ...lapses.params] },
