@@ -77,6 +77,10 @@ const LANDMARKS: [string, (fn: string, url: string) => boolean][] = [
   ["serialisers (to*Json, timestamps in the account zone)", (fn) => /^to\w*Json$/.test(fn) || fn === "timestampsOut" || fn === "formatInstant"],
   ["serialising the answer (c.json)", (fn) => fn === "json"],
   ["rate limiter object", (fn) => fn === "hit" || fn === "#forgetBefore"],
+  ["zod (request validation)", (fn) => fn.includes("_zod") || fn === "safeParseAsync" || fn === "parseAsync"],
+  ["capacity guard object (its D1 batch)", (fn) => fn === "applyBatch"],
+  ["request log line (console.log; dearer with the inspector)", (fn) => fn === "requestLog"],
+  ["Durable Object stubs (metered proxy, getByName)", (fn) => fn === "meteredNamespace" || fn === "getByName"],
   ["Hono routing", (fn) => fn === "match" || fn === "search"],
 ];
 

@@ -46,6 +46,20 @@ export function scopeBookmark(scope: RequestScope): { shard: string; bookmark: s
   return bookmark ? { shard, bookmark } : null;
 }
 
+/**
+ * Whether the next statement on `shard` reads the primary's current state: true with no session
+ * (background work uses the binding, whose statements all go to the primary) and when it will be
+ * the first statement of a write request's session there ("first-primary"); false once the session
+ * has run a statement (later ones may be served by a replica as fresh as that one, not newer), for
+ * reads ("first-unconstrained") and when the client's bookmark starts the session (a replica at
+ * least that fresh).
+ */
+export function nextStatementOnPrimary(shard: string): boolean {
+  const scope = store.getStore();
+  if (!scope?.bindings) return true;
+  return !scope.reads && !scope.sessions.has(shard) && scope.bookmark?.shard !== shard;
+}
+
 function sessionFor(scope: RequestScope, shard: string, binding: D1Database): D1DatabaseSession {
   let session = scope.sessions.get(shard);
   if (!session) {

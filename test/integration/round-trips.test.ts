@@ -128,12 +128,16 @@ describe("Server-Timing round trips of booking writes (warm isolate)", () => {
     expect(costOf(res.headers)).toMatchObject({ roundTrips: 2, doCalls: 3 });
   });
 
-  it("POST /bookings refused for a full slot: one D1 round trip and the guard", async () => {
+  it("POST /bookings refused for a full slot: one D1 round trip and the guard; again, no guard (refusal memo)", async () => {
     const slot = nextSlot();
     expect((await api.post("/bookings", { booking: { resource_id: room.id, service_id: cut.id, ...slot } })).status).toBe(200);
     const res = await api.post("/bookings", { booking: { resource_id: room.id, service_id: cut.id, ...slot } });
     expect(res.status).toBe(400);
     expect(costOf(res.headers)).toMatchObject({ roundTrips: 1, doCalls: 3 });
+    // Asked again with nothing changed: refused from the isolate's memory, without the guard.
+    const again = await api.post("/bookings", { booking: { resource_id: room.id, service_id: cut.id, ...slot } });
+    expect(again.status).toBe(400);
+    expect(costOf(again.headers)).toMatchObject({ roundTrips: 1, doCalls: 2 });
   });
 
   it("POST /bookings with a new person: at most 5 (person lookup, insert and fill are not batched yet)", async () => {

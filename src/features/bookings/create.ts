@@ -6,13 +6,14 @@ import { initialState } from "../../domain/booking-states";
 import type { Deps } from "../../env";
 import { ApiError, ErrorCollector } from "../../http/errors";
 import type { CapacityScope } from "./capacity-sql";
-import { insertBookingStatement, runWrite, type BookingColumns } from "./guarded-write";
+import { insertBookingStatement, runGuardedInsert, runWrite, type BookingColumns } from "./guarded-write";
 import {
   applyPersonFill, createPlannedPerson, discardPlannedPerson, personError, planPerson, plannedPerson, type PersonPlan,
 } from "./person-link";
 import { checkPublicTimes, isInsideOpeningHours } from "./public-rules";
 import { getBookingWithRelated } from "./queries";
-import { bookingReferences, eventWithReferences, instantOf, reminderBefore } from "./references";
+import { bookingReferences, eventWithReferences, instantOf, reminderBefore, type CurrentVersion } from "./references";
+import { knownFull, type MemoSlot } from "./refusal-memo";
 import { CREATE_MESSAGE_FLAGS, type CreateBookingBody } from "./schema";
 import { holdOnCreate } from "./hold";
 import { checkVerificationContact, newVerificationCode, verificationRequired } from "./verification";
@@ -26,14 +27,21 @@ interface Placement {
   service: Service | null;
   eventId: number | null;
   /** Where the booking may go, in the order they are tried. */
-  candidates: { resource: Resource; scope: CapacityScope }[];
+  candidates: Candidate[];
+  /** The availability version read with the references, when read on the primary (refusal-memo.ts). */
+  version: CurrentVersion;
+}
+
+interface Candidate {
+  resource: Resource;
+  scope: CapacityScope;
 }
 
 const resourceScope = (resource: Resource): CapacityScope => ({ kind: "resource", id: resource.id, capacity: resource.capacity });
 
 /** An event booking takes the event's times, resource and service, and the event's capacity. */
 async function placeOnEvent(deps: Deps, eventId: number, isPublic: boolean): Promise<Placement> {
-  const { event, resource, service } = await eventWithReferences(deps, eventId);
+  const { event, resource, service, version } = await eventWithReferences(deps, eventId);
   if (!event) throw ApiError.invalid("event_id", "does not exist");
   if (!event.active || (isPublic && !event.published)) throw ApiError.invalid("event_id", "is not open for booking");
   if (isPublic && event.starts_at < deps.now) throw ApiError.invalid("event_id", "has already started");
@@ -41,6 +49,7 @@ async function placeOnEvent(deps: Deps, eventId: number, isPublic: boolean): Pro
   return {
     from: event.starts_at, to: event.ends_at, service: service ?? null, eventId: event.id,
     candidates: [{ resource, scope: { kind: "event", id: event.id, capacity: event.capacity } }],
+    version,
   };
 }
 
@@ -90,7 +99,11 @@ async function placeOnResource(deps: Deps, input: CreateBookingBody["booking"], 
     if (open.length === 0) throw ApiError.invalid("booked_from", "is outside the resource's opening hours");
     resources = open;
   }
-  return { from: from!, to: to!, service, eventId: null, candidates: resources.map((resource) => ({ resource, scope: resourceScope(resource) })) };
+  return {
+    from: from!, to: to!, service, eventId: null,
+    candidates: resources.map((resource) => ({ resource, scope: resourceScope(resource) })),
+    version: refs.version,
+  };
 }
 
 function messageFlags(body: Record<string, unknown>, names: readonly string[]): Record<string, boolean> | null {
@@ -103,6 +116,7 @@ interface BookingDraft {
   placement: Placement;
   plan: PersonPlan;
   ignoreCapacity: boolean;
+  count: number;
   values: (resourceId: number, personId: number | null) => BookingColumns;
 }
 
@@ -166,24 +180,34 @@ export async function draftBooking(deps: Deps, body: CreateBookingBody): Promise
     created_at: deps.now,
     updated_at: deps.now,
   });
-  return { placement, plan, ignoreCapacity, values };
+  return { placement, plan, ignoreCapacity, count, values };
 }
+
+const fullyBooked = (placement: Placement) =>
+  placement.eventId ? ApiError.invalid("event_id", EVENT_FULL) : ApiError.invalid("booked_from", FULLY_BOOKED);
 
 /**
  * Writes the draft: its person, then the guarded insert on each candidate in turn. A refused
  * booking (full) and a failed write both remove a person created for it. `extra` columns
- * (a recurring occurrence's collection_id) go into the same insert.
+ * (a recurring occurrence's collection_id) go into the same insert. Candidates this isolate saw
+ * refused under the version the references read are still full (refusal-memo.ts) and are not
+ * tried; when none is left the refusal comes before any person is written.
  */
 export async function insertDraft(deps: Deps, draft: BookingDraft, extra: BookingColumns = {}): Promise<number> {
   const { placement, plan, ignoreCapacity } = draft;
+  const slotOf = ({ scope }: Candidate): MemoSlot => ({
+    shard: deps.account.shard, accountId: deps.account.id, scope,
+    window: { from: placement.from, to: placement.to, count: draft.count, now: deps.now },
+  });
+  const candidates = ignoreCapacity ? placement.candidates : placement.candidates.filter((c) => !knownFull(slotOf(c), placement.version));
+  if (candidates.length === 0) throw fullyBooked(placement);
   const personId = await createPlannedPerson(deps, plan);
   let id: number | null = null;
   try {
-    for (const { resource, scope } of placement.candidates) {
-      const row = draft.values(resource.id, personId);
-      const window = { from: placement.from, to: placement.to, count: row.count!, now: deps.now };
-      const statement = insertBookingStatement({ ...row, ...extra }, ignoreCapacity ? undefined : { scope, window });
-      id = await runWrite(deps, statement, ignoreCapacity ? undefined : scope);
+    for (const candidate of candidates) {
+      const row = { ...draft.values(candidate.resource.id, personId), ...extra };
+      if (ignoreCapacity) id = await runWrite(deps, insertBookingStatement(row));
+      else id = await runGuardedInsert(deps, insertBookingStatement(row, slotOf(candidate)), slotOf(candidate));
       if (id !== null) break;
     }
   } catch (error) {
@@ -192,7 +216,7 @@ export async function insertDraft(deps: Deps, draft: BookingDraft, extra: Bookin
   }
   if (id === null) {
     await discardPlannedPerson(deps, plan, personId);
-    throw placement.eventId ? ApiError.invalid("event_id", EVENT_FULL) : ApiError.invalid("booked_from", FULLY_BOOKED);
+    throw fullyBooked(placement);
   }
   await applyPersonFill(deps, plan);
   return id;

@@ -6,6 +6,7 @@ import { accountD1 } from "../../db/shards";
 import type { Deps } from "../../env";
 import { toSqlRow, type SqlStatement } from "../../db/sql-statement";
 import { fitsCondition, type CapacityScope, type CapacityWindow } from "./capacity-sql";
+import { refusalReads, rememberFull, type MemoSlot } from "./refusal-memo";
 
 export type BookingColumns = Partial<Omit<Booking, "id">>;
 
@@ -52,4 +53,16 @@ export async function runWrite(deps: Pick<Deps, "env" | "account" | "capacityGua
   }
   const row = await accountD1(deps).prepare(statement.sql).bind(...statement.params).first<{ id: number }>();
   return row?.id ?? null;
+}
+
+/**
+ * A create's guarded insert through its scope's guard, with the reads a refusal is remembered by
+ * (refusal-memo.ts) in the same batch. Returns the booking id, or null when it did not fit.
+ */
+export async function runGuardedInsert(deps: Pick<Deps, "capacityGuard">, statement: SqlStatement, slot: MemoSlot): Promise<number | null> {
+  const result = await deps.capacityGuard.apply(slot.scope, { statements: [statement, ...refusalReads(slot)], atomic: true });
+  followBookmark(result.shard, result.bookmark);
+  if (result.applied) return Number(result.rows[0][0]?.id);
+  rememberFull(slot, result.rows.slice(1));
+  return null;
 }

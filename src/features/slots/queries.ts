@@ -5,7 +5,8 @@
 // select only the columns the engine uses and run as raw D1 statements: the bookings of a 31-day
 // range are thousands of rows, and Drizzle's row mapping was 41% of the request's CPU.
 import { and, eq, exists, gt, gte, inArray, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
-import { availabilityVersions, bookings, events, providers, resourceExceptionDates, resources, services } from "../../db/schema";
+import { bookings, events, providers, resourceExceptionDates, resources, services } from "../../db/schema";
+import { availabilityVersionQuery } from "../../db/availability-version";
 import { inIds } from "../../db/id-list";
 import type { OpeningHours } from "../../db/schema";
 import type { SlotServiceSettings } from "../../domain/slots";
@@ -39,9 +40,6 @@ interface SlotReads {
 
 const HOURS: Hours[] = ["opening_hours_mon", "opening_hours_tue", "opening_hours_wed", "opening_hours_thu", "opening_hours_fri", "opening_hours_sat", "opening_hours_sun"];
 const jsonHours = (value: unknown): OpeningHours => (typeof value === "string" ? JSON.parse(value) : (value as OpeningHours) ?? null);
-
-const versionQuery = (db: Deps["db"], accountId: number) =>
-  db.select({ version: availabilityVersions.version }).from(availabilityVersions).where(eq(availabilityVersions.account_id, accountId));
 
 export async function slotReads(
   { db, env, account, now }: Deps,
@@ -122,7 +120,7 @@ export async function slotReads(
     )),
   ];
   const d1 = accountD1({ env, account });
-  const version = versionQuery(db, account.id).toSQL();
+  const version = availabilityVersionQuery(db, account.id).toSQL();
   const statements = [d1.prepare(version.sql).bind(...version.params), ...queries.map((q) => {
     const { sql: text, params } = q.toSQL();
     if (options.unlessVersion === undefined) return d1.prepare(text).bind(...params);
