@@ -6,8 +6,7 @@ import { createMiddleware } from "hono/factory";
 import { getPath } from "hono/utils/url";
 import type { AppEnv } from "./env";
 import { privateAuth, publicAccount } from "./http/auth";
-import { staleListsOnWrite } from "./features/bookings/list-writes";
-import { forgetAvailabilityOnWrite } from "./features/slots/forget-on-write";
+import { afterAccountWrite } from "./features/account-writes";
 import { refuseXml, requestContext, requireUserAgent } from "./http/middleware";
 import { requestId, requestLog } from "./http/observability";
 import { renderError } from "./http/render-error";
@@ -84,8 +83,7 @@ export function buildApp(options: AppOptions = {}) {
 
   const privateApi = new Hono<AppEnv>();
   privateApi.use("*", privateAuth);
-  privateApi.use("*", forgetAvailabilityOnWrite);
-  privateApi.use("*", staleListsOnWrite);
+  privateApi.use("*", afterAccountWrite);
   privateApi.use("*", idempotency);
   for (const [path, routes] of options.privateFeatures ?? privateFeatures) privateApi.route(path, routes);
   // Unknown private paths end here rather than falling through to the public site.
@@ -94,8 +92,7 @@ export function buildApp(options: AppOptions = {}) {
 
   const publicSite = new Hono<AppEnv>();
   publicSite.use("*", publicAccount);
-  publicSite.use("*", forgetAvailabilityOnWrite);
-  publicSite.use("*", staleListsOnWrite);
+  publicSite.use("*", afterAccountWrite);
   publicSite.use("*", idempotency);
   for (const [path, routes] of publicFeatures) publicSite.route(path, routes);
   app.route("/", publicSite);

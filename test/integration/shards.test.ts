@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { guardKey } from "../../src/durable-objects/capacity-guard";
 import { ID_RANGE } from "../../src/db/shards";
-import { env, newAccount, send, type Client } from "../support/api";
+import { env, newAccount, publicSite, send, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
 import { eventually, runQueue } from "../support/queues";
 import { receiver } from "../support/webhooks";
@@ -92,6 +92,17 @@ describe("two accounts on two shards", () => {
       expect((await stranger.api.get(`/bookings/${booking.id}`)).status).toBe(404);
       expect((await stranger.api.get(`/resources/${t.resource.id}`)).status).toBe(404);
     }
+  });
+
+  it("shows a visitor their booking on the booking page of a shard 1 account (ids above its range start)", async () => {
+    const t = tenants[1];
+    const site = publicSite(t.account.subdomain);
+    const created = await must(site.post("/bookings", { booking: { service_id: t.service.id, booked_from: "2030-01-08 10:00", booked_to: "2030-01-08 11:00", person_attributes: { name: "Vis", phone_number: "+4791234567" } } }));
+    expect(created.booking.id).toBeGreaterThan(ID_RANGE);
+    const res = await send("GET", `http://${t.account.subdomain}.localhost/?booking=${created.booking.id}&token=${encodeURIComponent(created.booking_token)}`, { headers: { accept: "text/html" } });
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('data-state="awaiting_verification"');
+    expect(res.body).toContain("Tuesday, 8 January 2030, 10:00–11:00");
   });
 
   it("answers bookmarks named by the account's shard, and reads with them", async () => {

@@ -22,7 +22,8 @@ interface PageQuery {
   taken: boolean;
 }
 
-const ID = /^[1-9]\d{0,9}$/;
+// Up to 15 digits: shard n hands out ids from n × 10¹² (db/shards.ts), all below 2^53.
+const ID = /^[1-9]\d{0,14}$/;
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 const DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 

@@ -1,6 +1,7 @@
 // Finished booking-list answers kept per isolate under the account's listing version (drizzle/0009),
 // so a repeated list read costs one tiny D1 statement instead of the page, its total and its related
 // rows (docs/decisions/latency.md, "Booking-list answers").
+import { SizedCache } from "../../db/sized-cache";
 
 export interface CachedList {
   /** The account's listing version read in the same D1 batch as the rows the body comes from. */
@@ -23,46 +24,22 @@ export interface CachedList {
 /** Bounds memory per isolate (128 MB in all): page 1 of a 10,000-booking account is 0.8 MB, so ten such pages. */
 export const MAX_BYTES_KEPT = 8 * 1024 * 1024;
 
-const lists = new Map<string, CachedList>();
-let bytesKept = 0;
+const lists = new SizedCache<CachedList>(MAX_BYTES_KEPT, (answer) => answer.body.byteLength);
 
 /** The answer under `key` while time has changed nothing in it; whether its version stands is the caller's read. */
 export function cachedList(key: string, now: number): CachedList | undefined {
   const hit = lists.get(key);
-  if (!hit) return undefined;
-  if (now >= hit.validUntil) {
-    forget(key, hit);
+  if (hit && now >= hit.validUntil) {
+    lists.delete(key);
     return undefined;
   }
-  // Least recently used first out: a hit moves to the end of the Map's order.
-  lists.delete(key);
-  lists.set(key, hit);
   return hit;
 }
 
-export function keepList(key: string, answer: CachedList): void {
-  const old = lists.get(key);
-  if (old) forget(key, old);
-  // An answer that could never fit is not kept, rather than emptying the cache for nothing.
-  if (answer.body.byteLength > MAX_BYTES_KEPT) return;
-  while (lists.size > 0 && bytesKept + answer.body.byteLength > MAX_BYTES_KEPT) {
-    const [oldestKey, oldest] = lists.entries().next().value!;
-    forget(oldestKey, oldest);
-  }
-  lists.set(key, answer);
-  bytesKept += answer.body.byteLength;
-}
+export const keepList = (key: string, answer: CachedList): void => lists.set(key, answer);
 
 /** A stale entry (its version moved on) is dropped at once rather than waiting to be pushed out. */
-export function forgetList(key: string): void {
-  const hit = lists.get(key);
-  if (hit) forget(key, hit);
-}
-
-function forget(key: string, answer: CachedList) {
-  lists.delete(key);
-  bytesKept -= answer.body.byteLength;
-}
+export const forgetList = (key: string): void => lists.delete(key);
 
 /**
  * What this isolate knows of an account's listing version without asking D1: the newest version
@@ -88,7 +65,7 @@ export function noteVersion(account: { id: number; shard: string }, version: num
   }
 }
 
-/** After a write request of the account ends (list-writes.ts): answers read before it are stale. */
+/** After a write request of the account ends (features/account-writes.ts): answers read before it are stale. */
 export function noteWrite(account: { id: number; shard: string }): void {
   writes += 1;
   const seen = known.get(accountKey(account));

@@ -2,6 +2,7 @@
 // the version itself for a moment, so a repeated slot read costs no D1 round trip, or one batch
 // that reads only the version row (docs/decisions/latency.md, "Slot answers").
 import type { Account } from "../../db/schema";
+import { SizedCache } from "../../db/sized-cache";
 import type { Slot } from "../../domain/slots";
 
 /**
@@ -24,41 +25,24 @@ interface CachedAnswer {
   validUntil: number;
 }
 
-const answers = new Map<string, CachedAnswer>();
-let slotsKept = 0;
+const answers = new SizedCache<CachedAnswer>(MAX_SLOTS_KEPT, (answer) => answer.slots.length);
 
 export function cachedAnswer(key: string, account: Account, now: number): CachedAnswer | undefined {
   const hit = answers.get(key);
   if (!hit) return undefined;
   if (hit.account !== account || now >= hit.validUntil) {
-    forget(key, hit);
+    answers.delete(key);
     return undefined;
   }
   return hit;
 }
 
-export function keepAnswer(key: string, answer: CachedAnswer): void {
-  const old = answers.get(key);
-  if (old) forget(key, old);
-  // An answer that could never fit is not kept, rather than emptying the cache for nothing.
-  if (answer.slots.length > MAX_SLOTS_KEPT) return;
-  while (answers.size > 0 && slotsKept + answer.slots.length > MAX_SLOTS_KEPT) {
-    const [oldestKey, oldest] = answers.entries().next().value!;
-    forget(oldestKey, oldest);
-  }
-  answers.set(key, answer);
-  slotsKept += answer.slots.length;
-}
-
-function forget(key: string, answer: CachedAnswer) {
-  answers.delete(key);
-  slotsKept -= answer.slots.length;
-}
+export const keepAnswer = (key: string, answer: CachedAnswer): void => answers.set(key, answer);
 
 /**
  * How long a version read from D1 is trusted without reading it again: a slot taken through
  * another isolate (or a queue, cron, the operator API) can look free here for at most this long.
- * Writes through this isolate forget it at once (forget-on-write.ts), and a request that carries
+ * Writes through this isolate forget it at once (features/account-writes.ts), and a request that carries
  * a D1 bookmark always reads the version (read your own writes).
  */
 const VERSION_TRUSTED_MS = 2_000;
