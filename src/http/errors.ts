@@ -4,23 +4,12 @@ import type { z } from "zod";
 type ErrorBody = Record<string, unknown>;
 
 export class ApiError extends Error {
-  readonly status: number;
-  readonly body: ErrorBody;
-  readonly headers: Record<string, string>;
-
-  constructor(status: number, body: ErrorBody, headers: Record<string, string> = {}) {
-    // An answer, not a fault: its stack is never logged (render-error.ts), and capturing one was
-    // a visible part of a refused create's CPU (docs/decisions/latency.md, "Refusals from memory").
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    try {
-      super(typeof body.error === "string" ? body.error : JSON.stringify(body));
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
-    this.status = status;
-    this.body = body;
-    this.headers = headers;
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof body.error === "string" ? body.error : JSON.stringify(body));
   }
 
   /** 400 keyed by attribute: `{"title": ["can't be blank"]}`. */
