@@ -102,6 +102,11 @@ export function parseDateTimeInput(text: string, timeZone: string): number | nul
     return utcMs(year, month, day, hour, minute, second, millisecond) - offsetMinutes * 60_000;
   }
   try {
+    const wallAsUtc = utcMs(year, month, day, hour, minute, second, millisecond);
+    // Temporal's own test (the zone's offsets a day either side) from the cached offsets: with no
+    // change of offset around it, the wall time names exactly one instant. Near a change, Temporal decides.
+    const offset = offsetMsAt(wallAsUtc - DAY_MS, timeZone);
+    if (offset === offsetMsAt(wallAsUtc + DAY_MS, timeZone) && offset === offsetMsAt(wallAsUtc - offset, timeZone)) return wallAsUtc - offset;
     const wall = new Temporal.PlainDateTime(year, month, day, hour, minute, second, millisecond);
     return wall.toZonedDateTime(timeZone, { disambiguation: "compatible" }).epochMilliseconds;
   } catch {
