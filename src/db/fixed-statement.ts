@@ -1,9 +1,8 @@
 // Statements of hot paths whose SQL text is built once per isolate (Drizzle's builder, with
-// placeholders for the per-request values) and only bound per request, and their rows decoded as
-// Drizzle's select would: building a create's four reference statements with Drizzle on every
-// request was 0.4 ms of a refused create's CPU (docs/decisions/latency.md, "Refusals from memory").
-import { Column, getTableColumns, is, Param, Placeholder } from "drizzle-orm";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+// placeholders for the per-request values) and only bound per request: building a create's four
+// reference statements with Drizzle on every request was 0.4 ms of a refused create's CPU
+// (docs/decisions/latency.md, "Refusals from memory").
+import { is, Param, Placeholder } from "drizzle-orm";
 
 type SqlValue = string | number | null;
 
@@ -29,27 +28,4 @@ export function fixedStatement<K extends string>(query: { toSQL(): { sql: string
 /** The statement bound with this request's values, on the request's D1 handle. */
 export function bindFixed<K extends string>(d1: D1Database, statement: FixedStatement<K>, values: Record<K, SqlValue>): D1PreparedStatement {
   return d1.prepare(statement.sql).bind(...statement.params.map((p) => ("name" in p ? values[p.name] : p.value)));
-}
-
-/**
- * Rows of `SELECT` every column of `table` (as `db.select().from(table)` renders it) to the objects
- * Drizzle returns: the same keys in the same order, booleans and JSON texts mapped by the
- * column's own driver mapping, NULL kept as null.
- */
-export function tableRows<T extends SQLiteTable>(table: T): (rows: Record<string, unknown>[] | undefined) => T["$inferSelect"][] {
-  const columns = Object.entries(getTableColumns(table) as Record<string, SQLiteColumn>).map(([key, column]) => ({
-    key,
-    name: column.name,
-    // Plain integers and texts are as D1 gives them; only overridden mappings are called.
-    decode: column.mapFromDriverValue === Column.prototype.mapFromDriverValue ? null : (value: unknown) => column.mapFromDriverValue(value),
-  }));
-  return (rows = []) =>
-    rows.map((raw) => {
-      const row: Record<string, unknown> = {};
-      for (const { key, name, decode } of columns) {
-        const value = raw[name];
-        row[key] = value === null || value === undefined || !decode ? (value ?? null) : decode(value);
-      }
-      return row as T["$inferSelect"];
-    });
 }

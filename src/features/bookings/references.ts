@@ -8,7 +8,8 @@ import { providerResourcesQuery } from "../providers/queries";
 import type { ErrorCollector } from "../../http/errors";
 import { addDays, dateInZone, parseDateTimeInput } from "../../domain/time";
 import { availabilityVersionStatement, versionOf } from "../../db/availability-version";
-import { bindFixed, fixedStatement, tableRows } from "../../db/fixed-statement";
+import { bindFixed, fixedStatement } from "../../db/fixed-statement";
+import { everyColumn, jsonRow } from "../../db/json-row";
 import { nextStatementOnPrimary } from "../../db/request-scope";
 import { accountD1 } from "../../db/shards";
 
@@ -35,21 +36,28 @@ export async function eventOf({ db, account }: Deps, id: number): Promise<Event 
 const qb = new QueryBuilder();
 const accountId = sql.placeholder("accountId");
 const id = sql.placeholder("id");
+// Each row as one JSON text (db/json-row.ts): D1's client builds one property per row instead of one per column.
+const eventRow = jsonRow(events, everyColumn(events));
+const resourceRow = jsonRow(resources, everyColumn(resources));
+const serviceRow = jsonRow(services, everyColumn(services));
 const ofEvent = and(eq(events.id, id), eq(events.account_id, accountId));
-const eventById = fixedStatement<"accountId" | "id">(qb.select().from(events).where(ofEvent));
-const eventResource = fixedStatement<"accountId" | "id">(qb.select().from(resources).where(
+const eventById = fixedStatement<"accountId" | "id">(qb.select({ row: eventRow.field.as("row") }).from(events).where(ofEvent));
+const eventResource = fixedStatement<"accountId" | "id">(qb.select({ row: resourceRow.field.as("row") }).from(resources).where(
   and(eq(resources.account_id, accountId), inArray(resources.id, qb.select({ id: events.resource_id }).from(events).where(ofEvent))),
 ));
-const eventService = fixedStatement<"accountId" | "id">(qb.select().from(services).where(
+const eventService = fixedStatement<"accountId" | "id">(qb.select({ row: serviceRow.field.as("row") }).from(services).where(
   and(eq(services.account_id, accountId), inArray(services.id, qb.select({ id: events.service_id }).from(events).where(ofEvent))),
 ));
-const serviceById = fixedStatement<"accountId" | "id">(qb.select().from(services).where(and(eq(services.id, id), eq(services.account_id, accountId))));
-const resourceById = fixedStatement<"accountId" | "id">(qb.select().from(resources).where(and(eq(resources.id, id), eq(resources.account_id, accountId))));
-const serviceProviders = fixedStatement<"accountId" | "id">(providerResourcesQuery(qb, accountId, id));
+const serviceById = fixedStatement<"accountId" | "id">(qb.select({ row: serviceRow.field.as("row") }).from(services).where(and(eq(services.id, id), eq(services.account_id, accountId))));
+const resourceById = fixedStatement<"accountId" | "id">(qb.select({ row: resourceRow.field.as("row") }).from(resources).where(and(eq(resources.id, id), eq(resources.account_id, accountId))));
+const serviceProviders = fixedStatement<"accountId" | "id">(providerResourcesQuery(qb, accountId, id, resourceRow.field.as("row")));
 
-const eventRows = tableRows(events);
-const resourceRows = tableRows(resources);
-const serviceRows = tableRows(services);
+/** The rows' decoded objects, as Drizzle's select of every column gives them. */
+const decoded = <R>(row: { decode(text: string): R }) => (rows: Record<string, unknown>[] | undefined): R[] =>
+  (rows ?? []).map((r) => row.decode(r.row as string));
+const eventRows = decoded(eventRow);
+const resourceRows = decoded(resourceRow);
+const serviceRows = decoded(serviceRow);
 
 type RowsOf = (i: number) => Record<string, unknown>[] | undefined;
 const rowsAt = (results: D1Result[]): RowsOf => (i) => results[i]?.results as Record<string, unknown>[] | undefined;
