@@ -11,6 +11,9 @@ export interface JsonRow<R> {
   decode(text: string): R;
 }
 
+/** Every key of the table's rows, in the order Drizzle's select of the whole table gives them. */
+export const everyColumn = <T extends SQLiteTable>(table: T) => Object.keys(getTableColumns(table)) as (keyof T["$inferSelect"] & string)[];
+
 /** Only the `keys` of the table's rows, through one `json_array` per row. */
 export function jsonRow<T extends SQLiteTable, K extends keyof T["$inferSelect"] & string>(
   table: T,

@@ -91,37 +91,60 @@ export function parseDateTimeInput(text: string, timeZone: string): number | nul
   const match = DATE_TIME_INPUT.exec(text.trim());
   if (!match) return null;
   const [, y, mo, d, h = "00", mi = "00", s = "00", frac = "", zone] = match;
+  const year = Number(y), month = Number(mo), day = Number(d), hour = Number(h), minute = Number(mi), second = Number(s);
+  const millisecond = Number(frac.padEnd(3, "0").slice(0, 3));
+  // Temporal's own limits with overflow "reject", checked without it: a create parses two
+  // times per request, and the polyfill's property-bag parsing was most of that.
+  if (!isCalendarDate(year, month, day) || hour > 23 || minute > 59 || second > 59) return null;
+  if (zone) {
+    const offsetMinutes = offsetMinutesOf(zone);
+    if (offsetMinutes === null) return null;
+    return utcMs(year, month, day, hour, minute, second, millisecond) - offsetMinutes * 60_000;
+  }
   try {
-    const wall = Temporal.PlainDateTime.from(
-      {
-        year: Number(y), month: Number(mo), day: Number(d),
-        hour: Number(h), minute: Number(mi), second: Number(s),
-        millisecond: Number(frac.padEnd(3, "0").slice(0, 3)),
-      },
-      { overflow: "reject" },
-    );
-    if (!zone) return wall.toZonedDateTime(timeZone, { disambiguation: "compatible" }).epochMilliseconds;
-    const offset = zone.toUpperCase() === "Z" ? "+00:00" : normaliseOffset(zone);
-    return Temporal.Instant.from(`${wall.toString()}${offset}`).epochMilliseconds;
+    const wallAsUtc = utcMs(year, month, day, hour, minute, second, millisecond);
+    // Temporal's own test (the zone's offsets a day either side) from the cached offsets: with no
+    // change of offset around it, the wall time names exactly one instant. Near a change, Temporal decides.
+    const offset = offsetMsAt(wallAsUtc - DAY_MS, timeZone);
+    if (offset === offsetMsAt(wallAsUtc + DAY_MS, timeZone) && offset === offsetMsAt(wallAsUtc - offset, timeZone)) return wallAsUtc - offset;
+    const wall = new Temporal.PlainDateTime(year, month, day, hour, minute, second, millisecond);
+    return wall.toZonedDateTime(timeZone, { disambiguation: "compatible" }).epochMilliseconds;
   } catch {
     return null;
   }
 }
 
-function normaliseOffset(zone: string): string {
+/** `Z`, `±hh`, `±hhmm` or `±hh:mm` as minutes east of UTC; null past what an ISO offset allows (23:59). */
+function offsetMinutesOf(zone: string): number | null {
+  if (zone.toUpperCase() === "Z") return 0;
   const digits = zone.slice(1).replace(":", "");
-  return `${zone[0]}${digits.slice(0, 2)}:${(digits.slice(2) || "00").padEnd(2, "0")}`;
+  const hours = Number(digits.slice(0, 2));
+  const minutes = Number(digits.slice(2) || "0");
+  if (hours > 23 || minutes > 59) return null;
+  return (zone[0] === "-" ? -1 : 1) * (hours * 60 + minutes);
+}
+
+/** Milliseconds since the epoch of a UTC wall time; years below 100 stay as written (Date.UTC would add 1900). */
+function utcMs(year: number, month: number, day: number, hour: number, minute: number, second: number, millisecond: number): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, millisecond);
+  return date.getTime();
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const isLeapYear = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+
+/** A real day of the ISO (proleptic Gregorian) calendar, as Temporal's ISO calendar has them. */
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]);
 }
 
 /** True for a real calendar date written `YYYY-MM-DD`. */
 export function isIsoDate(text: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  try {
-    Temporal.PlainDate.from(text, { overflow: "reject" });
-    return true;
-  } catch {
-    return false;
-  }
+  return isCalendarDate(Number(text.slice(0, 4)), Number(text.slice(5, 7)), Number(text.slice(8, 10)));
 }
 
 const zoneValidity = new Map<string, boolean>();

@@ -1,13 +1,13 @@
 // Booking reads: one booking by id or external_id, pages of a listing, and the related rows
 // of a page loaded with one query per kind (no N+1). Every query filters on account_id.
-import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import {
   bookings, events, listingVersions, people, resources, services, type Booking, type Event, type Person, type Resource, type Service,
 } from "../../db/schema";
 import { inIds } from "../../db/id-list";
-import { jsonRow } from "../../db/json-row";
+import { everyColumn, jsonRow } from "../../db/json-row";
 import { ACTIVE_STATES } from "../../domain/booking-states";
 import type { Deps } from "../../env";
 import { pageOf, syncPageOf } from "../../db/page";
@@ -51,10 +51,9 @@ const ORDERS: Record<ListOrder, SQL[]> = {
 /** A page's bookings and people carry only the columns the answer shows, one JSON text per row. */
 const listedBookingRow = jsonRow(bookings, LISTED_BOOKING_COLUMNS);
 const listedPersonRow = jsonRow(people, PERSON_OUT_COLUMNS);
-const keysOf = <T extends SQLiteTable>(table: T) => Object.keys(getTableColumns(table)) as (keyof T["$inferSelect"] & string)[];
-const resourceRow = jsonRow(resources, keysOf(resources));
-const serviceRow = jsonRow(services, keysOf(services));
-const eventRow = jsonRow(events, keysOf(events));
+const resourceRow = jsonRow(resources, everyColumn(resources));
+const serviceRow = jsonRow(services, everyColumn(services));
+const eventRow = jsonRow(events, everyColumn(events));
 
 const enum RelatedKind { Person, Resource, Service, Event, Booked }
 

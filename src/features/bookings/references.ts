@@ -1,13 +1,17 @@
 // The rows a booking input names (service, resource, event) as the account holds them, with
 // 400s on the attribute that names a missing or unusable one; input, not path, so never 404.
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { QueryBuilder } from "drizzle-orm/sqlite-core";
 import { events, resources, services, type Event, type Resource, type Service } from "../../db/schema";
 import type { Deps } from "../../env";
 import { providerResourcesQuery } from "../providers/queries";
 import type { ErrorCollector } from "../../http/errors";
 import { addDays, dateInZone, parseDateTimeInput } from "../../domain/time";
-import { availabilityVersionQuery, versionOf } from "../../db/availability-version";
+import { availabilityVersionStatement, versionOf } from "../../db/availability-version";
+import { bindFixed, fixedStatement } from "../../db/fixed-statement";
+import { everyColumn, jsonRow } from "../../db/json-row";
 import { nextStatementOnPrimary } from "../../db/request-scope";
+import { accountD1 } from "../../db/shards";
 
 /**
  * The account's availability version read in the same batch as a create's references, when that
@@ -28,20 +32,57 @@ export async function eventOf({ db, account }: Deps, id: number): Promise<Event 
   return db.query.events.findFirst({ where: and(eq(events.id, id), eq(events.account_id, account.id)) });
 }
 
+// A create's reads, rendered once per isolate and bound per request (db/fixed-statement.ts).
+const qb = new QueryBuilder();
+const accountId = sql.placeholder("accountId");
+const id = sql.placeholder("id");
+// Each row as one JSON text (db/json-row.ts): D1's client builds one property per row instead of one per column.
+const eventRow = jsonRow(events, everyColumn(events));
+const resourceRow = jsonRow(resources, everyColumn(resources));
+const serviceRow = jsonRow(services, everyColumn(services));
+const ofEvent = and(eq(events.id, id), eq(events.account_id, accountId));
+const eventById = fixedStatement<"accountId" | "id">(qb.select({ row: eventRow.field.as("row") }).from(events).where(ofEvent));
+const eventResource = fixedStatement<"accountId" | "id">(qb.select({ row: resourceRow.field.as("row") }).from(resources).where(
+  and(eq(resources.account_id, accountId), inArray(resources.id, qb.select({ id: events.resource_id }).from(events).where(ofEvent))),
+));
+const eventService = fixedStatement<"accountId" | "id">(qb.select({ row: serviceRow.field.as("row") }).from(services).where(
+  and(eq(services.account_id, accountId), inArray(services.id, qb.select({ id: events.service_id }).from(events).where(ofEvent))),
+));
+const serviceById = fixedStatement<"accountId" | "id">(qb.select({ row: serviceRow.field.as("row") }).from(services).where(and(eq(services.id, id), eq(services.account_id, accountId))));
+const resourceById = fixedStatement<"accountId" | "id">(qb.select({ row: resourceRow.field.as("row") }).from(resources).where(and(eq(resources.id, id), eq(resources.account_id, accountId))));
+const serviceProviders = fixedStatement<"accountId" | "id">(providerResourcesQuery(qb, accountId, id, resourceRow.field.as("row")));
+
+/** The rows' decoded objects, as Drizzle's select of every column gives them. */
+const decoded = <R>(row: { decode(text: string): R }) => (rows: Record<string, unknown>[] | undefined): R[] =>
+  (rows ?? []).map((r) => row.decode(r.row as string));
+const eventRows = decoded(eventRow);
+const resourceRows = decoded(resourceRow);
+const serviceRows = decoded(serviceRow);
+
+type RowsOf = (i: number) => Record<string, unknown>[] | undefined;
+const rowsAt = (results: D1Result[]): RowsOf => (i) => results[i]?.results as Record<string, unknown>[] | undefined;
+
 /** An event with its resource and service, and the availability version, in one round trip (by subquery on the event). */
 export async function eventWithReferences(
-  { db, account }: Deps,
-  id: number,
+  { env, account }: Deps,
+  eventId: number,
 ): Promise<{ event?: Event; resource?: Resource; service?: Service; version: CurrentVersion }> {
-  const ofEvent = and(eq(events.id, id), eq(events.account_id, account.id));
+  const d1 = accountD1({ env, account });
+  const ids = { accountId: account.id, id: eventId };
+  // Before any statement is prepared: preparing one opens the request's session on the shard.
   const onPrimary = nextStatementOnPrimary(account.shard);
-  const [event, resource, service, version] = await db.batch([
-    db.select().from(events).where(ofEvent),
-    db.select().from(resources).where(and(eq(resources.account_id, account.id), inArray(resources.id, db.select({ id: events.resource_id }).from(events).where(ofEvent)))),
-    db.select().from(services).where(and(eq(services.account_id, account.id), inArray(services.id, db.select({ id: events.service_id }).from(events).where(ofEvent)))),
-    availabilityVersionQuery(db, account.id),
-  ]);
-  return { event: event[0], resource: resource[0], service: service[0], version: onPrimary ? versionOf(version) : undefined };
+  const rows = rowsAt(await d1.batch([
+    bindFixed(d1, eventById, ids),
+    bindFixed(d1, eventResource, ids),
+    bindFixed(d1, eventService, ids),
+    bindFixed(d1, availabilityVersionStatement, ids),
+  ]));
+  return {
+    event: eventRows(rows(0))[0],
+    resource: resourceRows(rows(1))[0],
+    service: serviceRows(rows(2))[0],
+    version: onPrimary ? versionOf(rows(3) as { version: number }[]) : undefined,
+  };
 }
 
 /**
@@ -50,23 +91,24 @@ export async function eventWithReferences(
  * when `withProviders`.
  */
 export async function bookingReferences(
-  deps: Deps,
+  { env, account }: Deps,
   ids: { serviceId?: number; resourceId?: number; withProviders: boolean },
 ): Promise<{ service?: Service; resource?: Resource; providers: Resource[]; version: CurrentVersion }> {
-  const { db, account } = deps;
-  const none = db.select({ id: services.id }).from(services).where(sql`0`);
+  const d1 = accountD1({ env, account });
+  // Before any statement is prepared: preparing one opens the request's session on the shard.
   const onPrimary = nextStatementOnPrimary(account.shard);
-  const [service, resource, provided, version] = await db.batch([
-    ids.serviceId ? db.select().from(services).where(and(eq(services.id, ids.serviceId), eq(services.account_id, account.id))) : none,
-    ids.resourceId ? db.select().from(resources).where(and(eq(resources.id, ids.resourceId), eq(resources.account_id, account.id))) : none,
-    ids.serviceId && ids.withProviders ? providerResourcesQuery(deps, ids.serviceId) : none,
-    availabilityVersionQuery(db, account.id),
-  ]);
+  const statements: D1PreparedStatement[] = [];
+  const add = (statement: D1PreparedStatement) => statements.push(statement) - 1;
+  const serviceAt = ids.serviceId ? add(bindFixed(d1, serviceById, { accountId: account.id, id: ids.serviceId })) : -1;
+  const resourceAt = ids.resourceId ? add(bindFixed(d1, resourceById, { accountId: account.id, id: ids.resourceId })) : -1;
+  const providersAt = ids.serviceId && ids.withProviders ? add(bindFixed(d1, serviceProviders, { accountId: account.id, id: ids.serviceId })) : -1;
+  const versionAt = add(bindFixed(d1, availabilityVersionStatement, { accountId: account.id }));
+  const rows = rowsAt(await d1.batch(statements));
   return {
-    service: ids.serviceId ? (service[0] as Service | undefined) : undefined,
-    resource: ids.resourceId ? (resource[0] as Resource | undefined) : undefined,
-    providers: ids.serviceId && ids.withProviders ? (provided as { resource: Resource }[]).map((r) => r.resource) : [],
-    version: onPrimary ? versionOf(version) : undefined,
+    service: serviceAt < 0 ? undefined : serviceRows(rows(serviceAt))[0],
+    resource: resourceAt < 0 ? undefined : resourceRows(rows(resourceAt))[0],
+    providers: providersAt < 0 ? [] : resourceRows(rows(providersAt)),
+    version: onPrimary ? versionOf(rows(versionAt) as { version: number }[]) : undefined,
   };
 }
 

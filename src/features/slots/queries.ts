@@ -6,7 +6,8 @@
 // range are thousands of rows, and Drizzle's row mapping was 41% of the request's CPU.
 import { and, eq, exists, gt, gte, inArray, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
 import { bookings, events, providers, resourceExceptionDates, resources, services } from "../../db/schema";
-import { availabilityVersionQuery } from "../../db/availability-version";
+import { availabilityVersionStatement } from "../../db/availability-version";
+import { bindFixed } from "../../db/fixed-statement";
 import { inIds } from "../../db/id-list";
 import type { OpeningHours } from "../../db/schema";
 import type { SlotServiceSettings } from "../../domain/slots";
@@ -120,8 +121,8 @@ export async function slotReads(
     )),
   ];
   const d1 = accountD1({ env, account });
-  const version = availabilityVersionQuery(db, account.id).toSQL();
-  const statements = [d1.prepare(version.sql).bind(...version.params), ...queries.map((q) => {
+  const version = { sql: availabilityVersionStatement.sql, params: [account.id] };
+  const statements = [bindFixed(d1, availabilityVersionStatement, { accountId: account.id }), ...queries.map((q) => {
     const { sql: text, params } = q.toSQL();
     if (options.unlessVersion === undefined) return d1.prepare(text).bind(...params);
     // With a cached answer at hand, each read runs only when the version moved on: on a hit the

@@ -1,0 +1,31 @@
+// Statements of hot paths whose SQL text is built once per isolate (Drizzle's builder, with
+// placeholders for the per-request values) and only bound per request: building a create's four
+// reference statements with Drizzle on every request was 0.4 ms of a refused create's CPU
+// (docs/decisions/latency.md, "Refusals from memory").
+import { is, Param, Placeholder } from "drizzle-orm";
+
+type SqlValue = string | number | null;
+
+export interface FixedStatement<K extends string> {
+  sql: string;
+  /** Per parameter: the placeholder's name, or the constant Drizzle rendered (already a driver value). */
+  params: ({ name: K } | { value: unknown })[];
+}
+
+/** A Drizzle query's text and parameters, rendered once; `K` names its placeholders. */
+export function fixedStatement<K extends string>(query: { toSQL(): { sql: string; params: unknown[] } }): FixedStatement<K> {
+  const { sql, params } = query.toSQL();
+  return {
+    sql,
+    params: params.map((p) => {
+      if (is(p, Placeholder)) return { name: p.name as K };
+      if (is(p, Param) && is(p.value, Placeholder)) return { name: p.value.name as K };
+      return { value: p };
+    }),
+  };
+}
+
+/** The statement bound with this request's values, on the request's D1 handle. */
+export function bindFixed<K extends string>(d1: D1Database, statement: FixedStatement<K>, values: Record<K, SqlValue>): D1PreparedStatement {
+  return d1.prepare(statement.sql).bind(...statement.params.map((p) => ("name" in p ? values[p.name] : p.value)));
+}
