@@ -8,11 +8,12 @@ import { ApiError, ErrorCollector } from "../../http/errors";
 import type { CapacityScope } from "./capacity-sql";
 import { insertBookingStatement, runGuardedInsert, runWrite, type BookingColumns } from "./guarded-write";
 import {
-  applyPersonFill, createPlannedPerson, discardPlannedPerson, personError, planPerson, plannedPerson, type PersonPlan,
+  applyPersonFill, createPlannedPerson, discardPlannedPerson, isUniqueViolation, lookUpPerson, personError, personFillStatement, plannedPerson,
+  type PersonPlan,
 } from "./person-link";
 import { checkPublicTimes, isInsideOpeningHours } from "./public-rules";
 import { getBookingWithRelated } from "./queries";
-import { bookingReferences, eventWithReferences, instantOf, reminderBefore, type CurrentVersion } from "./references";
+import { bookingReferences, eventWithReferences, instantOf, reminderBefore, type CurrentVersion, type MoreReads } from "./references";
 import { knownFull, type MemoSlot } from "./refusal-memo";
 import { CREATE_MESSAGE_FLAGS, type CreateBookingBody } from "./schema";
 import { holdOnCreate } from "./hold";
@@ -30,6 +31,8 @@ interface Placement {
   candidates: Candidate[];
   /** The availability version read with the references, when read on the primary (refusal-memo.ts). */
   version: CurrentVersion;
+  /** The results of the person's reads, made in the references batch. */
+  personReads: D1Result[];
 }
 
 interface Candidate {
@@ -40,8 +43,8 @@ interface Candidate {
 const resourceScope = (resource: Resource): CapacityScope => ({ kind: "resource", id: resource.id, capacity: resource.capacity });
 
 /** An event booking takes the event's times, resource and service, and the event's capacity. */
-async function placeOnEvent(deps: Deps, eventId: number, isPublic: boolean): Promise<Placement> {
-  const { event, resource, service, version } = await eventWithReferences(deps, eventId);
+async function placeOnEvent(deps: Deps, eventId: number, isPublic: boolean, personReads: MoreReads): Promise<Placement> {
+  const { event, resource, service, version, more } = await eventWithReferences(deps, eventId, personReads);
   if (!event) throw ApiError.invalid("event_id", "does not exist");
   if (!event.active || (isPublic && !event.published)) throw ApiError.invalid("event_id", "is not open for booking");
   if (isPublic && event.starts_at < deps.now) throw ApiError.invalid("event_id", "has already started");
@@ -49,11 +52,13 @@ async function placeOnEvent(deps: Deps, eventId: number, isPublic: boolean): Pro
   return {
     from: event.starts_at, to: event.ends_at, service: service ?? null, eventId: event.id,
     candidates: [{ resource, scope: { kind: "event", id: event.id, capacity: event.capacity } }],
-    version,
+    version, personReads: more,
   };
 }
 
-async function placeOnResource(deps: Deps, input: CreateBookingBody["booking"], isPublic: boolean): Promise<Placement> {
+async function placeOnResource(
+  deps: Deps, input: CreateBookingBody["booking"], isPublic: boolean, personReads: MoreReads,
+): Promise<Placement> {
   const errors = new ErrorCollector();
   const from = instantOf(deps, errors, "booked_from", input.booked_from);
   const to = instantOf(deps, errors, "booked_to", input.booked_to);
@@ -61,12 +66,12 @@ async function placeOnResource(deps: Deps, input: CreateBookingBody["booking"], 
   if (input.booked_to === undefined) errors.add("booked_to", "can't be blank");
   if (typeof from === "number" && typeof to === "number" && to <= from) errors.add("booked_to", "must be after booked_from");
 
-  // Service, resource and the service's providers in one round trip (providers only when used).
+  // Service, resource, the service's providers (only when used) and the person's reads in one round trip.
   const refs = await bookingReferences(deps, {
     serviceId: input.service_id ?? undefined,
     resourceId: input.resource_id ?? undefined,
     withProviders: !input.resource_id || isPublic,
-  });
+  }, personReads);
   let service: Service | null = null;
   if (input.service_id) {
     service = refs.service ?? null;
@@ -102,7 +107,7 @@ async function placeOnResource(deps: Deps, input: CreateBookingBody["booking"], 
   return {
     from: from!, to: to!, service, eventId: null,
     candidates: resources.map((resource) => ({ resource, scope: resourceScope(resource) })),
-    version: refs.version,
+    version: refs.version, personReads: refs.more,
   };
 }
 
@@ -132,7 +137,12 @@ export async function draftBooking(deps: Deps, body: CreateBookingBody): Promise
   const confirm = onSite ? false : body.confirm ?? true;
   const ignoreCapacity = !isPublic && body.ignore_capacity === true;
 
-  const placement = input.event_id ? await placeOnEvent(deps, input.event_id, isPublic) : await placeOnResource(deps, input, isPublic);
+  // A visitor may not attach a booking to a stored person by id: only by who they say they are.
+  // The person's reads go into the references batch; its errors still come after the booking's own.
+  const person = lookUpPerson(deps, { person_id: onSite ? undefined : input.person_id, person_attributes: input.person_attributes });
+  const placement = input.event_id
+    ? await placeOnEvent(deps, input.event_id, isPublic, person.reads)
+    : await placeOnResource(deps, input, isPublic, person.reads);
   const count = input.count ?? 1;
   if (placement.service?.booking_capacity && count > placement.service.booking_capacity) {
     throw ApiError.invalid("count", "More than maximum count per booking");
@@ -147,8 +157,7 @@ export async function draftBooking(deps: Deps, body: CreateBookingBody): Promise
   const expiresAt = holdOnCreate(deps, errors, onSite ? undefined : input.expires_at, verify);
   errors.throwIfAny();
 
-  // A visitor may not attach a booking to a stored person by id: only by who they say they are.
-  const plan = await planPerson(deps, { person_id: onSite ? undefined : input.person_id, person_attributes: input.person_attributes });
+  const plan = person.decide(placement.personReads);
   // The site needs someone to verify; public_booking on the private API applies only the spec's
   // time rules (inside opening hours, not past, not beyond the horizon), so no person is needed.
   if (onSite && plan.kind === "none") throw personError(["can't be blank"]);
@@ -191,9 +200,10 @@ const fullyBooked = (placement: Placement) =>
  * booking (full) and a failed write both remove a person created for it. `extra` columns
  * (a recurring occurrence's collection_id) go into the same insert. Candidates this isolate saw
  * refused under the version the references read are still full (refusal-memo.ts) and are not
- * tried; when none is left the refusal comes before any person is written.
+ * tried; when none is left the refusal comes before any person is written. A matched person's
+ * fill is the caller's (`insertDraft`, `insertDraftAndRead`): only once the booking is in.
  */
-export async function insertDraft(deps: Deps, draft: BookingDraft, extra: BookingColumns = {}): Promise<number> {
+async function writeDraft(deps: Deps, draft: BookingDraft, extra: BookingColumns): Promise<number> {
   const { placement, plan, ignoreCapacity } = draft;
   const slotOf = ({ scope }: Candidate): MemoSlot => ({
     shard: deps.account.shard, accountId: deps.account.id, scope,
@@ -218,10 +228,33 @@ export async function insertDraft(deps: Deps, draft: BookingDraft, extra: Bookin
     await discardPlannedPerson(deps, plan, personId);
     throw fullyBooked(placement);
   }
-  await applyPersonFill(deps, plan);
   return id;
 }
 
+/** The draft written (`writeDraft`), then a matched person's empty attributes filled. */
+export async function insertDraft(deps: Deps, draft: BookingDraft, extra: BookingColumns = {}): Promise<number> {
+  const id = await writeDraft(deps, draft, extra);
+  await applyPersonFill(deps, draft.plan);
+  return id;
+}
+
+/**
+ * The draft written, then the booking with its related rows in one batch that first fills a
+ * matched person's empty attributes (so the answer shows them): the fill costs no round trip.
+ */
+export async function insertDraftAndRead(deps: Deps, draft: BookingDraft, extra: BookingColumns = {}): Promise<Booking> {
+  const id = await writeDraft(deps, draft, extra);
+  const fill = personFillStatement(deps, draft.plan);
+  if (!fill) return getBookingWithRelated(deps, id);
+  try {
+    return await getBookingWithRelated(deps, id, fill);
+  } catch (error) {
+    // The batch is one transaction: a fill another request's identifier blocked undid only itself.
+    if (!isUniqueViolation(error)) throw error;
+    return getBookingWithRelated(deps, id);
+  }
+}
+
 export async function createBooking(deps: Deps, body: CreateBookingBody): Promise<Written<Booking>> {
-  return { row: await getBookingWithRelated(deps, await insertDraft(deps, await draftBooking(deps, body))), changed: true };
+  return { row: await insertDraftAndRead(deps, await draftBooking(deps, body)), changed: true };
 }

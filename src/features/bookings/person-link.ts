@@ -1,11 +1,15 @@
 // Which person a booking links to: `person_id`, or `person_attributes` matched (national id, then
 // phone, then email) or created, with person errors in the spec's nested shape.
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { QueryBuilder, SQLiteSyncDialect, unionAll, type SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { bindFixed, fixedStatement } from "../../db/fixed-statement";
+import { everyColumn, jsonRow } from "../../db/json-row";
 import { people, type Person } from "../../db/schema";
+import { accountD1 } from "../../db/shards";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
 import {
-  findMatchingPerson, personValues, validatePerson, validatePersonUniqueness, type AttributeErrors, type PersonValues,
+  ancestryQuery, matchAmong, matchKeys, parentProblemIn, personProblems, personValues, takenAmong, type AttributeErrors, type PersonValues,
 } from "../people/identity";
 import { personAttributes } from "../people/schema";
 
@@ -41,42 +45,120 @@ function emptyOnly(person: Person, values: PersonValues): PersonValues {
   return fill as PersonValues;
 }
 
-/** Decides the link without writing anything, so a refused booking leaves people untouched. */
+/**
+ * The reads a person link needs, to run in a batch the caller already makes (a create's
+ * references batch), and the plan decided from their results. Nothing is read or thrown before
+ * `decide`, so the caller's own errors keep coming first; `decide` throws the person errors in
+ * their order (attributes, `person_id`, then the new person's rules).
+ */
+export interface PersonLookup {
+  /** Bound on the batch's handle; none when the plan needs no read. */
+  reads(d1: D1Database): D1PreparedStatement[];
+  /** The plan, from the results of `reads`' statements in their order. */
+  decide(results: D1Result[]): PersonPlan;
+}
+
+// Rendered once per isolate (db/fixed-statement.ts). A null binding matches nothing (`= NULL`).
+const qb = new QueryBuilder();
+const accountId = sql.placeholder("accountId");
+const personRow = jsonRow(people, everyColumn(people));
+const personById = fixedStatement<"accountId" | "id">(
+  qb.select({ row: personRow.field.as("row") }).from(people).where(and(eq(people.id, sql.placeholder("id")), eq(people.account_id, accountId))),
+);
+/**
+ * Everyone holding one of the input's identifiers: the match's candidates and the uniqueness
+ * rule's holders at once. One select per identifier, each on its unique index (an OR of four
+ * terms, some bound to null, read more rows); a person holding two comes twice, which neither rule minds.
+ */
+const holderOf = (column: SQLiteColumn, name: string) =>
+  qb.select({ row: personRow.field.as("row") }).from(people).where(and(eq(people.account_id, accountId), eq(column, sql.placeholder(name))));
+const identifierHolders = fixedStatement<"accountId" | "nationalId" | "matchPhone" | "phone" | "email">(unionAll(
+  holderOf(people.national_id_no, "nationalId"),
+  holderOf(people.phone_e164, "matchPhone"),
+  holderOf(people.phone_e164, "phone"),
+  holderOf(people.email, "email"),
+));
+const dialect = new SQLiteSyncDialect();
+const ancestry = fixedStatement<"accountId" | "parentId">({ toSQL: () => dialect.sqlToQuery(ancestryQuery(sql.placeholder("parentId"), accountId)) });
+
+const peopleIn = (result: D1Result | undefined): Person[] =>
+  ((result?.results ?? []) as { row: string }[]).map((r) => personRow.decode(r.row));
+
+export function lookUpPerson(
+  deps: Deps,
+  input: { person_id?: number | null; person_attributes?: Record<string, unknown> },
+): PersonLookup {
+  const { account } = deps;
+  let attributes: ReturnType<typeof parseAttributes> | undefined;
+  let invalid: ApiError | undefined;
+  try {
+    attributes = input.person_attributes ? parseAttributes(input.person_attributes) : undefined;
+  } catch (error) {
+    invalid = error as ApiError;
+  }
+  if (invalid) return { reads: () => [], decide: () => { throw invalid; } };
+  const { values, errors } = attributes ? personValues(attributes, account.country_code) : { values: {} as PersonValues, errors: {} };
+  if (Object.keys(errors).length > 0) return { reads: () => [], decide: () => { throw personError(["is invalid"], errors); } };
+
+  const personId = input.person_id || undefined;
+  if (!personId && !attributes) return { reads: () => [], decide: () => ({ kind: "none" }) };
+  const keys = attributes && !personId ? matchKeys(attributes, account.country_code) : [];
+  const match = Object.fromEntries(keys) as Partial<Record<(typeof keys)[number][0], string | null | undefined>>;
+  const holders = {
+    accountId: account.id,
+    nationalId: values.national_id_no || null,
+    matchPhone: match.phone_e164 || null,
+    phone: values.phone_e164 || null,
+    email: values.email || null,
+  };
+  // The match's national id and email are the values' own; only the phone may differ (phone_number: null beside phonenumber).
+  const readsHolders = Boolean(holders.nationalId || holders.matchPhone || holders.phone || holders.email);
+  // Only a new person's parent is checked, and only when no one matches; read anyway, in the same batch.
+  const readsParent = !personId && values.parent_id != null;
+  return {
+    reads(d1) {
+      const statements: D1PreparedStatement[] = [];
+      if (personId) statements.push(bindFixed(d1, personById, { accountId: account.id, id: personId }));
+      if (readsHolders) statements.push(bindFixed(d1, identifierHolders, holders));
+      if (readsParent) statements.push(bindFixed(d1, ancestry, { accountId: account.id, parentId: values.parent_id! }));
+      return statements;
+    },
+    decide(results) {
+      let at = 0;
+      const byId = personId ? peopleIn(results[at++])[0] : undefined;
+      const known = readsHolders ? peopleIn(results[at++]) : [];
+      const parentRows = readsParent ? ((results[at++]?.results ?? []) as { id: number }[]) : [];
+      if (personId && !byId) throw ApiError.invalid("person_id", "does not exist");
+      const person = byId ?? matchAmong(known, keys);
+      if (person) {
+        const fill = emptyOnly(person, values);
+        // A value another person already holds is left out rather than failing the booking.
+        const taken = new Set(takenAmong(known, fill, [person.id]));
+        if (taken.has("email")) delete fill.email;
+        if (taken.has("phone_number")) {
+          delete fill.phone_number;
+          delete fill.phone_e164;
+        }
+        if (taken.has("national_id_no")) delete fill.national_id_no;
+        return { kind: "existing", person, fill };
+      }
+      const parent = readsParent ? parentProblemIn(parentRows) : null;
+      const problems = personProblems(values, { parent, taken: takenAmong(known, values) });
+      if (Object.keys(problems).length > 0) throw personError(["is invalid"], problems);
+      return { kind: "new", values };
+    },
+  };
+}
+
+/** Decides the link without writing anything, so a refused booking leaves people untouched: one round trip at most. */
 export async function planPerson(
   deps: Deps,
   input: { person_id?: number | null; person_attributes?: Record<string, unknown> },
 ): Promise<PersonPlan> {
-  const attributes = input.person_attributes ? parseAttributes(input.person_attributes) : undefined;
-  const { values, errors } = attributes ? personValues(attributes, deps.account.country_code) : { values: {}, errors: {} };
-  if (Object.keys(errors).length > 0) throw personError(["is invalid"], errors);
-
-  let person: Person | undefined;
-  if (input.person_id) {
-    person = await deps.db.query.people.findFirst({
-      where: and(eq(people.id, input.person_id), eq(people.account_id, deps.account.id)),
-    });
-    if (!person) throw ApiError.invalid("person_id", "does not exist");
-  } else if (attributes) {
-    person = await findMatchingPerson(deps, attributes);
-  } else {
-    return { kind: "none" };
-  }
-
-  if (person) {
-    const fill = emptyOnly(person, values);
-    // A value another person already holds is left out rather than failing the booking.
-    const taken = new Set(await validatePersonUniqueness(deps, fill, [person.id]));
-    if (taken.has("email")) delete fill.email;
-    if (taken.has("phone_number")) {
-      delete fill.phone_number;
-      delete fill.phone_e164;
-    }
-    if (taken.has("national_id_no")) delete fill.national_id_no;
-    return { kind: "existing", person, fill };
-  }
-  const problems = await validatePerson(deps, values, { checkParent: values.parent_id != null });
-  if (Object.keys(problems).length > 0) throw personError(["is invalid"], problems);
-  return { kind: "new", values };
+  const lookup = lookUpPerson(deps, input);
+  const d1 = accountD1(deps);
+  const statements = lookup.reads(d1);
+  return lookup.decide(statements.length > 0 ? await d1.batch(statements) : []);
 }
 
 /** The person as it will be once the plan is applied (what verification checks). */
@@ -86,7 +168,7 @@ export function plannedPerson(plan: PersonPlan): PersonValues | null {
   return { ...plan.person, ...plan.fill };
 }
 
-const isUniqueViolation = (error: unknown) =>
+export const isUniqueViolation = (error: unknown) =>
   /UNIQUE constraint failed/i.test(`${error} ${(error as { cause?: unknown })?.cause ?? ""}`);
 
 /** Creates the planned new person; the booking needs its id. */
@@ -114,14 +196,21 @@ export async function discardPlannedPerson({ db, account }: Deps, plan: PersonPl
   await db.delete(people).where(and(eq(people.id, id), eq(people.account_id, account.id)));
 }
 
+/** The update filling a matched person's empty attributes, or none; run only once the booking exists. */
+export function personFillStatement({ db, account, now }: Deps, plan: PersonPlan) {
+  if (plan.kind !== "existing" || Object.keys(plan.fill).length === 0) return undefined;
+  return db
+    .update(people)
+    .set({ ...plan.fill, updated_at: now })
+    .where(and(eq(people.id, plan.person.id), eq(people.account_id, account.id)));
+}
+
 /** Fills a matched person's empty attributes once the booking exists. */
-export async function applyPersonFill({ db, account, now }: Deps, plan: PersonPlan): Promise<void> {
-  if (plan.kind !== "existing" || Object.keys(plan.fill).length === 0) return;
+export async function applyPersonFill(deps: Deps, plan: PersonPlan): Promise<void> {
+  const fill = personFillStatement(deps, plan);
+  if (!fill) return;
   try {
-    await db
-      .update(people)
-      .set({ ...plan.fill, updated_at: now })
-      .where(and(eq(people.id, plan.person.id), eq(people.account_id, account.id)));
+    await fill;
   } catch (error) {
     // The booking is made; an identifier another request took meanwhile only stays unfilled.
     if (!isUniqueViolation(error)) throw error;

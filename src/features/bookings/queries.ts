@@ -205,13 +205,14 @@ type RelatedRows = [Person[], Resource[], Service[], Event[], { event_id: number
 const relatedFrom = ([p, r, s, e, booked]: RelatedRows): Related =>
   ({ people: byId(p), resources: byId(r), services: byId(s), events: byId(e), booked: toBookedMap(booked) });
 
-/** The booking and its related rows in one round trip (GET one, the re-read after a create). */
-export async function getBookingWithRelated(deps: Deps, id: number): Promise<Booking> {
+/**
+ * The booking and its related rows in one round trip (GET one, the re-read after a create);
+ * `before` is a write that goes first in the same batch (a create's person fill).
+ */
+export async function getBookingWithRelated(deps: Deps, id: number, before?: BatchItem<"sqlite">): Promise<Booking> {
   const { db } = deps;
-  const [rows, ...related] = await db.batch([
-    db.select().from(bookings).where(bookingOfAccount(deps, id)).limit(1),
-    ...relatedQueries(deps, bookingOfAccount(deps, id)!),
-  ]);
+  const read = [db.select().from(bookings).where(bookingOfAccount(deps, id)).limit(1), ...relatedQueries(deps, bookingOfAccount(deps, id)!)] as const;
+  const [rows, ...related] = before ? (await db.batch([before, ...read])).slice(1) : await db.batch(read);
   const booking = await found(rows[0], "booking");
   relatedOfBooking.set(booking, relatedFrom(related as RelatedRows));
   return booking;

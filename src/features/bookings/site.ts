@@ -12,8 +12,8 @@ import { randomToken, secretsEqual, sha256Hex } from "../../http/secrets";
 import { localeOf } from "../messages/defaults";
 import type { CreateBookingBody } from "./schema";
 import { followed } from "./service";
-import { draftBooking, insertDraft } from "./create";
-import { bookingOfAccount, getBookingWithRelated } from "./queries";
+import { draftBooking, insertDraftAndRead } from "./create";
+import { bookingOfAccount } from "./queries";
 import { stateError, transition } from "./transitions";
 
 /** Wrong codes a booking takes on the site before every further try is refused until it expires. */
@@ -41,8 +41,8 @@ export async function bookingWithToken(deps: Deps, id: number, token: string | u
 
 export async function createOnSite(deps: Deps, body: CreateBookingBody, siteOrigin: string) {
   const token = newBookingToken();
-  const id = await insertDraft(deps, await draftBooking(deps, body), { public_token_hash: await sha256Hex(token) });
-  const booking = await followed(deps, "created", { row: await getBookingWithRelated(deps, id), changed: true }, { link: bookingPageLink(siteOrigin, id, token) });
+  const row = await insertDraftAndRead(deps, await draftBooking(deps, body), { public_token_hash: await sha256Hex(token) });
+  const booking = await followed(deps, "created", { row, changed: true }, { link: bookingPageLink(siteOrigin, row.id, token) });
   return { booking, token };
 }
 

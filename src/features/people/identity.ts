@@ -1,6 +1,6 @@
 // Who a person is: phone normalisation, the "at least one identifier" and uniqueness rules,
 // parent checks, and matching by national id, phone, email (shared with bookings' person_attributes).
-import { and, eq, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, notInArray, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js";
 import { people, type Person } from "../../db/schema";
 import type { Deps } from "../../env";
@@ -46,26 +46,28 @@ export async function validatePerson(
   person: PersonValues,
   opts: { self?: number; checkParent?: boolean; ignore?: number[] } = {},
 ): Promise<AttributeErrors> {
+  const parent = opts.checkParent && person.parent_id != null ? await parentProblem(deps, person.parent_id, opts.self) : null;
+  const exclude = [...(opts.self ? [opts.self] : []), ...(opts.ignore ?? [])];
+  return personProblems(person, { parent, taken: await validatePersonUniqueness(deps, person, exclude) });
+}
+
+/** `validatePerson` from what its reads found: the parent's problem (null: none or not checked) and the taken attributes. */
+export function personProblems(person: PersonValues, found: { parent: string | null; taken: string[] }): AttributeErrors {
   const errors: AttributeErrors = {};
   const add = (attribute: string, message: string) => (errors[attribute] ??= []).push(message);
   if (!person.name && !person.email && !person.national_id_no && !person.phone_number) {
     add("base", "Name, email, national id number or phone number must be given");
   }
-  if (opts.checkParent && person.parent_id != null) {
-    const problem = await parentProblem(deps, person.parent_id, opts.self);
-    if (problem) add("parent_id", problem);
-  }
-  const exclude = [...(opts.self ? [opts.self] : []), ...(opts.ignore ?? [])];
-  for (const attribute of await validatePersonUniqueness(deps, person, exclude)) add(attribute, TAKEN);
+  if (found.parent) add("parent_id", found.parent);
+  for (const attribute of found.taken) add(attribute, TAKEN);
   return errors;
 }
 
+type UniqueValues = Pick<PersonValues, "email" | "phone_e164" | "national_id_no">;
+type Holder = Pick<Person, "id" | "email" | "phone_e164" | "national_id_no">;
+
 /** Attributes whose value another person of the account already holds (inactive people included). */
-export async function validatePersonUniqueness(
-  { db, account }: Deps,
-  person: Pick<PersonValues, "email" | "phone_e164" | "national_id_no">,
-  exclude: number[] = [],
-): Promise<string[]> {
+export async function validatePersonUniqueness({ db, account }: Deps, person: UniqueValues, exclude: number[] = []): Promise<string[]> {
   const clauses: SQL[] = [];
   if (person.email) clauses.push(eq(people.email, person.email));
   if (person.phone_e164) clauses.push(eq(people.phone_e164, person.phone_e164));
@@ -74,11 +76,17 @@ export async function validatePersonUniqueness(
   const conditions = [eq(people.account_id, account.id), or(...clauses)];
   if (exclude.length > 0) conditions.push(notInArray(people.id, exclude));
   const holders = await db
-    .select({ email: people.email, phone_e164: people.phone_e164, national_id_no: people.national_id_no })
+    .select({ id: people.id, email: people.email, phone_e164: people.phone_e164, national_id_no: people.national_id_no })
     .from(people)
     .where(and(...conditions));
+  return takenAmong(holders, person, exclude);
+}
+
+/** The uniqueness rule over rows already read: `holders` may hold anyone, the excluded included. */
+export function takenAmong(holders: Holder[], person: UniqueValues, exclude: number[] = []): string[] {
   const taken = new Set<string>();
   for (const holder of holders) {
+    if (exclude.includes(holder.id)) continue;
     for (const [column, attribute] of Object.entries(UNIQUE_COLUMNS) as [keyof typeof UNIQUE_COLUMNS, string][]) {
       if (person[column] && holder[column] === person[column]) taken.add(attribute);
     }
@@ -88,21 +96,42 @@ export async function validatePersonUniqueness(
 
 const MAX_ANCESTRY = 100;
 
+/**
+ * One query walking up from the proposed parent, within the account: an empty walk means no such
+ * person here, and meeting the person itself on the way means the link would make a loop. The
+ * ids may be values or placeholders (a statement rendered once, bookings/person-link.ts).
+ */
+export const ancestryQuery = (parentId: SQLWrapper | number, accountId: SQLWrapper | number) => sql`
+    WITH RECURSIVE up(id, parent_id, depth) AS (
+      SELECT id, parent_id, 0 FROM ${people} WHERE id = ${parentId} AND account_id = ${accountId}
+      UNION ALL
+      SELECT p.id, p.parent_id, up.depth + 1 FROM ${people} p JOIN up ON p.id = up.parent_id
+      WHERE p.account_id = ${accountId} AND up.depth < ${MAX_ANCESTRY}
+    ) SELECT id FROM up`;
+
 /** Why `parentId` cannot be the parent of `self`, or null: unknown, foreign, itself or a cycle. */
 async function parentProblem({ db, account }: Deps, parentId: number, self?: number): Promise<string | null> {
   if (parentId === self) return "can't be the person itself";
-  // One query walks up from the proposed parent: an empty walk means no such person here, and
-  // meeting `self` on the way means the link would make a loop.
-  const ancestry = await db.all<{ id: number }>(sql`
-    WITH RECURSIVE up(id, parent_id, depth) AS (
-      SELECT id, parent_id, 0 FROM ${people} WHERE id = ${parentId} AND account_id = ${account.id}
-      UNION ALL
-      SELECT p.id, p.parent_id, up.depth + 1 FROM ${people} p JOIN up ON p.id = up.parent_id
-      WHERE p.account_id = ${account.id} AND up.depth < ${MAX_ANCESTRY}
-    ) SELECT id FROM up`);
+  return parentProblemIn(await db.all<{ id: number }>(ancestryQuery(parentId, account.id)), self);
+}
+
+/** The parent rule over the ancestry `ancestryQuery` read (the parent is not the person itself). */
+export function parentProblemIn(ancestry: { id: number }[], self?: number): string | null {
   if (ancestry.length === 0) return "is not a person of this account";
   if (self !== undefined && ancestry.some((row) => row.id === self)) return "can't be one of the person's own children";
   return null;
+}
+
+type MatchKeys = [keyof typeof UNIQUE_COLUMNS, string | null | undefined][];
+
+/** What a person input is matched by, in the spec's order (Bookings, create): national id, phone, email. */
+export function matchKeys(input: PersonInput, countryCode: string): MatchKeys {
+  const phone = input.phone_number ?? input.phonenumber;
+  return [
+    ["national_id_no", input.national_id_no],
+    ["phone_e164", phone ? phoneE164(phone, countryCode) : null],
+    ["email", input.email],
+  ];
 }
 
 /**
@@ -110,15 +139,14 @@ async function parentProblem({ db, account }: Deps, parentId: number, self?: num
  * Bookings, create); inactive people count because their identifiers are still taken.
  */
 export async function findMatchingPerson({ db, account }: Deps, input: PersonInput): Promise<Person | undefined> {
-  const phone = input.phone_number ?? input.phonenumber;
-  const keys: [keyof typeof UNIQUE_COLUMNS, string | null | undefined][] = [
-    ["national_id_no", input.national_id_no],
-    ["phone_e164", phone ? phoneE164(phone, account.country_code) : null],
-    ["email", input.email],
-  ];
+  const keys = matchKeys(input, account.country_code);
   const clauses = keys.filter(([, value]) => value).map(([column, value]) => eq(people[column], value!));
   if (clauses.length === 0) return undefined;
-  const candidates = await db.select().from(people).where(and(eq(people.account_id, account.id), or(...clauses)));
+  return matchAmong(await db.select().from(people).where(and(eq(people.account_id, account.id), or(...clauses))), keys);
+}
+
+/** The match among rows already read (`candidates` may hold more than the keys' holders). */
+export function matchAmong(candidates: Person[], keys: MatchKeys): Person | undefined {
   for (const [column, value] of keys) {
     const match = value ? candidates.find((p) => p[column] === value) : undefined;
     if (match) return match;
