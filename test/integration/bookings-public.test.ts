@@ -75,6 +75,28 @@ describe("public POST /bookings", () => {
     expect(closed.body).toEqual({ booked_from: ["is outside the resource's opening hours"] });
   });
 
+  it("reads each provider's own exception hours of the date: a closed one is passed over, one opened on a closed weekday takes the booking", async () => {
+    const twoChairs = await make.service({ title: "Two chairs", interval: 60 });
+    const closedThatDay = await make.resource({ title: "Closed that day", opening_hours_mon: ["09:00", "17:00"] });
+    const openThatDay = await make.resource({ title: "Open that day", opening_hours_mon: null });
+    for (const r of [closedThatDay, openThatDay]) await make.provider(r.id, twoChairs.id);
+    const day = nextMonday(3);
+    await must(api.put(`/resources/${closedThatDay.id}/exception_dates/${day}`, { resource_exception_date: { opening_hours: null } }));
+    await must(api.put(`/resources/${openThatDay.id}/exception_dates/${day}`, { resource_exception_date: { opening_hours: ["10:00", "12:00"] } }));
+    const at = (date: string, from: string, to: string) => ({
+      booking: { service_id: twoChairs.id, booked_from: `${date} ${from}`, booked_to: `${date} ${to}`, person_attributes: { name: "V", email: `c${Math.random()}@example.com` } },
+    });
+    const taken = await site.post("/bookings", at(day, "10:00", "11:00"));
+    expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+    expect(taken.body.booking.resource_id).toBe(openThatDay.id);
+    // Outside the exception's hours, though inside the closed provider's weekday hours.
+    expect((await site.post("/bookings", at(day, "14:00", "15:00"))).body).toEqual({ booked_from: ["is outside the resource's opening hours"] });
+    // Another Monday: weekday hours again, so only the first provider is open.
+    const usual = await site.post("/bookings", at(nextMonday(4), "14:00", "15:00"));
+    expect(usual.status, JSON.stringify(usual.body)).toBe(200);
+    expect(usual.body.booking.resource_id).toBe(closedThatDay.id);
+  });
+
   it("answers 400 in the past, within the minimum notice, beyond the horizon and longer than max_slots", async () => {
     const at = (from: string, to: string) => ({ ...visit("10:00", "11:00"), booking: { ...visit("10:00", "11:00").booking, booked_from: from, booked_to: to } });
     expect((await site.post("/bookings", at("2020-01-06 10:00", "2020-01-06 11:00"))).body).toEqual({ booked_from: ["can't be in the past"] });

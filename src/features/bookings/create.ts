@@ -11,7 +11,7 @@ import {
   applyPersonFill, createPlannedPerson, discardPlannedPerson, isUniqueViolation, lookUpPerson, personError, personFillStatement, plannedPerson,
   type PersonPlan,
 } from "./person-link";
-import { checkPublicTimes, isInsideOpeningHours } from "./public-rules";
+import { bookingDate, checkPublicTimes, exceptionHoursByResource, exceptionHoursOfDate, isInsideOpeningHours } from "./public-rules";
 import { getBookingWithRelated } from "./queries";
 import { bookingReferences, eventWithReferences, instantOf, reminderBefore, type CurrentVersion, type MoreReads } from "./references";
 import { knownFull, type MemoSlot } from "./refusal-memo";
@@ -66,12 +66,16 @@ async function placeOnResource(
   if (input.booked_to === undefined) errors.add("booked_to", "can't be blank");
   if (typeof from === "number" && typeof to === "number" && to <= from) errors.add("booked_to", "must be after booked_from");
 
-  // Service, resource, the service's providers (only when used) and the person's reads in one round trip.
-  const refs = await bookingReferences(deps, {
-    serviceId: input.service_id ?? undefined,
-    resourceId: input.resource_id ?? undefined,
-    withProviders: !input.resource_id || isPublic,
-  }, personReads);
+  // Service, resource, the service's providers (only when used), the person's reads and, for a
+  // public booking, the candidates' exception hours of its date, in one round trip.
+  const named = { serviceId: input.service_id ?? undefined, resourceId: input.resource_id ?? undefined };
+  const date = isPublic && typeof from === "number" ? bookingDate(deps, from) : undefined;
+  let personStatements = 0;
+  const refs = await bookingReferences(deps, { ...named, withProviders: !input.resource_id || isPublic }, (d1) => {
+    const reads = personReads(d1);
+    personStatements = reads.length;
+    return date === undefined ? reads : [...reads, exceptionHoursOfDate(d1, deps, date, named)];
+  });
   let service: Service | null = null;
   if (input.service_id) {
     service = refs.service ?? null;
@@ -99,15 +103,15 @@ async function placeOnResource(
   errors.throwIfAny();
 
   if (isPublic) {
-    const open = [];
-    for (const resource of resources) if (await isInsideOpeningHours(deps, resource, from!, to!)) open.push(resource);
+    const exceptions = exceptionHoursByResource(refs.more[personStatements]);
+    const open = resources.filter((resource) => isInsideOpeningHours(deps, resource, from!, to!, exceptions));
     if (open.length === 0) throw ApiError.invalid("booked_from", "is outside the resource's opening hours");
     resources = open;
   }
   return {
     from: from!, to: to!, service, eventId: null,
     candidates: resources.map((resource) => ({ resource, scope: resourceScope(resource) })),
-    version: refs.version, personReads: refs.more,
+    version: refs.version, personReads: refs.more.slice(0, personStatements),
   };
 }
 

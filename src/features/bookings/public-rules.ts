@@ -1,29 +1,51 @@
 // The rules of a public booking (NOTES: Bookings, public_booking): inside the resource's opening
 // hours on the date (closed on public holidays when the account says so), not in the past, within the account's bookable periods, at most max_slots long.
-import type { Account, Resource, Service } from "../../db/schema";
+import type { Account, OpeningHours, Resource, Service } from "../../db/schema";
 import { isPublicHoliday } from "../../domain/holidays";
 import { hoursOn, weeklyHoursOf } from "../../domain/opening-hours";
 import { addPeriod, parsePeriod } from "../../domain/periods";
 import { dateInZone, formatInstant } from "../../domain/time";
 import type { Deps } from "../../env";
 import type { ErrorCollector } from "../../http/errors";
-import { exceptionHoursBetween } from "../resources/queries";
 
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 const wallMinutes = (ms: number, tz: string) => minutesOf(formatInstant(ms, tz).slice(11, 16));
 
+/** The date a public booking must lie within: the day of its start in the account's zone. */
+export const bookingDate = (deps: Pick<Deps, "account">, from: number) => dateInZone(from, deps.account.time_zone);
+
+/**
+ * The exception hours of that date of the resource named, or of the service's providers, read in
+ * the create's references batch (references.ts) rather than one round trip per candidate.
+ */
+export function exceptionHoursOfDate(
+  d1: D1Database, deps: Pick<Deps, "account">, date: string, of: { resourceId?: number; serviceId?: number },
+): D1PreparedStatement {
+  return d1.prepare(
+    `SELECT resource_id, opening_hours FROM resource_exception_dates
+     WHERE account_id = ?1 AND exception_date = ?2
+       AND (resource_id = ?3 OR resource_id IN (SELECT resource_id FROM providers WHERE account_id = ?1 AND service_id = ?4))`,
+  ).bind(deps.account.id, date, of.resourceId ?? null, of.serviceId ?? null);
+}
+
+/** The rows of `exceptionHoursOfDate` by resource; a resource mapped to null is closed that day. */
+export function exceptionHoursByResource(result: D1Result | undefined): Map<number, OpeningHours> {
+  const rows = (result?.results ?? []) as { resource_id: number; opening_hours: string | null }[];
+  return new Map(rows.map((r) => [r.resource_id, r.opening_hours === null ? null : (JSON.parse(r.opening_hours) as OpeningHours)]));
+}
+
 /**
  * True when the whole booking lies inside one opening interval of its date (exception date first,
  * then weekday hours). A booking that runs past midnight is outside, except one ending at 24:00.
+ * `exceptions` holds the resource's exception hours of that date (exceptionHoursByResource).
  */
-export async function isInsideOpeningHours(deps: Deps, resource: Resource, from: number, to: number): Promise<boolean> {
+export function isInsideOpeningHours(deps: Deps, resource: Resource, from: number, to: number, exceptions: Map<number, OpeningHours>): boolean {
   const tz = deps.account.time_zone;
   const date = dateInZone(from, tz);
   if (dateInZone(to - 1, tz) !== date) return false;
   // NOTES: holidays close every resource when the account has closed_for_holidays.
   if (deps.account.closed_for_holidays && isPublicHoliday(deps.account.country_code, date)) return false;
-  const exceptions = await exceptionHoursBetween(deps, resource.id, date, date);
-  const hours = hoursOn(date, weeklyHoursOf(resource), exceptions.has(date) ? exceptions.get(date) : undefined);
+  const hours = hoursOn(date, weeklyHoursOf(resource), exceptions.has(resource.id) ? exceptions.get(resource.id) : undefined);
   if (!hours) return false;
   const start = wallMinutes(from, tz);
   const end = dateInZone(to, tz) === date ? wallMinutes(to, tz) : 24 * 60;
