@@ -77,6 +77,9 @@ export function buildApp(options: AppOptions = {}) {
 
   app.route("/health", healthRoutes);
   app.route("/admin/v1", operatorRoutes);
+  // Unknown operator paths end here (after the operator's auth) rather than falling through to
+  // the public site; a known path asked with another method is a 405.
+  app.all("/admin/v1/*", notFound);
 
   // The API's description and reference page need no key: mounted before the private API's auth.
   app.route("/api/v1", openApiRoutes);

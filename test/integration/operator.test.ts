@@ -81,3 +81,14 @@ describe("GET /admin/v1/accounts", () => {
     expect((await send("GET", "/admin/v1/accounts", { headers: { authorization: `Bearer ${ADMIN_TOKEN}x` } })).status).toBe(401);
   });
 });
+
+describe("/admin/v1 with a wrong method or path", () => {
+  it("answers 405 with Allow for a method the path does not take, 404 for an unknown path, 401 before either without the token", async () => {
+    const wrongMethod = await send("DELETE", "/admin/v1/accounts", { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("allow")).toBe("GET, POST, HEAD");
+    expect(wrongMethod.body).toEqual({ error: expect.stringContaining("DELETE is not allowed") });
+    expect((await operator.get("/nothing-here")).status).toBe(404);
+    expect((await send("DELETE", "/admin/v1/accounts", { headers: { authorization: `Bearer ${ADMIN_TOKEN}x` } })).status).toBe(401);
+  });
+});

@@ -3,7 +3,6 @@ import { Hono } from "hono";
 import type { AppEnv } from "../../env";
 import { ACCOUNT_CACHE_TTL_MS } from "../../http/account-cache";
 import { operatorAuth } from "../../http/auth";
-import { renderNotFound } from "../../http/render-error";
 import { wrapList } from "../../http/envelope";
 import { body, params } from "../../http/validate";
 import { toAccountJson } from "../account/serializer";
@@ -41,6 +40,3 @@ operatorRoutes.post("/accounts/:id/move", params("id"), body(moveAccountBody), a
   const { account, report } = await moveAccount(c.env, c.req.valid("param").id, c.req.valid("json").shard, c.var.now);
   return c.json({ account: toOperatorAccountJson(account), moved: report });
 });
-
-// Unknown operator paths end here rather than falling through to the public site.
-operatorRoutes.all("*", renderNotFound);
