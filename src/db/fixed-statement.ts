@@ -9,7 +9,7 @@ type SqlValue = string | number | null;
 export interface FixedStatement<K extends string> {
   sql: string;
   /** Per parameter: the placeholder's name, or the constant Drizzle rendered (already a driver value). */
-  params: ({ name: K } | { value: unknown })[];
+  params: ({ name: K } | { value: SqlValue })[];
 }
 
 /** A Drizzle query's text and parameters, rendered once; `K` names its placeholders. */
@@ -20,12 +20,16 @@ export function fixedStatement<K extends string>(query: { toSQL(): { sql: string
     params: params.map((p) => {
       if (is(p, Placeholder)) return { name: p.name as K };
       if (is(p, Param) && is(p.value, Placeholder)) return { name: p.value.name as K };
-      return { value: p };
+      return { value: p as SqlValue };
     }),
   };
 }
 
+/** Its parameters with this request's values, in order. */
+export const paramsOf = <K extends string>(statement: FixedStatement<K>, values: Record<K, SqlValue>): SqlValue[] =>
+  statement.params.map((p) => ("name" in p ? values[p.name] : p.value));
+
 /** The statement bound with this request's values, on the request's D1 handle. */
 export function bindFixed<K extends string>(d1: D1Database, statement: FixedStatement<K>, values: Record<K, SqlValue>): D1PreparedStatement {
-  return d1.prepare(statement.sql).bind(...statement.params.map((p) => ("name" in p ? values[p.name] : p.value)));
+  return d1.prepare(statement.sql).bind(...paramsOf(statement, values));
 }

@@ -25,6 +25,8 @@ const timestamps = {
 };
 const customData = () => text("custom_data", { mode: "json" }).$type<CustomData>();
 const hours = (name: string) => text(name, { mode: "json" }).$type<OpeningHours>();
+/** An hours column read by a raw statement (JSON text), as Drizzle's json mode would map it. */
+export const hoursFromColumn = (value: unknown): OpeningHours => (typeof value === "string" ? JSON.parse(value) : (value as OpeningHours) ?? null);
 
 export const accounts = sqliteTable("accounts", {
   id: id(),

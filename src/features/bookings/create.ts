@@ -44,7 +44,7 @@ const resourceScope = (resource: Resource): CapacityScope => ({ kind: "resource"
 
 /** An event booking takes the event's times, resource and service, and the event's capacity. */
 async function placeOnEvent(deps: Deps, eventId: number, isPublic: boolean, personReads: MoreReads): Promise<Placement> {
-  const { event, resource, service, version, more } = await eventWithReferences(deps, eventId, personReads);
+  const { event, resource, service, version, more: [personResults] } = await eventWithReferences(deps, eventId, [personReads]);
   if (!event) throw ApiError.invalid("event_id", "does not exist");
   if (!event.active || (isPublic && !event.published)) throw ApiError.invalid("event_id", "is not open for booking");
   if (isPublic && event.starts_at < deps.now) throw ApiError.invalid("event_id", "has already started");
@@ -52,7 +52,7 @@ async function placeOnEvent(deps: Deps, eventId: number, isPublic: boolean, pers
   return {
     from: event.starts_at, to: event.ends_at, service: service ?? null, eventId: event.id,
     candidates: [{ resource, scope: { kind: "event", id: event.id, capacity: event.capacity } }],
-    version, personReads: more,
+    version, personReads: personResults,
   };
 }
 
@@ -70,12 +70,9 @@ async function placeOnResource(
   // public booking, the candidates' exception hours of its date, in one round trip.
   const named = { serviceId: input.service_id ?? undefined, resourceId: input.resource_id ?? undefined };
   const date = isPublic && typeof from === "number" ? bookingDate(deps, from) : undefined;
-  let personStatements = 0;
-  const refs = await bookingReferences(deps, { ...named, withProviders: !input.resource_id || isPublic }, (d1) => {
-    const reads = personReads(d1);
-    personStatements = reads.length;
-    return date === undefined ? reads : [...reads, exceptionHoursOfDate(d1, deps, date, named)];
-  });
+  const exceptionReads: MoreReads = (d1) => (date === undefined ? [] : [exceptionHoursOfDate(d1, deps, date, named)]);
+  const refs = await bookingReferences(deps, { ...named, withProviders: !input.resource_id || isPublic }, [personReads, exceptionReads]);
+  const [personResults, [exceptionRows]] = refs.more;
   let service: Service | null = null;
   if (input.service_id) {
     service = refs.service ?? null;
@@ -103,7 +100,7 @@ async function placeOnResource(
   errors.throwIfAny();
 
   if (isPublic) {
-    const exceptions = exceptionHoursByResource(refs.more[personStatements]);
+    const exceptions = exceptionHoursByResource(exceptionRows);
     const open = resources.filter((resource) => isInsideOpeningHours(deps, resource, from!, to!, exceptions));
     if (open.length === 0) throw ApiError.invalid("booked_from", "is outside the resource's opening hours");
     resources = open;
@@ -111,7 +108,7 @@ async function placeOnResource(
   return {
     from: from!, to: to!, service, eventId: null,
     candidates: resources.map((resource) => ({ resource, scope: resourceScope(resource) })),
-    version: refs.version, personReads: refs.more.slice(0, personStatements),
+    version: refs.version, personReads: personResults,
   };
 }
 

@@ -55,25 +55,26 @@ const accountKey = (account: { id: number; shard: string }) => `${account.id}|${
 
 export const writeSequence = () => writes;
 
-export function noteVersion(account: { id: number; shard: string }, version: number): void {
+/** What the isolate knows of the account, an entry made on first sight (bounded: cleared when full). */
+function knownOf(account: { id: number; shard: string }) {
   const key = accountKey(account);
-  const seen = known.get(key);
-  if (seen) seen.version = Math.max(seen.version, version);
-  else {
+  let seen = known.get(key);
+  if (!seen) {
     if (known.size >= 10_000) known.clear();
-    known.set(key, { version, writtenAt: -1 });
+    known.set(key, (seen = { version: 0, writtenAt: -1 }));
   }
+  return seen;
+}
+
+export function noteVersion(account: { id: number; shard: string }, version: number): void {
+  const seen = knownOf(account);
+  seen.version = Math.max(seen.version, version);
 }
 
 /** After a write request of the account ends (features/account-writes.ts): answers read before it are stale. */
 export function noteWrite(account: { id: number; shard: string }): void {
   writes += 1;
-  const seen = known.get(accountKey(account));
-  if (seen) seen.writtenAt = writes;
-  else {
-    if (known.size >= 10_000) known.clear();
-    known.set(accountKey(account), { version: 0, writtenAt: writes });
-  }
+  knownOf(account).writtenAt = writes;
 }
 
 export function knownStale(account: { id: number; shard: string }, answer: CachedList): boolean {

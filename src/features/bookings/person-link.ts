@@ -84,21 +84,22 @@ const ancestry = fixedStatement<"accountId" | "parentId">({ toSQL: () => dialect
 const peopleIn = (result: D1Result | undefined): Person[] =>
   ((result?.results ?? []) as { row: string }[]).map((r) => personRow.decode(r.row));
 
+/** A lookup whose input is already known to be invalid: no reads, and `decide` throws why. */
+const failing = (error: unknown): PersonLookup => ({ reads: () => [], decide: () => { throw error; } });
+
 export function lookUpPerson(
   deps: Deps,
   input: { person_id?: number | null; person_attributes?: Record<string, unknown> },
 ): PersonLookup {
   const { account } = deps;
   let attributes: ReturnType<typeof parseAttributes> | undefined;
-  let invalid: ApiError | undefined;
   try {
     attributes = input.person_attributes ? parseAttributes(input.person_attributes) : undefined;
   } catch (error) {
-    invalid = error as ApiError;
+    return failing(error);
   }
-  if (invalid) return { reads: () => [], decide: () => { throw invalid; } };
   const { values, errors } = attributes ? personValues(attributes, account.country_code) : { values: {} as PersonValues, errors: {} };
-  if (Object.keys(errors).length > 0) return { reads: () => [], decide: () => { throw personError(["is invalid"], errors); } };
+  if (Object.keys(errors).length > 0) return failing(personError(["is invalid"], errors));
 
   const personId = input.person_id || undefined;
   if (!personId && !attributes) return { reads: () => [], decide: () => ({ kind: "none" }) };

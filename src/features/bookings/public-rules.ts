@@ -1,6 +1,6 @@
 // The rules of a public booking (NOTES: Bookings, public_booking): inside the resource's opening
 // hours on the date (closed on public holidays when the account says so), not in the past, within the account's bookable periods, at most max_slots long.
-import type { Account, OpeningHours, Resource, Service } from "../../db/schema";
+import { hoursFromColumn, type Account, type OpeningHours, type Resource, type Service } from "../../db/schema";
 import { isPublicHoliday } from "../../domain/holidays";
 import { hoursOn, weeklyHoursOf } from "../../domain/opening-hours";
 import { addPeriod, parsePeriod } from "../../domain/periods";
@@ -31,7 +31,7 @@ export function exceptionHoursOfDate(
 /** The rows of `exceptionHoursOfDate` by resource; a resource mapped to null is closed that day. */
 export function exceptionHoursByResource(result: D1Result | undefined): Map<number, OpeningHours> {
   const rows = (result?.results ?? []) as { resource_id: number; opening_hours: string | null }[];
-  return new Map(rows.map((r) => [r.resource_id, r.opening_hours === null ? null : (JSON.parse(r.opening_hours) as OpeningHours)]));
+  return new Map(rows.map((r) => [r.resource_id, hoursFromColumn(r.opening_hours)]));
 }
 
 /**

@@ -20,8 +20,19 @@ import { accountD1 } from "../../db/shards";
  */
 export type CurrentVersion = number | undefined;
 
-/** Reads another part of the create adds to this batch (the person's, person-link.ts), bound on the batch's handle. */
+/**
+ * Reads other parts of the create add to this batch (the person's, person-link.ts; the opening
+ * hours' exceptions, public-rules.ts), bound on the batch's handle; answered one result list per group.
+ */
 export type MoreReads = (d1: D1Database) => D1PreparedStatement[];
+
+/** `fixed`, then each group's statements, in one batch; the groups' results split back out. */
+async function batchWith(d1: D1Database, fixed: D1PreparedStatement[], groups: MoreReads[]) {
+  const bound = groups.map((group) => group(d1));
+  const results = await d1.batch([...fixed, ...bound.flat()]);
+  let at = fixed.length;
+  return { results, more: bound.map((group) => results.slice(at, (at += group.length))) };
+}
 
 export async function serviceOf({ db, account }: Deps, id: number): Promise<Service | undefined> {
   return db.query.services.findFirst({ where: and(eq(services.id, id), eq(services.account_id, account.id)) });
@@ -69,26 +80,25 @@ const rowsAt = (results: D1Result[]): RowsOf => (i) => results[i]?.results as Re
 export async function eventWithReferences(
   { env, account }: Deps,
   eventId: number,
-  more: MoreReads = () => [],
-): Promise<{ event?: Event; resource?: Resource; service?: Service; version: CurrentVersion; more: D1Result[] }> {
+  more: MoreReads[] = [],
+): Promise<{ event?: Event; resource?: Resource; service?: Service; version: CurrentVersion; more: D1Result[][] }> {
   const d1 = accountD1({ env, account });
   const ids = { accountId: account.id, id: eventId };
   // Before any statement is prepared: preparing one opens the request's session on the shard.
   const onPrimary = nextStatementOnPrimary(account.shard);
-  const results = await d1.batch([
+  const { results, more: moreResults } = await batchWith(d1, [
     bindFixed(d1, eventById, ids),
     bindFixed(d1, eventResource, ids),
     bindFixed(d1, eventService, ids),
     bindFixed(d1, availabilityVersionStatement, ids),
-    ...more(d1),
-  ]);
+  ], more);
   const rows = rowsAt(results);
   return {
     event: eventRows(rows(0))[0],
     resource: resourceRows(rows(1))[0],
     service: serviceRows(rows(2))[0],
     version: onPrimary ? versionOf(rows(3) as { version: number }[]) : undefined,
-    more: results.slice(4),
+    more: moreResults,
   };
 }
 
@@ -100,8 +110,8 @@ export async function eventWithReferences(
 export async function bookingReferences(
   { env, account }: Deps,
   ids: { serviceId?: number; resourceId?: number; withProviders: boolean },
-  more: MoreReads = () => [],
-): Promise<{ service?: Service; resource?: Resource; providers: Resource[]; version: CurrentVersion; more: D1Result[] }> {
+  more: MoreReads[] = [],
+): Promise<{ service?: Service; resource?: Resource; providers: Resource[]; version: CurrentVersion; more: D1Result[][] }> {
   const d1 = accountD1({ env, account });
   // Before any statement is prepared: preparing one opens the request's session on the shard.
   const onPrimary = nextStatementOnPrimary(account.shard);
@@ -111,15 +121,14 @@ export async function bookingReferences(
   const resourceAt = ids.resourceId ? add(bindFixed(d1, resourceById, { accountId: account.id, id: ids.resourceId })) : -1;
   const providersAt = ids.serviceId && ids.withProviders ? add(bindFixed(d1, serviceProviders, { accountId: account.id, id: ids.serviceId })) : -1;
   const versionAt = add(bindFixed(d1, availabilityVersionStatement, { accountId: account.id }));
-  statements.push(...more(d1));
-  const results = await d1.batch(statements);
+  const { results, more: moreResults } = await batchWith(d1, statements, more);
   const rows = rowsAt(results);
   return {
     service: serviceAt < 0 ? undefined : serviceRows(rows(serviceAt))[0],
     resource: resourceAt < 0 ? undefined : resourceRows(rows(resourceAt))[0],
     providers: providersAt < 0 ? [] : resourceRows(rows(providersAt)),
     version: onPrimary ? versionOf(rows(versionAt) as { version: number }[]) : undefined,
-    more: results.slice(versionAt + 1),
+    more: moreResults,
   };
 }
 

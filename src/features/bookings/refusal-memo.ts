@@ -4,6 +4,8 @@
 // lapses; a later create whose references batch read the same version on the primary, before that
 // instant, would meet the same rows in the same statement and be refused again, so it is refused
 // here without the guard. Accepts always go through the guarded statement.
+import { availabilityVersionStatement, versionOf } from "../../db/availability-version";
+import { paramsOf } from "../../db/fixed-statement";
 import type { SqlStatement } from "../../db/sql-statement";
 import { toStatement } from "../../db/sql-statement";
 import { lapsesLaterSql } from "./active-sql";
@@ -61,7 +63,7 @@ export function refusalReads(slot: MemoSlot): SqlStatement[] {
     ? { sql: "account_id = ? AND event_id = ? AND active = 1", params: [slot.accountId, scope.id] }
     : { sql: "resource_id = ? AND active = 1 AND booked_from < ? AND booked_to > ? AND event_id IS NULL", params: [scope.id, window.to, window.from] };
   return [
-    { sql: "SELECT COALESCE((SELECT version FROM availability_versions WHERE account_id = ?), 0) AS version", params: [slot.accountId] },
+    { sql: availabilityVersionStatement.sql, params: paramsOf(availabilityVersionStatement, { accountId: slot.accountId }) },
     { sql: `SELECT MIN(expires_at) AS lapse FROM bookings WHERE ${counted.sql} AND ${lapses.sql}`, params: [...counted.params, ...lapses.params] },
   ];
 }
@@ -70,11 +72,11 @@ type Rows = Record<string, string | number | null>[];
 
 /** Remembers a refusal from the rows of `refusalReads` (nothing when a guard answered without them). */
 export function rememberFull(slot: MemoSlot, [versionRows, lapseRows]: Rows[]): void {
-  const version = versionRows?.[0]?.version;
-  if (version == null || !lapseRows || slot.window.excludeBookingId !== undefined) return;
+  if (!versionRows || !lapseRows || slot.window.excludeBookingId !== undefined) return;
+  const version = versionOf(versionRows as { version: number }[]);
   const lapse = lapseRows[0]?.lapse;
   const key = keyOf(slot);
   fullSlots.delete(key);
-  fullSlots.set(key, { version: Number(version), validUntil: Math.min(lapse == null ? Infinity : Number(lapse), slot.window.now + MAX_AGE_MS) });
+  fullSlots.set(key, { version, validUntil: Math.min(lapse == null ? Infinity : Number(lapse), slot.window.now + MAX_AGE_MS) });
   if (fullSlots.size > MAX_ENTRIES) fullSlots.delete(fullSlots.keys().next().value!);
 }

@@ -5,11 +5,10 @@
 // select only the columns the engine uses and run as raw D1 statements: the bookings of a 31-day
 // range are thousands of rows, and Drizzle's row mapping was 41% of the request's CPU.
 import { and, eq, exists, gt, gte, inArray, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
-import { bookings, events, providers, resourceExceptionDates, resources, services } from "../../db/schema";
+import { bookings, events, hoursFromColumn, providers, resourceExceptionDates, resources, services, type OpeningHours } from "../../db/schema";
 import { availabilityVersionStatement } from "../../db/availability-version";
-import { bindFixed } from "../../db/fixed-statement";
+import { bindFixed, paramsOf } from "../../db/fixed-statement";
 import { inIds } from "../../db/id-list";
-import type { OpeningHours } from "../../db/schema";
 import type { SlotServiceSettings } from "../../domain/slots";
 import type { Deps } from "../../env";
 import { accountD1 } from "../../db/shards";
@@ -40,7 +39,6 @@ interface SlotReads {
 }
 
 const HOURS: Hours[] = ["opening_hours_mon", "opening_hours_tue", "opening_hours_wed", "opening_hours_thu", "opening_hours_fri", "opening_hours_sat", "opening_hours_sun"];
-const jsonHours = (value: unknown): OpeningHours => (typeof value === "string" ? JSON.parse(value) : (value as OpeningHours) ?? null);
 
 export async function slotReads(
   { db, env, account, now }: Deps,
@@ -121,7 +119,7 @@ export async function slotReads(
     )),
   ];
   const d1 = accountD1({ env, account });
-  const version = { sql: availabilityVersionStatement.sql, params: [account.id] };
+  const version = { sql: availabilityVersionStatement.sql, params: paramsOf(availabilityVersionStatement, { accountId: account.id }) };
   const statements = [bindFixed(d1, availabilityVersionStatement, { accountId: account.id }), ...queries.map((q) => {
     const { sql: text, params } = q.toSQL();
     if (options.unlessVersion === undefined) return d1.prepare(text).bind(...params);
@@ -146,8 +144,8 @@ export async function slotReads(
         day_booking_specify_time: service.day_booking_specify_time === 1, same_day: service.same_day === 1,
       }
       : null,
-    resources: rows(1).map((r) => ({ id: r.id, capacity: r.capacity, ...Object.fromEntries(HOURS.map((h) => [h, jsonHours(r[h])])) }) as SlotResourceRow),
-    exceptions: rows(2).map((r) => ({ resource_id: r.resource_id, exception_date: r.exception_date, opening_hours: jsonHours(r.opening_hours) })),
+    resources: rows(1).map((r) => ({ id: r.id, capacity: r.capacity, ...Object.fromEntries(HOURS.map((h) => [h, hoursFromColumn(r[h])])) }) as SlotResourceRow),
+    exceptions: rows(2).map((r) => ({ resource_id: r.resource_id, exception_date: r.exception_date, opening_hours: hoursFromColumn(r.opening_hours) })),
     bookings: rows(3) as SlotReads["bookings"],
     // Sorted here: the order of a subquery's rows is not kept through the join above.
     events: (rows(4) as SlotReads["events"]).sort((a, b) => a.starts_at - b.starts_at || a.id - b.id),
