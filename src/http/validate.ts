@@ -36,10 +36,11 @@ function parseSyncFirst<S extends z.ZodType>(schema: S, raw: unknown) {
  */
 export const body = <S extends z.ZodType>(
   schema: S,
-  opts: { root?: string } = {},
+  opts: { root?: string; /** Rewrites another client's shape of the same input into the schema's. */ lift?: (raw: unknown) => unknown } = {},
 ): MiddlewareHandler<AppEnv, string, { in: { json: unknown }; out: { json: z.output<S> } }> =>
   async (c, next) => {
-    const parsed = await parseSyncFirst(schema, await readBody(c, opts.root));
+    const raw = await readBody(c, opts.root);
+    const parsed = await parseSyncFirst(schema, opts.lift ? opts.lift(raw) : raw);
     if (!parsed.success) throw ApiError.fromZod(parsed.error, opts.root);
     c.req.addValidatedData("json", parsed.data as {});
     await next();

@@ -113,6 +113,19 @@ describe("a Node-style client (Bearer, trailing slashes, strings for numbers and
     expect(listed.body).toEqual(expect.arrayContaining([{ resource: expect.objectContaining({ id: res.body.resource.id, opening_hours_mon: ["09:00", "17:00"] }) }]));
   });
 
+  it("sets one exception date with the SDK's {resource: {exception_date}} body, by POST and by PUT", async () => {
+    const posted = await nodeClient("POST", `/resources/${resourceId}/exception_dates/2030-02-04`, { resource: { exception_date: { opening_hours: ["10:00", "12:00"] } } });
+    expect(posted.status, JSON.stringify(posted.body)).toBe(200);
+    expect(posted.body.resource_exception_date).toMatchObject({ exception_date: "2030-02-04", opening_hours: ["10:00", "12:00"] });
+    const put = await nodeClient("PUT", `/resources/${resourceId}/exception_dates/2030-02-04/`, { resource: { exception_date: { opening_hours: ["13:00", "15:00"] } } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const read = await nodeClient("GET", `/resources/${resourceId}/exception_dates/2030-02-04`);
+    expect(read.body.resource_exception_date).toMatchObject({ exception_date: "2030-02-04", opening_hours: ["13:00", "15:00"] });
+    const bad = await nodeClient("PUT", `/resources/${resourceId}/exception_dates/2030-02-04`, { resource: { exception_date: { opening_hours: ["25:00", "12:00"] } } });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body)).toEqual(["opening_hours"]);
+  });
+
   it("books with \"public_booking\": \"true\" and no person, lists /bookings/?service_id=, then confirms with an empty JSON PUT", async () => {
     const created = await nodeClient("POST", "/bookings/", {
       booking: { service_id: `${serviceId}`, booked_from: `${DAY} 11:00`, booked_to: `${DAY} 11:30`, public_booking: "true" },

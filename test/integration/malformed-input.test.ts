@@ -101,3 +101,60 @@ describe("malformed input", () => {
     expect(await snapshot()).toEqual(initial);
   });
 });
+
+/** `open` `levels` times, then `inner`, then `close` as often: built as text, which JSON.stringify cannot reach. */
+const nested = (levels: number, open: string, inner: string, close: string) => `${open.repeat(levels)}${inner}${close.repeat(levels)}`;
+const formHeaders = () => ({ authorization: `Bearer ${api.apiKey}`, "content-type": "application/x-www-form-urlencoded" });
+const jsonHeaders = () => ({ authorization: `Bearer ${api.apiKey}`, "content-type": "application/json" });
+
+describe("input nested to any depth", () => {
+  it("answers 400 on base for a wrapper of arrays 100,000 deep", async () => {
+    const res = await send("POST", "/api/v1/resources", { headers: jsonHeaders(), body: `{"resource": ${nested(100_000, "[", "", "]")}}` });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ base: ["the input nests deeper than 32 levels"] });
+    expect(await snapshot()).toEqual(initial);
+  });
+
+  it("answers 400 on the outer attribute for objects 100,000 deep", async () => {
+    const res = await send("POST", "/api/v1/resources", { headers: jsonHeaders(), body: `{"resource": ${nested(100_000, '{"a":', "1", "}")}}` });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ a: ["nests deeper than 32 levels"] });
+    const bare = await send("POST", "/api/v1/resources", { headers: jsonHeaders(), body: nested(100_000, '{"a":', "1", "}") });
+    expect(bare.status).toBe(400);
+    expect(bare.body).toEqual({ a: ["nests deeper than 32 levels"] });
+    expect(await snapshot()).toEqual(initial);
+  });
+
+  it("names the attribute that holds arrays or objects 100,000 deep", async () => {
+    for (const deep of [nested(100_000, "[", "1", "]"), nested(100_000, '{"x":', "[]", "}")]) {
+      const res = await send("POST", "/api/v1/services", { headers: jsonHeaders(), body: `{"service": {"title": "Cut", "description": ${deep}}}` });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ description: ["nests deeper than 32 levels"] });
+    }
+    expect(await snapshot()).toEqual(initial);
+  });
+
+  it("accepts a body nested as deep as a valid input goes", async () => {
+    const res = await send("PUT", `/api/v1/resources/${ids.resource}/exception_dates`, {
+      headers: jsonHeaders(), body: JSON.stringify({ resource_exception_dates: [{ exception_date: "2030-05-17", opening_hours: ["10:00", "12:00"] }] }),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await send("DELETE", `/api/v1/resources/${ids.resource}/exception_dates/2030-05-17`, { headers: jsonHeaders() });
+    expect(await snapshot()).toEqual(initial);
+  });
+
+  it("answers a form body with 10,000 levels of brackets with a 400 in the spec's shape", async () => {
+    const res = await send("POST", "/api/v1/resources", { headers: formHeaders(), body: `resource${"[a]".repeat(10_000)}=x` });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ title: ["can't be blank"] });
+    expect(await snapshot()).toEqual(initial);
+  });
+
+  it("answers a query with 10,000 levels of brackets without a 5xx: an unknown parameter is ignored", async () => {
+    const res = await send("GET", `/api/v1/resources?x${"[b]".repeat(10_000)}=1`, { headers: { authorization: `Bearer ${api.apiKey}` } });
+    expect(res.status).toBe(200);
+    const known = await send("GET", `/api/v1/bookings?start${"[b]".repeat(10_000)}=1`, { headers: { authorization: `Bearer ${api.apiKey}` } });
+    expect(known.status).toBe(400);
+    expect(Object.keys(known.body)).toEqual(["start"]);
+  });
+});

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount, publicSite, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
 import { eventually } from "../support/queues";
+import { WEBHOOK_EVENTS } from "../../src/features/webhooks/emit";
 import {
   attemptMessage, drive, eventMessage, receiver, serviceSignatureValid, standardSignatureValid,
 } from "../support/webhooks";
@@ -79,6 +80,26 @@ describe("booking-webhooks consumer: delivery and retries", () => {
       person: { id: 7, title: "Cut" },
     });
     expect(Object.keys(JSON.parse(body))).toEqual(["event", "idempotency_id", "generated_at", "performed_by", "data", "object", "id", "person"]);
+  });
+
+  it.each(WEBHOOK_EVENTS)("names the event %s at the root, with its object under data", async (name) => {
+    const target = receiver();
+    await subscribe(target.url, name);
+    const object = name.split(".")[0];
+    await drive([eventMessage(accountId, name, 31)]);
+    const [{ body }] = await target.requests();
+    const payload = JSON.parse(body);
+    expect(payload.event).toBe(name);
+    expect(payload.data).toEqual({ object, id: 31, [object]: { id: 31, title: "Cut" } });
+    expect([payload.object, payload.id]).toEqual([object, 31]);
+  });
+
+  it("leaves out the deprecated root copy of an event object, which would hide the event's name", async () => {
+    const target = receiver();
+    await subscribe(target.url, "event.*");
+    await drive([eventMessage(accountId, "event.deleted", 8)]);
+    const [{ body }] = await target.requests();
+    expect(Object.keys(JSON.parse(body))).toEqual(["event", "idempotency_id", "generated_at", "performed_by", "data", "object", "id"]);
   });
 
   it("gives up after exactly six attempts and marks the delivery failed; a stale message changes nothing", async () => {
@@ -241,6 +262,27 @@ describe("event emission through the real queue", () => {
       event: "booking.created", performed_by: { via: "private_api" }, object: "booking", id: booking.id,
       data: { object: "booking", id: booking.id, booking: { id: booking.id, resource_id: resource.id } },
     });
+  });
+
+  it("tells event.created, event.modified and event.deleted apart for an event.* receiver", async () => {
+    const target = receiver();
+    const hook = await subscribe(target.url, "event.*");
+    const yoga = (await must(api.post("/services", { service: { title: "Yoga", booking_type: "attendance" } }))).service;
+    const day = inTwoWeeks();
+    const { event } = await must(api.post("/events", {
+      event: { resource_id: resource.id, service_id: yoga.id, capacity: 3, starts_at: `${day} 18:00`, ends_at: `${day} 19:00` },
+    }));
+    await must(api.put(`/events/${event.id}`, { event: { capacity: 4 } }));
+    await must(api.delete(`/events/${event.id}`));
+    const delivered = await eventually(
+      async () => (await deliveriesOf(hook.id)).filter((d: any) => d.payload.id === event.id && d.state === "delivered"),
+      (list) => list.length === 3,
+    );
+    const names = delivered.map((d: any) => d.payload.event).sort();
+    expect(names).toEqual(["event.created", "event.deleted", "event.modified"]);
+    for (const { payload } of delivered) {
+      expect(payload).toMatchObject({ object: "event", id: event.id, data: { object: "event", id: event.id, event: { id: event.id } } });
+    }
   });
 
   it("announces a booking made on the public booking site as performed via public_api", async () => {

@@ -5,7 +5,7 @@ import { wrap, wrapList } from "../../http/envelope";
 import { pageRequest, setPageHeaders } from "../../http/pagination";
 import { body, params, query } from "../../http/validate";
 import { deps } from "../deps";
-import { exceptionDateBody, exceptionDatesBody, exceptionDatesQuery } from "./exception-date-schema";
+import { exceptionDateBody, exceptionDatesBody, exceptionDatesQuery, liftSdkExceptionDate } from "./exception-date-schema";
 import {
   deleteExceptionDate, getExceptionDate, listExceptionDates, saveExceptionDate, saveExceptionDates,
 } from "./exception-dates";
@@ -44,7 +44,7 @@ exceptionDateRoutes.on(
   ["POST", "PUT"],
   "/:id/exception_dates/:date",
   exceptionDateParam("invalid"),
-  body(exceptionDateBody, { root: "resource_exception_date" }),
+  body(exceptionDateBody, { root: "resource_exception_date", lift: liftSdkExceptionDate }),
   async (c) => {
     const { id, date } = c.req.valid("param");
     const hours = c.req.valid("json").resource_exception_date.opening_hours ?? null;

@@ -9,6 +9,19 @@ export const exceptionDateBody = z.object({
   resource_exception_date: z.object({ opening_hours: openingHours().optional() }),
 });
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The original Node SDK sends one exception date as `{"resource": {"exception_date": {...}}}`;
+ * it is the same input as `{"resource_exception_date": {...}}` (docs/decisions/compat.md).
+ */
+export function liftSdkExceptionDate(raw: unknown): unknown {
+  if (!isRecord(raw) || "resource_exception_date" in raw || !isRecord(raw.resource)) return raw;
+  const inner = raw.resource.exception_date;
+  return isRecord(inner) ? { resource_exception_date: inner } : raw;
+}
+
 const entry = z.object({
   exception_date: date(),
   opening_hours: openingHours().optional(),

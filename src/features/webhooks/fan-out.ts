@@ -12,10 +12,14 @@ const ROWS_PER_INSERT = 10;
 /** The names a subscription may carry to receive `event`: exact, its object's wildcard, or `*`. */
 const subscriptionsMatching = (event: string) => ["*", `${event.split(".")[0]}.*`, event];
 
-/** The receiver's body: `data`, plus the deprecated root copies of its fields (spec: Payload). */
+/**
+ * The receiver's body: `data`, plus the deprecated root copies of its fields (spec: Payload).
+ * A root copy never replaces a field of the envelope: the `event` object's copy would overwrite
+ * the event's name, so it is left out there (`data.event` carries it; docs/decisions/webhooks.md).
+ */
 function payloadOf(message: WebhookEventMessage) {
   const { object, id } = message.data;
-  return {
+  const envelope = {
     event: message.event,
     idempotency_id: message.idempotency_id,
     generated_at: message.generated_at,
@@ -23,8 +27,8 @@ function payloadOf(message: WebhookEventMessage) {
     data: message.data,
     object,
     id,
-    [object]: message.data[object],
   };
+  return object in envelope ? envelope : { ...envelope, [object]: message.data[object] };
 }
 
 /** The event's deliveries that have not had a first attempt (new ones, or left by a crash). */
