@@ -60,7 +60,7 @@ export default defineConfig({
       {
         test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" },
       },
-      // Tests that are not about the rate limit raise it (CONTRACT.md).
+      // Tests that are not about the rate limit raise it (docs/decisions/rate-limit.md).
       workersProject("workers", ["test/integration/**/*.test.ts"], [RATE_LIMIT_TESTS], { RATE_LIMIT_REQUESTS: "1000000", RATE_LIMIT_KEY_REQUESTS: "1000000" }),
       // wrangler.toml's own budget (80 per 20 s), so the 429 path is tested as deployed.
       workersProject("workers-rate-limit", [RATE_LIMIT_TESTS], [], {}),

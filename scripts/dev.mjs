@@ -1,5 +1,5 @@
 // npm run dev: local D1 migrations (every shard), wrangler dev on 127.0.0.1:8787, the demo account seeded
-// (idempotent), and a ready-to-paste curl line (CONTRACT.md).
+// (idempotent), and a ready-to-paste curl line (README, Set up).
 import { spawn, spawnSync } from "node:child_process";
 import { d1Databases } from "./d1-databases.mjs";
 import { adminToken, argValue, DEV_HOST, DEV_PORT, DEV_URL, call } from "./local-config.mjs";

@@ -89,7 +89,7 @@ export const accounts = sqliteTable("accounts", {
   mail_confirmation_subject: text("mail_confirmation_subject"),
   mail_modification_subject: text("mail_modification_subject"),
   mail_cancellation_subject: text("mail_cancellation_subject"),
-  // Operator-only (CONTRACT.md): never writable through the private API.
+  // Operator-only (README, Configuration): never writable through the private API.
   api_enabled: flag("api_enabled", true),
   billing_status: text("billing_status").notNull().default("ok"),
   webhook_secret: text("webhook_secret").notNull(),

@@ -54,7 +54,7 @@ export interface SpanRules {
 type PublicRuleViolation = "empty" | "past" | "too_soon" | "too_far" | "too_long" | "not_same_day";
 
 /**
- * The time rules a public booking must meet besides opening hours and capacity (NOTES: Bookings,
+ * The time rules a public booking must meet besides opening hours and capacity (docs/decisions/bookings.md,
  * public_booking): not in the past, within the bookable window, at most `max_slots` intervals
  * (days, for day bookings), and on one date when the service is `same_day`. Null when it fits.
  */

@@ -124,7 +124,7 @@ function roundUp(epochMs: number, p: Prepared, day: ZoneDay, timeZone: string): 
   return past === 0 ? epochMs : epochMs + p.roundingMs - past;
 }
 
-/** Slot starts one resource offers in one opening span (NOTES: Slots, slot_generation_type). */
+/** Slot starts one resource offers in one opening span (docs/decisions/slots.md, slot_generation_type). */
 function startsInSpan(open: number, close: number, r: number, p: Prepared, day: ZoneDay, timeZone: string, out: number[]) {
   const { intervalMs } = p;
   const capacity = p.resources[r].capacity;

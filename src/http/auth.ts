@@ -1,5 +1,5 @@
 // Who is calling: API-key auth for the private API, Host-based account for the public API,
-// and the operator token for /admin (CONTRACT.md, "Which account a request belongs to").
+// and the operator token for /admin (docs/decisions/conventions.md, "Auth and tenancy").
 import { createMiddleware } from "hono/factory";
 import { and, eq, isNull } from "drizzle-orm";
 import { configOf } from "../config";

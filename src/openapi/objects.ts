@@ -10,7 +10,7 @@ import { ROLES } from "../features/users/schema";
 const id = z.number().int().min(1);
 const count = z.number().int().min(0);
 const nullableText = z.string().nullable();
-/** Every instant goes out with the account's offset and seconds (NOTES: Output shapes). */
+/** Every instant goes out with the account's offset and seconds (docs/decisions/conventions.md). */
 const instant = z.string().meta({ format: "date-time", examples: ["2020-01-27T14:00:00+01:00"] });
 const nullableInstant = instant.nullable();
 const calendarDate = z.string().meta({ format: "date", examples: ["2020-01-27"] });

@@ -57,7 +57,7 @@ describe("a run of key-using requests", () => {
     // deliveries answer below had the code or not depending on how fast the queue ran.
     const hook = (await must(keep(api.post("/web_hooks", { web_hook: { target_url: receiver().url, event: "booking.*" } })))).web_hook;
 
-    // A booking awaiting SMS verification carries a code in the private answer (NOTES: Bookings).
+    // A booking awaiting SMS verification carries a code in the private answer (docs/decisions/bookings.md).
     const pending = (await must(keep(api.post("/bookings", { confirm: false, booking: { resource_id: resource.id, service_id: service.id, booked_from: "2030-01-07 10:00", booked_to: "2030-01-07 11:00", person_attributes: { name: "Ann", phone_number: phone } } })))).booking;
     codes.push((await rawBooking(pending.id))!.verification_code);
     await keep(api.put(`/bookings/${pending.id}/verify_code`, { verification_code: "00000" }));

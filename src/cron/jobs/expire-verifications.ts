@@ -1,5 +1,5 @@
 // Cron: bookings awaiting verification past expires_at become verification_expired (spec: States)
-// and are announced as booking.modified, the only event that fits (NOTES has no expiry event).
+// and are announced as booking.modified, the only event that fits (the event list, docs/decisions/webhooks.md, has no expiry event).
 import { and, eq, inArray, lte } from "drizzle-orm";
 import { openDb } from "../../db/client";
 import { shardD1 } from "../../db/shards";

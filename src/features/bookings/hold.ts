@@ -14,7 +14,7 @@ const BLANK = "can't be blank: a booking awaiting verification expires";
 
 /**
  * The hold of a new booking: the given time when it starts awaiting verification, else the
- * default 20 minutes (NOTES: Bookings). On a booking that needs no verification a time is refused
+ * default 20 minutes (docs/decisions/bookings.md). On a booking that needs no verification a time is refused
  * rather than ignored, so an integrator learns it had no effect; `null` is "not given".
  */
 export function holdOnCreate(deps: Deps, errors: ErrorCollector, text: string | null | undefined, awaitsVerification: boolean): number | null {

@@ -32,7 +32,7 @@ function parseAttributes(raw: Record<string, unknown>) {
   throw personError(["is invalid"], fields);
 }
 
-/** Attributes the person lacks: a match never overwrites what is already stored (NOTES: People). */
+/** Attributes the person lacks: a match never overwrites what is already stored (docs/decisions/people.md). */
 function emptyOnly(person: Person, values: PersonValues): PersonValues {
   const fill: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {

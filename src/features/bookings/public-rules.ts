@@ -1,4 +1,4 @@
-// The rules of a public booking (NOTES: Bookings, public_booking): inside the resource's opening
+// The rules of a public booking (docs/decisions/bookings.md, public_booking): inside the resource's opening
 // hours on the date (closed on public holidays when the account says so), not in the past, within the account's bookable periods, at most max_slots long.
 import { hoursFromColumn, type Account, type OpeningHours, type Resource, type Service } from "../../db/schema";
 import { isPublicHoliday } from "../../domain/holidays";
@@ -43,7 +43,7 @@ export function isInsideOpeningHours(deps: Deps, resource: Resource, from: numbe
   const tz = deps.account.time_zone;
   const date = dateInZone(from, tz);
   if (dateInZone(to - 1, tz) !== date) return false;
-  // NOTES: holidays close every resource when the account has closed_for_holidays.
+  // docs/decisions/account.md: holidays close every resource when the account has closed_for_holidays.
   if (deps.account.closed_for_holidays && isPublicHoliday(deps.account.country_code, date)) return false;
   const hours = hoursOn(date, weeklyHoursOf(resource), exceptions.has(resource.id) ? exceptions.get(resource.id) : undefined);
   if (!hours) return false;

@@ -140,7 +140,7 @@ export function instantOf(deps: Deps, errors: ErrorCollector, attribute: string,
   return value;
 }
 
-/** 12:00 account time the day before the booking starts (NOTES: Bookings, add_reminder_sms). */
+/** 12:00 account time the day before the booking starts (docs/decisions/messages.md, add_reminder_sms). */
 export function reminderBefore(deps: Deps, bookedFrom: number): number {
   const tz = deps.account.time_zone;
   return parseDateTimeInput(`${addDays(dateInZone(bookedFrom, tz), -1)} 12:00`, tz)!;

@@ -75,7 +75,7 @@ function relatedOut(booking: ListedBooking, related: ListedRelated, { timeZone, 
   };
 }
 
-/** Private API output; `verification_code` appears here and nowhere else (NOTES: Bookings). */
+/** Private API output; `verification_code` appears here and nowhere else (docs/decisions/bookings.md). */
 export function toBookingJson(booking: ListedBooking, related: ListedRelated, view: View) {
   const tz = view.timeZone;
   return {

@@ -1,4 +1,4 @@
-// Booking verification (NOTES: Bookings): who needs it, what the person must have for the
+// Booking verification (docs/decisions/bookings.md): who needs it, what the person must have for the
 // account's method, the five-digit code and its 20-minute life.
 import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js";
 import type { Account } from "../../db/schema";

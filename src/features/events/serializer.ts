@@ -1,4 +1,4 @@
-// Event output: every spec field in the account zone, plus `availability` (NOTES: Output shapes).
+// Event output: every spec field in the account zone, plus `availability` (docs/decisions/events.md).
 import type { Event } from "../../db/schema";
 import { formatInstant } from "../../domain/time";
 import { customDataOut } from "../../http/custom-data";

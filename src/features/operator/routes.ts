@@ -1,4 +1,4 @@
-// Operator API (CONTRACT.md): tenants are created and managed here, behind ADMIN_TOKEN.
+// Operator API (README, Configuration): tenants are created and managed here, behind ADMIN_TOKEN.
 import { Hono } from "hono";
 import type { AppEnv } from "../../env";
 import { ACCOUNT_CACHE_TTL_MS } from "../../http/account-cache";

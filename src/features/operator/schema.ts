@@ -1,4 +1,4 @@
-// Operator API input (CONTRACT.md): account creation and operator-only fields.
+// Operator API input (README, Configuration): account creation and operator-only fields.
 import { z } from "zod";
 import { accountAttributes, accountUpdate } from "../account/schema";
 import { boolean } from "../../http/fields";

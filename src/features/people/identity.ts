@@ -16,8 +16,7 @@ const TAKEN = "has already been taken";
 const UNIQUE_COLUMNS = { email: "email", phone_e164: "phone_number", national_id_no: "national_id_no" } as const;
 
 /**
- * E.164 of a number, reading numbers without a country prefix in the account's country (NOTES:
- * Output shapes). Only the length is checked (`isPossible`): numbering plans change faster than
+ * E.164 of a number, reading numbers without a country prefix in the account's country (docs/decisions/people.md). Only the length is checked (`isPossible`): numbering plans change faster than
  * the metadata, and SMS verification is where a number must really be valid.
  */
 export function phoneE164(text: string, defaultCountry: string): string | null {

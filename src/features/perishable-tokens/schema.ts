@@ -1,4 +1,4 @@
-// Perishable token input: `person[phone_number]` (email is refused, NOTES: People) and, to verify,
+// Perishable token input: `person[phone_number]` (email is refused, docs/decisions/messages.md) and, to verify,
 // the `perishable_token` code.
 import { z } from "zod";
 import { text } from "../../http/fields";

@@ -63,6 +63,6 @@ export async function deleteProvider(deps: Deps, id: number): Promise<Provider> 
     .where(and(eq(providers.id, id), eq(providers.account_id, deps.account.id)))
     .returning();
   if (!row) throw ApiError.notFound("provider"); // removed by a concurrent delete
-  // The link is gone for good; the answer says so as every other DELETE does (NOTES: Responses).
+  // The link is gone for good; the answer says so as every other DELETE does (docs/decisions/conventions.md).
   return { ...row, active: false };
 }

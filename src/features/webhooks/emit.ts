@@ -4,7 +4,7 @@ import type { Account } from "../../db/schema";
 import { formatInstant } from "../../domain/time";
 import type { Env, Surface } from "../../env";
 
-// NOTES: Webhooks, the events the original service had.
+// The events the original service had (docs/decisions/webhooks.md).
 export const WEBHOOK_EVENTS = [
   "booking.created", "booking.modified", "booking.verified", "booking.confirmed", "booking.declined",
   "booking.cancelled", "booking.deleted", "event.created", "event.modified", "event.deleted",
@@ -13,7 +13,7 @@ export const WEBHOOK_EVENTS = [
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 export type WebhookObject = "booking" | "event" | "person" | "message";
 
-/** NOTES: `performed_by` is `{via}` plus the user when one is known. */
+/** `performed_by` is `{via}` plus the user when one is known (docs/decisions/webhooks.md). */
 export interface PerformedBy {
   via: "private_api" | "public_api" | "system";
   user?: { id: number; name: string; email: string };
