@@ -12,6 +12,9 @@ export interface RequestMeter {
   rowsRead: number;
   /** Calls to Durable Object stubs (rate limiter, capacity guard); their own D1 work is inside. */
   doHops: number;
+  /** Milliseconds waited on D1 and on Durable Objects, summed over calls (overlapping calls each count). */
+  d1Ms: number;
+  doMs: number;
 }
 
 export interface RequestScope {
@@ -72,7 +75,7 @@ function sessionFor(scope: RequestScope, shard: string, binding: D1Database): D1
 
 const store = new AsyncLocalStorage<RequestScope>();
 
-export const newMeter = (): RequestMeter => ({ d1RoundTrips: 0, rowsRead: 0, doHops: 0 });
+export const newMeter = (): RequestMeter => ({ d1RoundTrips: 0, rowsRead: 0, doHops: 0, d1Ms: 0, doMs: 0 });
 
 /** Marks the shard of the request's account, once auth knows it: its bookmark is answered. */
 export function setDataShard(shard: string): void {
@@ -82,11 +85,16 @@ export function setDataShard(shard: string): void {
 export const runInScope = <T>(scope: RequestScope, work: () => T): T => store.run(scope, work);
 export const currentScope = (): RequestScope | undefined => store.getStore();
 
-function tally(roundTrips: number, rows: number) {
+/**
+ * Workers' clock moves only while the isolate waits on I/O, so a call's span is the time it waited,
+ * not CPU: what Server-Timing's `dur` shows.
+ */
+function tally(roundTrips: number, rows: number, startedAt: number) {
   const meter = store.getStore()?.meter;
   if (!meter) return;
   meter.d1RoundTrips += roundTrips;
   meter.rowsRead += rows;
+  meter.d1Ms += performance.now() - startedAt;
 }
 
 const rowsOf = (result: D1Result | undefined) => Number(result?.meta?.rows_read ?? result?.results?.length ?? 0);
@@ -98,23 +106,27 @@ class MeteredStatement {
     return new MeteredStatement(this.inner.bind(...values));
   }
   async first<T>(column?: string): Promise<T | null> {
+    const startedAt = performance.now();
     const row = column === undefined ? await this.inner.first<T>() : await this.inner.first<T>(column);
-    tally(1, row === null ? 0 : 1);
+    tally(1, row === null ? 0 : 1, startedAt);
     return row;
   }
   async run<T>(): Promise<D1Result<T>> {
+    const startedAt = performance.now();
     const result = await this.inner.run<T>();
-    tally(1, rowsOf(result));
+    tally(1, rowsOf(result), startedAt);
     return result;
   }
   async all<T>(): Promise<D1Result<T>> {
+    const startedAt = performance.now();
     const result = await this.inner.all<T>();
-    tally(1, rowsOf(result));
+    tally(1, rowsOf(result), startedAt);
     return result;
   }
   async raw<T>(options?: { columnNames?: boolean }): Promise<T[]> {
+    const startedAt = performance.now();
     const rows = await this.inner.raw<T>(options as { columnNames: true });
-    tally(1, rows.length);
+    tally(1, rows.length, startedAt);
     return rows as T[];
   }
 }
@@ -138,13 +150,15 @@ function meteredD1(shard: string, binding: D1Database): D1Database {
   wrapped = {
     prepare: (query: string) => new MeteredStatement(target().prepare(query)) as unknown as D1PreparedStatement,
     batch: async <T>(statements: D1PreparedStatement[]) => {
+      const startedAt = performance.now();
       const results = await target().batch<T>(statements.map(unwrap));
-      tally(1, results.reduce((sum, r) => sum + rowsOf(r as D1Result), 0));
+      tally(1, results.reduce((sum, r) => sum + rowsOf(r as D1Result), 0), startedAt);
       return results;
     },
     exec: async (query: string) => {
+      const startedAt = performance.now();
       const result = await binding.exec(query);
-      tally(1, 0);
+      tally(1, 0, startedAt);
       return result;
     },
     withSession: (constraint?: string) => binding.withSession(constraint),
@@ -163,8 +177,15 @@ function meteredNamespace<T extends DurableObjectNamespace<any>>(namespace: T): 
         if (typeof value !== "function" || property === "then") return value;
         return (...args: unknown[]) => {
           const meter = store.getStore()?.meter;
-          if (meter) meter.doHops += 1;
-          return Reflect.apply(value, target, args);
+          const startedAt = performance.now();
+          const result = Reflect.apply(value, target, args) as { then?: (f: () => void, r: () => void) => unknown } | undefined;
+          if (meter) {
+            meter.doHops += 1;
+            const waited = () => { meter.doMs += performance.now() - startedAt; };
+            // The call's own promise is returned untouched (RPC promises pipeline); this branch only times it.
+            if (typeof result?.then === "function") result.then(waited, waited);
+          }
+          return result;
         };
       },
     });

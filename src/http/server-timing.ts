@@ -1,6 +1,6 @@
 // The request's scope (db/request-scope.ts): every answer says what it cost in the currencies
-// that matter at the edge (sequential D1 round trips, rows D1 read, Durable Object calls) in
-// `Server-Timing`, and reads go through a D1 session so replicas can answer them
+// that matter at the edge (sequential D1 round trips, rows D1 read, Durable Object calls, and
+// the time waited on each and in all) in `Server-Timing`, and reads go through a D1 session so replicas can answer them
 // (docs/decisions/latency.md): a client passes `x-d1-bookmark` back to read its own writes. A
 // bookmark belongs to one database, so the header names its shard: `DB_SHARD_1:<bookmark>`; a
 // bare bookmark (answered before shards existed) is DB's (docs/scaling.md).
@@ -18,10 +18,17 @@ function bookmarkFrom(header: string | undefined): RequestScope["bookmark"] {
   return match ? { shard: match[1] ?? DIRECTORY_SHARD, bookmark: match[2] } : undefined;
 }
 
-const serverTimingValue = (m: RequestMeter) =>
-  `d1;desc="${m.d1RoundTrips} round trips", d1-rows;desc="${m.rowsRead} rows read", do;desc="${m.doHops} calls"`;
+const ms = (value: number) => Math.round(value * 10) / 10;
+
+/**
+ * Counts in `desc` (what tests and the bench read), waits in `dur` (what browser devtools draw):
+ * the whole request inside the Worker, D1 and Durable Object calls summed.
+ */
+const serverTimingValue = (m: RequestMeter, totalMs: number) =>
+  `total;dur=${ms(totalMs)}, d1;desc="${m.d1RoundTrips} round trips";dur=${ms(m.d1Ms)}, d1-rows;desc="${m.rowsRead} rows read", do;desc="${m.doHops} calls";dur=${ms(m.doMs)}`;
 
 export const meterRequest = createMiddleware<AppEnv>(async (c, next) => {
+  const startedAt = performance.now();
   // Each shard's session opens at the request's first statement there: the bookmark's shard
   // from the bookmark, others on a replica (reads) or the primary (writes).
   const scope: RequestScope = {
@@ -33,7 +40,7 @@ export const meterRequest = createMiddleware<AppEnv>(async (c, next) => {
   };
   c.env = meteredEnv(c.env);
   await runInScope(scope, next);
-  c.res.headers.set("Server-Timing", serverTimingValue(scope.meter));
+  c.res.headers.set("Server-Timing", serverTimingValue(scope.meter, performance.now() - startedAt));
   const after = scopeBookmark(scope);
   if (after) c.res.headers.set(BOOKMARK_HEADER, `${after.shard}:${after.bookmark}`);
 });

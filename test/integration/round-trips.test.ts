@@ -51,6 +51,30 @@ const BUDGET: [string, number, () => Promise<{ status: number; headers: Headers;
   ["GET /client", 0, () => api.get("/client")],
 ];
 
+describe("Server-Timing durations", () => {
+  /** The `dur` of each named entry, as browser devtools read it. */
+  const durations = (headers: Headers) => Object.fromEntries(
+    (headers.get("server-timing") ?? "").split(",").map((entry) => {
+      const [name, ...params] = entry.trim().split(";");
+      const dur = params.find((p) => p.startsWith("dur="));
+      return [name, dur === undefined ? undefined : Number(dur.slice("dur=".length))];
+    }),
+  );
+
+  it("gives the total, D1 and Durable Object waits in ms beside the counts", async () => {
+    const res = await api.get("/bookings?page=1&start=2029-12-31T10:00:00Z");
+    expect(res.status).toBe(200);
+    const dur = durations(res.headers);
+    for (const name of ["total", "d1", "do"]) {
+      expect(Number.isFinite(dur[name]), `${name}: ${res.headers.get("server-timing")}`).toBe(true);
+      expect(dur[name]).toBeGreaterThanOrEqual(0);
+    }
+    expect(dur.d1).toBeLessThanOrEqual(dur.total!);
+    expect(dur.do).toBeLessThanOrEqual(dur.total!);
+    expect(costOf(res.headers).roundTrips).toBeGreaterThan(0);
+  });
+});
+
 describe("Server-Timing round trips of the main read routes (warm isolate)", () => {
   for (const [name, budget, ask] of BUDGET) {
     // The rate limiter: one call per client address, and on the private API one more per key.
