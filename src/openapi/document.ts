@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { outputs } from "./answers";
 import { operations, type Operation } from "./operations";
+import { TAGS } from "./tags";
 import { webhookEntries } from "./webhooks";
 
 type Json = Record<string, any>;
@@ -154,7 +155,7 @@ function operationObject(op: Operation, inputSchemas: Json): Json {
     ...(op.surface !== "operator" && (op.method === "post" || op.method === "put") ? [refTo("parameters", "IdempotencyKey")] : []),
   ];
   const ok = op.html || op.media
-    ? { description: op.media ?? "HTML", content: { [op.media ?? "text/html"]: { schema: { type: "string" } } } }
+    ? { description: op.media ?? "HTML", content: { [op.media ?? "text/html"]: { schema: ref(op.answer.id) } } }
     : {
       description: "OK",
       headers: headerRefs([...RATE_HEADERS, ...(op.answer.paginated ? PAGE_HEADERS : [])]),
@@ -221,7 +222,7 @@ export function openApiDocument(): Json {
     openapi: "3.1.0",
     info: { title: "Booking service API", version: "1.0.0", description: DESCRIPTION },
     servers: [{ url: "/", description: "The host serving this document" }],
-    tags: [...new Set(operations.map((op) => op.tag)), "Webhook payloads"].map((name) => ({ name })),
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     paths,
     webhooks,
     components: {

@@ -23,6 +23,7 @@ import { createUserLinkBody } from "../features/users/schema";
 import { createWebHookBody, deliveriesQuery, updateWebHookBody } from "../features/webhooks/schema";
 import { list, one, other, type Answer } from "./answers";
 import { OperatorAccount, PerishableToken, Person, PublicBooking, PublicPerson } from "./objects";
+import type { Tag } from "./tags";
 
 /** private: `/api/v1`, API key; public: the booking site on `<subdomain>.<root>`; operator: `/admin/v1`. */
 type Surface = "private" | "public" | "operator" | "reference";
@@ -33,7 +34,7 @@ export interface Operation {
   /** OpenAPI template, `{id}` for Hono's `:id`. */
   path: string;
   surface: Surface;
-  tag: string;
+  tag: Tag;
   summary: string;
   query?: z.ZodType;
   /** Component name and schema of the body (JSON or bracket form). */
@@ -56,7 +57,7 @@ type Entry = [method: Method, path: string, summary: string, answer: Answer, ext
 const body = (id: string, schema: z.ZodType) => ({ body: { id, schema } });
 const query = (schema: z.ZodType) => ({ query: schema });
 
-const group = (surface: Surface, prefix: string, tag: string, entries: Entry[]): Operation[] =>
+const group = (surface: Surface, prefix: string, tag: Tag, entries: Entry[]): Operation[] =>
   entries.map(([method, path, summary, answer, extra]) => ({
     method, path: `${prefix}${path}`.replace(/\/$/, "") || "/", surface, tag, summary, answer, ...extra,
   }));

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { WEBHOOK_EVENTS, type WebhookObject } from "../features/webhooks/emit";
 import { outputs } from "./answers";
 import { Booking, Event, Message, Person } from "./objects";
+import type { Tag } from "./tags";
 
 const OBJECTS: Record<WebhookObject, z.ZodType> = { booking: Booking, event: Event, person: Person, message: Message };
 
@@ -51,7 +52,10 @@ export function webhookEntries(ref: (id: string) => { $ref: string }) {
         post: {
           operationId: `webhook_${event.replace(".", "_")}`,
           summary: `${event}: posted to every active subscription matching it (the name, \`${kind}.*\` or \`*\`)`,
-          tags: ["Webhook payloads"],
+          tags: ["Webhook payloads" satisfies Tag],
+          // The receiver asks no credential of us; it checks the signature headers, an HMAC of the
+          // body that none of OpenAPI's security scheme types can express.
+          security: [],
           parameters: SIGNATURE_HEADERS,
           requestBody: { required: true, content: { "application/json": { schema: ref(payloads[kind]) } } },
           responses: {

@@ -22,6 +22,22 @@ describe("the OpenAPI document", () => {
     expect(doc.paths["/admin/v1/accounts"].post.security).toEqual([{ operatorToken: [] }]);
   });
 
+  it("declares security on every operation and webhook, `[]` where no key is asked", () => {
+    const operations = [...Object.entries<any>(doc.paths), ...Object.entries<any>(doc.webhooks)].flatMap(([path, item]) =>
+      ["get", "put", "post", "delete", "patch"].filter((m) => item[m]).map((m) => ({ at: `${m.toUpperCase()} ${path}`, security: item[m].security })));
+    expect(operations.length).toBeGreaterThan(100);
+    expect(operations.filter((op) => !Array.isArray(op.security)).map((op) => op.at)).toEqual([]);
+    expect(doc.webhooks["booking.created"].post.security).toEqual([]);
+    expect(doc.paths["/api/v1/openapi.json"].get.security).toEqual([]);
+  });
+
+  it("describes every tag, and every tag an operation names is one of them", () => {
+    const used = [...Object.values<any>(doc.paths), ...Object.values<any>(doc.webhooks)]
+      .flatMap((item) => Object.values<any>(item).flatMap((op) => op.tags ?? []));
+    expect(doc.tags.filter((tag: any) => !tag.description?.trim()).map((tag: any) => tag.name)).toEqual([]);
+    expect(new Set(doc.tags.map((tag: any) => tag.name))).toEqual(new Set(used));
+  });
+
   it("accepts bodies as JSON and as bracket forms (deepObject)", () => {
     const content = doc.paths["/api/v1/bookings"].post.requestBody.content;
     expect(content["application/json"].schema).toEqual({ $ref: "#/components/schemas/CreateBookingBody" });

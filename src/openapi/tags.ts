@@ -1,0 +1,23 @@
+// The document's tags, in the order a reader meets them, each with the line the reference page
+// shows above its operations. An operation can only name a tag listed here (the Tag type).
+export const TAGS = {
+  Reference: "This document, its reference page and the health check; no key.",
+  Account: "The caller's account: its settings, the secret web hook deliveries are signed with, the public holidays of its country and its users.",
+  Services: "What can be booked: appointment services (slots on resources) and attendance services (seats on events), with their free slots and dates.",
+  Providers: "Links between resources and services: which resources perform a service.",
+  Categories: "Groups of services.",
+  People: "The people who book: contact details, children, merging duplicates, their bookings, and one-time codes by SMS.",
+  Resources: "Who or what is booked (a person, a room, a machine): opening hours, and exception dates that close or change a day.",
+  "Recurring bookings": "Series of bookings made from one recurrence rule in the background, kept together under a `collection_id`.",
+  Bookings: "Bookings of a service on a resource or an event: the listings, and the states they move through (verify, confirm, decline, cancel).",
+  "Recurring events": "Series of events made from one recurrence rule in the background, kept together under a `collection_id`.",
+  Events: "Dated sessions of an attendance service with a number of seats, and their bookings.",
+  "Web hooks": "Subscriptions that receive the events under Webhook payloads, and the deliveries made to them.",
+  Messages: "The e-mails and SMS the account sent, or refused to send.",
+  "Booking site": "The account's public booking site on `<subdomain>.<root domain>`, without a key: active services and their slots, booking (the answer's booking token opens that one booking), one-time codes.",
+  "Booking page": "The booking site's HTML page, its script and stylesheet, and the embeddable widget.",
+  Operator: "The operator API (`/admin/v1`, `ADMIN_TOKEN`): creates accounts, rotates their keys, moves them between shards.",
+  "Webhook payloads": "What a subscription's URL receives for each event, signed with the account's web hook secret.",
+} as const;
+
+export type Tag = keyof typeof TAGS;
