@@ -1,0 +1,22 @@
+// npm run db:triggers [-- availability|listing]: prints the version triggers that src/db/invalidation.ts
+// states, as a migration holds them. A new rule there is shipped as a new migration: create an empty
+// one (`npx drizzle-kit generate --custom --name <name>`), paste the changed triggers (DROP TRIGGER
+// first when one is replaced), and test/integration/invalidation.test.ts checks the result.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const bundled = await build({
+  entryPoints: [path.join(root, "src/db/invalidation.ts")],
+  bundle: true, platform: "node", format: "esm", write: false, logLevel: "error",
+});
+const { VERSIONED_ANSWERS, versionTriggers } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString("base64")}`);
+
+const wanted = process.argv[2];
+const answers = VERSIONED_ANSWERS.filter((a) => !wanted || a.tag === wanted);
+if (answers.length === 0) {
+  console.error(`Unknown answers "${wanted}": one of ${VERSIONED_ANSWERS.map((a) => a.tag).join(", ")}.`);
+  process.exit(2);
+}
+console.log(answers.flatMap((a) => versionTriggers(a).map((t) => `${t.sql};`)).join("\n--> statement-breakpoint\n"));

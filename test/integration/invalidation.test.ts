@@ -1,0 +1,65 @@
+// The rule table of src/db/invalidation.ts is what the database does: its triggers are the ones the
+// table renders, on every shard, and a write bumps a version exactly when the table says it should.
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { AVAILABILITY, LISTING, VERSIONED_ANSWERS, versionTriggers } from "../../src/db/invalidation";
+import { newAccount } from "../support/api";
+import { catalogue } from "../support/bookings";
+
+const squeezed = (sql: string) => sql.replace(/\s+/g, " ").replace(/;\s*$/, "").trim();
+
+describe("version triggers", () => {
+  for (const binding of ["DB", "DB_SHARD_1"] as const) {
+    it.each(VERSIONED_ANSWERS.map((a) => [a.tag, a] as const))(`${binding}: the %s triggers are exactly the rule table's`, async (tag, answers) => {
+      const { results } = await (env[binding] as D1Database)
+        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE ? ORDER BY name")
+        .bind(`%${tag}%`).all<{ name: string; sql: string }>();
+      const inDatabase = results.filter((t) => new RegExp(`_${tag}_(insert|update|delete)$`).test(t.name));
+      const stated = versionTriggers(answers);
+      expect(inDatabase.map((t) => [t.name, squeezed(t.sql)]).sort())
+        .toEqual(stated.map((t) => [t.name, squeezed(t.sql)]).sort());
+    });
+  }
+});
+
+describe("which write bumps which version", () => {
+  let accountId: number;
+  let bookingId: number;
+  let resourceId: number;
+
+  beforeAll(async () => {
+    const mine = await newAccount();
+    accountId = mine.account.id;
+    const make = catalogue(mine.api);
+    resourceId = (await make.resource({ title: "Room" })).id;
+    bookingId = (await make.booking({ resource_id: resourceId, booked_from: "2030-01-07 10:00", booked_to: "2030-01-07 11:00" })).id;
+  });
+
+  const version = async (table: string) =>
+    Number((await env.DB.prepare(`SELECT version FROM ${table} WHERE account_id = ?`).bind(accountId).first<{ version: number }>())?.version ?? 0);
+
+  /** Runs `sql` and says which versions moved. */
+  async function bumpedBy(sql: string, ...params: unknown[]) {
+    const before = await Promise.all(VERSIONED_ANSWERS.map((a) => version(a.versionTable)));
+    await env.DB.prepare(sql).bind(...params).run();
+    const after = await Promise.all(VERSIONED_ANSWERS.map((a) => version(a.versionTable)));
+    return Object.fromEntries(VERSIONED_ANSWERS.map((a, i) => [a.tag, after[i] > before[i]]));
+  }
+
+  it("bumps both on a booking's times, and only the listing on its title", async () => {
+    expect(AVAILABILITY.rules.find((r) => r.table === "bookings")?.columns).toContain("booked_to");
+    expect(await bumpedBy("UPDATE bookings SET booked_to = booked_to + 60000 WHERE id = ?", bookingId)).toEqual({ availability: true, listing: true });
+    expect(await bumpedBy("UPDATE bookings SET title = 'Renamed' WHERE id = ?", bookingId)).toEqual({ availability: false, listing: true });
+  });
+
+  it("bumps availability on a resource's capacity, and the listing on any change of it", async () => {
+    expect(LISTING.rules.find((r) => r.table === "resources")?.columns).toBe("every");
+    expect(await bumpedBy("UPDATE resources SET capacity = capacity + 1 WHERE id = ?", resourceId)).toEqual({ availability: true, listing: true });
+    expect(await bumpedBy("UPDATE resources SET title = 'Hall' WHERE id = ?", resourceId)).toEqual({ availability: false, listing: true });
+  });
+
+  it("bumps availability on the account's zone, and neither version on its name", async () => {
+    expect(await bumpedBy("UPDATE accounts SET time_zone = 'America/New_York' WHERE id = ?", accountId)).toEqual({ availability: true, listing: false });
+    expect(await bumpedBy("UPDATE accounts SET name = 'Renamed' WHERE id = ?", accountId)).toEqual({ availability: false, listing: false });
+  });
+});
