@@ -11,7 +11,7 @@ const squeezed = (sql: string) => sql.replace(/\s+/g, " ").replace(/;\s*$/, "").
 describe("version triggers", () => {
   for (const binding of ["DB", "DB_SHARD_1"] as const) {
     it.each(VERSIONED_ANSWERS.map((a) => [a.tag, a] as const))(`${binding}: the %s triggers are exactly the rule table's`, async (tag, answers) => {
-      const { results } = await (env[binding] as D1Database)
+      const { results } = await (env as unknown as Record<string, D1Database>)[binding]
         .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE ? ORDER BY name")
         .bind(`%${tag}%`).all<{ name: string; sql: string }>();
       const inDatabase = results.filter((t) => new RegExp(`_${tag}_(insert|update|delete)$`).test(t.name));
