@@ -129,7 +129,9 @@ try {
   console.log(JSON.stringify([{
     name: "start-up: sampled CPU (wrangler check startup)", unit: "ms", calls: runs,
     median: round(cpu), mean: round(summaries.reduce((sum, s) => sum + s.cpu, 0) / runs),
-    detail: `GC ${round(gc)} ms, span ${round(span)} ms (medians), load average ${loadavg.join(" ")}`,
+    // Other work on the machine inflates samples, never shrinks them: the least run is the cleanest.
+    min: round(Math.min(...summaries.map((s) => s.cpu))),
+    detail: `least ${round(Math.min(...summaries.map((s) => s.cpu)))} ms, GC ${round(gc)} ms, span ${round(span)} ms (medians), load average ${loadavg.join(" ")}`,
   }]));
 } finally {
   rmSync(work, { recursive: true, force: true });
