@@ -3,6 +3,7 @@
 import { Hono } from "hono";
 import { Scalar } from "@scalar/hono-api-reference";
 import type { AppEnv } from "../env";
+import { openApiDocument } from "./document";
 
 /**
  * The page's script comes from a CDN, pinned so the page does not change under the document;
@@ -13,8 +14,6 @@ const SCALAR_CDN = "https://cdn.jsdelivr.net/npm/@scalar/api-reference@1.72.1";
 export const openApiRoutes = new Hono<AppEnv>();
 
 // The app strips a `.json` suffix from every path (spec: Output format), so this is also /openapi.json.
-// The document's modules load on its first request: their schemas and operation table are a
-// share of start-up that no other route needs (docs/decisions/latency.md, Start-up).
-openApiRoutes.get("/openapi", async (c) => c.json((await import("./document")).openApiDocument()));
+openApiRoutes.get("/openapi", (c) => c.json(openApiDocument()));
 
 openApiRoutes.get("/docs", Scalar({ url: "/api/v1/openapi.json", pageTitle: "Booking service API", cdn: SCALAR_CDN }));
