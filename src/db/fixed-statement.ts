@@ -1,27 +1,39 @@
 // Statements of hot paths whose SQL text is built once per isolate (Drizzle's builder, with
 // placeholders for the per-request values) and only bound per request: building a create's four
 // reference statements with Drizzle on every request was 0.4 ms of a refused create's CPU
-// (docs/decisions/latency.md, "Refusals from memory").
+// (docs/decisions/latency.md, "Refusals from memory"). Built when first bound, not at start-up:
+// rendering them all at module load cost a fresh isolate several ms (same file, "Start-up").
 import { is, Param, Placeholder } from "drizzle-orm";
 
 type SqlValue = string | number | null;
 
 export interface FixedStatement<K extends string> {
-  sql: string;
+  readonly sql: string;
   /** Per parameter: the placeholder's name, or the constant Drizzle rendered (already a driver value). */
-  params: ({ name: K } | { value: SqlValue })[];
+  readonly params: ({ name: K } | { value: SqlValue })[];
 }
 
-/** A Drizzle query's text and parameters, rendered once; `K` names its placeholders. */
-export function fixedStatement<K extends string>(query: { toSQL(): { sql: string; params: unknown[] } }): FixedStatement<K> {
-  const { sql, params } = query.toSQL();
+type Rendered<K extends string> = { sql: string; params: FixedStatement<K>["params"] };
+
+/** A Drizzle query's text and parameters, rendered once, on first use; `K` names its placeholders. */
+export function fixedStatement<K extends string>(build: () => { toSQL(): { sql: string; params: unknown[] } }): FixedStatement<K> {
+  let rendered: Rendered<K> | undefined;
+  const render = (): Rendered<K> => {
+    if (rendered) return rendered;
+    const { sql, params } = build().toSQL();
+    rendered = {
+      sql,
+      params: params.map((p) => {
+        if (is(p, Placeholder)) return { name: p.name as K };
+        if (is(p, Param) && is(p.value, Placeholder)) return { name: p.value.name as K };
+        return { value: p as SqlValue };
+      }),
+    };
+    return rendered;
+  };
   return {
-    sql,
-    params: params.map((p) => {
-      if (is(p, Placeholder)) return { name: p.name as K };
-      if (is(p, Param) && is(p.value, Placeholder)) return { name: p.value.name as K };
-      return { value: p as SqlValue };
-    }),
+    get sql() { return render().sql; },
+    get params() { return render().params; },
   };
 }
 

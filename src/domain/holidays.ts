@@ -6,14 +6,15 @@ import { Temporal } from "@js-temporal/polyfill";
 // date-holidays' data trimmed to what an account can ask for (scripts/holiday-rules.mjs): every
 // country, a third of the bundle's share (docs/decisions/deploy.md).
 import holidayRules from "./holiday-rules.json";
+import { HOLIDAY_YEARS } from "./holiday-years";
+
+export { HOLIDAY_YEARS };
 
 export interface Holiday {
   date: string;
   name: string;
 }
 
-/** Years the library computes correctly; it misreads years below 100 as 19xx. */
-export const HOLIDAY_YEARS = { min: 1900, max: 2199 } as const;
 
 const DAY_MS = 86_400_000;
 

@@ -17,6 +17,6 @@ clientRoutes.put("/", body(updateClientBody, { root: "client" }), async (c) => {
   return c.json({ client: toAccountJson(account) });
 });
 
-clientRoutes.get("/holidays", query(holidaysQuery), (c) =>
-  c.json(wrapList("holiday", listHolidays(deps(c), c.req.valid("query")))),
+clientRoutes.get("/holidays", query(holidaysQuery), async (c) =>
+  c.json(wrapList("holiday", await listHolidays(deps(c), c.req.valid("query")))),
 );

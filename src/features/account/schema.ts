@@ -5,7 +5,7 @@ import { getCountries } from "libphonenumber-js";
 import {
   boolean, date, integer, LONG_TEXT, optionalText, requiredText, text, timeZone,
 } from "../../http/fields";
-import { HOLIDAY_YEARS } from "../../domain/holidays";
+import { HOLIDAY_YEARS } from "../../domain/holiday-years";
 import { parsePeriod } from "../../domain/periods";
 
 const LOCALES = ["en", "sv", "nb"] as const;

@@ -1,7 +1,8 @@
 // Account settings written by the account itself, and the holidays of its country.
 import { eq } from "drizzle-orm";
 import { accounts, type Account } from "../../db/schema";
-import { publicHolidays, type Holiday } from "../../domain/holidays";
+import type { Holiday } from "../../domain/holidays";
+import { loadHolidays } from "../../domain/load-holidays";
 import { addDays, addYears, todayIn } from "../../domain/time";
 import { directoryDb } from "../../db/directory";
 import type { Deps } from "../../env";
@@ -27,10 +28,10 @@ export async function updateAccount({ env, account, now }: Deps, input: AccountU
 }
 
 /** Defaults: from today in the account zone, to one year later less a day (a full year ahead). */
-export function listHolidays({ account, now }: Deps, query: HolidaysQuery): Holiday[] {
+export async function listHolidays({ account, now }: Deps, query: HolidaysQuery): Promise<Holiday[]> {
   const from = query.from ?? todayIn(now, account.time_zone);
   const to = query.to ?? addDays(addYears(from, 1), -1);
   if (to < from) throw ApiError.invalid("to", "must be on or after from");
   if (to >= addYears(from, MAX_HOLIDAY_YEARS)) throw ApiError.invalid("to", `must be less than ${MAX_HOLIDAY_YEARS} years after from`);
-  return publicHolidays(account.country_code, account.locale, from, to);
+  return (await loadHolidays()).publicHolidays(account.country_code, account.locale, from, to);
 }

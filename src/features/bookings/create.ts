@@ -11,7 +11,7 @@ import {
   applyPersonFill, createPlannedPerson, discardPlannedPerson, isUniqueViolation, lookUpPerson, personError, personFillStatement, plannedPerson,
   type PersonPlan,
 } from "./person-link";
-import { bookingDate, checkPublicTimes, exceptionHoursByResource, exceptionHoursOfDate, isInsideOpeningHours } from "./public-rules";
+import { bookingDate, checkPublicTimes, closedForHoliday, exceptionHoursByResource, exceptionHoursOfDate, isInsideOpeningHours } from "./public-rules";
 import { getBookingWithRelated } from "./queries";
 import { bookingReferences, eventWithReferences, instantOf, reminderBefore, type CurrentVersion, type MoreReads } from "./references";
 import { knownFull, type MemoSlot } from "./refusal-memo";
@@ -101,7 +101,8 @@ async function placeOnResource(
 
   if (isPublic) {
     const exceptions = exceptionHoursByResource(exceptionRows);
-    const open = resources.filter((resource) => isInsideOpeningHours(deps, resource, from!, to!, exceptions));
+    const holiday = await closedForHoliday(deps, bookingDate(deps, from!));
+    const open = resources.filter((resource) => isInsideOpeningHours(deps, resource, from!, to!, exceptions, holiday));
     if (open.length === 0) throw ApiError.invalid("booked_from", "is outside the resource's opening hours");
     resources = open;
   }

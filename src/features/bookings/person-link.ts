@@ -62,7 +62,7 @@ export interface PersonLookup {
 const qb = new QueryBuilder();
 const accountId = sql.placeholder("accountId");
 const personRow = jsonRow(people, everyColumn(people));
-const personById = fixedStatement<"accountId" | "id">(
+const personById = fixedStatement<"accountId" | "id">(() => 
   qb.select({ row: personRow.field.as("row") }).from(people).where(and(eq(people.id, sql.placeholder("id")), eq(people.account_id, accountId))),
 );
 /**
@@ -72,14 +72,14 @@ const personById = fixedStatement<"accountId" | "id">(
  */
 const holderOf = (column: SQLiteColumn, name: string) =>
   qb.select({ row: personRow.field.as("row") }).from(people).where(and(eq(people.account_id, accountId), eq(column, sql.placeholder(name))));
-const identifierHolders = fixedStatement<"accountId" | "nationalId" | "matchPhone" | "phone" | "email">(unionAll(
+const identifierHolders = fixedStatement<"accountId" | "nationalId" | "matchPhone" | "phone" | "email">(() => unionAll(
   holderOf(people.national_id_no, "nationalId"),
   holderOf(people.phone_e164, "matchPhone"),
   holderOf(people.phone_e164, "phone"),
   holderOf(people.email, "email"),
 ));
 const dialect = new SQLiteSyncDialect();
-const ancestry = fixedStatement<"accountId" | "parentId">({ toSQL: () => dialect.sqlToQuery(ancestryQuery(sql.placeholder("parentId"), accountId)) });
+const ancestry = fixedStatement<"accountId" | "parentId">(() => ({ toSQL: () => dialect.sqlToQuery(ancestryQuery(sql.placeholder("parentId"), accountId)) }));
 
 const peopleIn = (result: D1Result | undefined): Person[] =>
   ((result?.results ?? []) as { row: string }[]).map((r) => personRow.decode(r.row));

@@ -1,7 +1,7 @@
 // The rules of a public booking (docs/decisions/bookings.md, public_booking): inside the resource's opening
 // hours on the date (closed on public holidays when the account says so), not in the past, within the account's bookable periods, at most max_slots long.
 import { hoursFromColumn, type Account, type OpeningHours, type Resource, type Service } from "../../db/schema";
-import { isPublicHoliday } from "../../domain/holidays";
+import { loadHolidays } from "../../domain/load-holidays";
 import { hoursOn, weeklyHoursOf } from "../../domain/opening-hours";
 import { addPeriod, parsePeriod } from "../../domain/periods";
 import { dateInZone, formatInstant } from "../../domain/time";
@@ -13,6 +13,15 @@ const wallMinutes = (ms: number, tz: string) => minutesOf(formatInstant(ms, tz).
 
 /** The date a public booking must lie within: the day of its start in the account's zone. */
 export const bookingDate = (deps: Pick<Deps, "account">, from: number) => dateInZone(from, deps.account.time_zone);
+
+/**
+ * Holidays close every resource when the account has closed_for_holidays. Asked only then, so
+ * the holiday engine loads only for such accounts (domain/load-holidays.ts).
+ */
+export async function closedForHoliday(deps: Pick<Deps, "account">, date: string): Promise<boolean> {
+  if (!deps.account.closed_for_holidays) return false;
+  return (await loadHolidays()).isPublicHoliday(deps.account.country_code, date);
+}
 
 /**
  * The exception hours of that date of the resource named, or of the service's providers, read in
@@ -37,14 +46,17 @@ export function exceptionHoursByResource(result: D1Result | undefined): Map<numb
 /**
  * True when the whole booking lies inside one opening interval of its date (exception date first,
  * then weekday hours). A booking that runs past midnight is outside, except one ending at 24:00.
- * `exceptions` holds the resource's exception hours of that date (exceptionHoursByResource).
+ * `exceptions` holds the resource's exception hours of that date (exceptionHoursByResource);
+ * `holiday` says the date is a public holiday of the account's country (closedForHoliday).
  */
-export function isInsideOpeningHours(deps: Deps, resource: Resource, from: number, to: number, exceptions: Map<number, OpeningHours>): boolean {
+export function isInsideOpeningHours(
+  deps: Deps, resource: Resource, from: number, to: number, exceptions: Map<number, OpeningHours>, holiday: boolean,
+): boolean {
   const tz = deps.account.time_zone;
   const date = dateInZone(from, tz);
   if (dateInZone(to - 1, tz) !== date) return false;
   // docs/decisions/account.md: holidays close every resource when the account has closed_for_holidays.
-  if (deps.account.closed_for_holidays && isPublicHoliday(deps.account.country_code, date)) return false;
+  if (holiday) return false;
   const hours = hoursOn(date, weeklyHoursOf(resource), exceptions.has(resource.id) ? exceptions.get(resource.id) : undefined);
   if (!hours) return false;
   const start = wallMinutes(from, tz);

@@ -55,16 +55,16 @@ const eventRow = jsonRow(events, everyColumn(events));
 const resourceRow = jsonRow(resources, everyColumn(resources));
 const serviceRow = jsonRow(services, everyColumn(services));
 const ofEvent = and(eq(events.id, id), eq(events.account_id, accountId));
-const eventById = fixedStatement<"accountId" | "id">(qb.select({ row: eventRow.field.as("row") }).from(events).where(ofEvent));
-const eventResource = fixedStatement<"accountId" | "id">(qb.select({ row: resourceRow.field.as("row") }).from(resources).where(
+const eventById = fixedStatement<"accountId" | "id">(() => qb.select({ row: eventRow.field.as("row") }).from(events).where(ofEvent));
+const eventResource = fixedStatement<"accountId" | "id">(() => qb.select({ row: resourceRow.field.as("row") }).from(resources).where(
   and(eq(resources.account_id, accountId), inArray(resources.id, qb.select({ id: events.resource_id }).from(events).where(ofEvent))),
 ));
-const eventService = fixedStatement<"accountId" | "id">(qb.select({ row: serviceRow.field.as("row") }).from(services).where(
+const eventService = fixedStatement<"accountId" | "id">(() => qb.select({ row: serviceRow.field.as("row") }).from(services).where(
   and(eq(services.account_id, accountId), inArray(services.id, qb.select({ id: events.service_id }).from(events).where(ofEvent))),
 ));
-const serviceById = fixedStatement<"accountId" | "id">(qb.select({ row: serviceRow.field.as("row") }).from(services).where(and(eq(services.id, id), eq(services.account_id, accountId))));
-const resourceById = fixedStatement<"accountId" | "id">(qb.select({ row: resourceRow.field.as("row") }).from(resources).where(and(eq(resources.id, id), eq(resources.account_id, accountId))));
-const serviceProviders = fixedStatement<"accountId" | "id">(providerResourcesQuery(qb, accountId, id, resourceRow.field.as("row")));
+const serviceById = fixedStatement<"accountId" | "id">(() => qb.select({ row: serviceRow.field.as("row") }).from(services).where(and(eq(services.id, id), eq(services.account_id, accountId))));
+const resourceById = fixedStatement<"accountId" | "id">(() => qb.select({ row: resourceRow.field.as("row") }).from(resources).where(and(eq(resources.id, id), eq(resources.account_id, accountId))));
+const serviceProviders = fixedStatement<"accountId" | "id">(() => providerResourcesQuery(qb, accountId, id, resourceRow.field.as("row")));
 
 /** The rows' decoded objects, as Drizzle's select of every column gives them. */
 const decoded = <R>(row: { decode(text: string): R }) => (rows: Record<string, unknown>[] | undefined): R[] =>

@@ -1,6 +1,6 @@
 // Renders message templates with liquidjs, an interpreter (no eval or new Function, so it runs in
 // workerd), and the variables a template may use (documented in docs/decisions/messages.md).
-import { Liquid } from "liquidjs";
+import type { Liquid } from "liquidjs";
 import type { Account, Booking, Event, Person, Resource, Service } from "../../db/schema";
 import { offsetMsAt, formatInstant, formatNullableInstant } from "../../domain/time";
 import { slotTimeTexts } from "../../domain/slot-format";
@@ -12,14 +12,17 @@ import type { TemplateChoice } from "./templates";
 // wall time, and workerd's clock moves at I/O rather than with CPU: under load it measured other
 // requests' waits and failed even the built-in templates (a 500 after the booking was stored), so
 // it is only a backstop; the Worker's CPU limit bounds a template's own work.
-const engine = new Liquid({
+// Loaded on the first message, not at start-up: most requests send none (docs/decisions/latency.md,
+// Start-up); one engine per isolate keeps its parse cache.
+let engine: Promise<Liquid> | undefined;
+const liquid = () => (engine ??= import("liquidjs").then(({ Liquid }) => new Liquid({
   templates: {},
   ownPropertyOnly: true,
   parseLimit: 50_000,
   renderLimit: 5_000,
   memoryLimit: 1_000_000,
   cache: 100,
-});
+})));
 
 export interface MessageContext {
   account: Account;
@@ -72,6 +75,7 @@ function templateVariables(ctx: MessageContext): Record<string, unknown> {
 
 async function renderFirst(candidates: string[], variables: Record<string, unknown>): Promise<string> {
   let lastError: unknown = new Error("no template");
+  const engine = await liquid();
   for (const template of candidates) {
     try {
       return (await engine.parseAndRender(template, variables)).trim();

@@ -3,7 +3,7 @@
 // repeated reads come from the isolate's cached answer while nothing changed (answer-cache.ts).
 import type { Account } from "../../db/schema";
 import { bookableWindow, type BookableWindow } from "../../domain/bookable-window";
-import { publicHolidays } from "../../domain/holidays";
+import { loadHolidays } from "../../domain/load-holidays";
 import { weeklyHoursOf } from "../../domain/opening-hours";
 import { slotTimeTexts } from "../../domain/slot-format";
 import { computeSlots, type Locale, type Slot, type SlotInput } from "../../domain/slots";
@@ -85,7 +85,7 @@ async function compute(
     resources: found.map((r) => ({ id: r.id, capacity: r.capacity, weekly: weeklyHoursOf(r), exceptions: exceptions.get(r.id)! })),
     bookings: reads.bookings,
     holidays: account.closed_for_holidays
-      ? new Set(publicHolidays(account.country_code, "en", range.from, range.to).map((h) => h.date))
+      ? new Set((await loadHolidays()).publicHolidays(account.country_code, "en", range.from, range.to).map((h) => h.date))
       : new Set(),
     service: {
       interval: service.interval,

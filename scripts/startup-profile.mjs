@@ -1,0 +1,138 @@
+// npm run bench:startup [-- --runs N] [-- --top N]: what a fresh isolate pays before its first
+// answer. Builds the Worker as a deploy does (`wrangler deploy --dry-run`, no account needed), then
+// runs `wrangler check startup` on that one build N times (workerd via Miniflare, offline) and
+// reads each .cpuprofile: sampled CPU (every sample but idle), the span, garbage collection, and
+// where the CPU went by function and by module of the bundle. The report goes to stderr; stdout's
+// last line is the figures' JSON, the protocol of a bench/run.mjs `script` suite.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const wranglerPackage = createRequire(import.meta.url).resolve("wrangler/package.json");
+const wranglerBin = path.join(path.dirname(wranglerPackage), JSON.parse(readFileSync(wranglerPackage, "utf8")).bin.wrangler);
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? Number(args[at + 1]) : fallback;
+};
+// The machine is shared: one profile is noise, the median of several is the figure.
+const runs = option("--runs", 5);
+const top = option("--top", 15);
+const say = (line = "") => console.error(line);
+
+function wrangler(argv) {
+  const run = spawnSync(process.execPath, [wranglerBin, ...argv], {
+    cwd: root, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  });
+  if (run.status !== 0) throw new Error(`wrangler ${argv.join(" ")} failed:\n${run.stdout}${run.stderr}`);
+}
+
+/** The upload form wrangler writes with --outfile (what `check startup --worker` reads): its modules by name. */
+async function modulesOf(bundleFile) {
+  const bytes = readFileSync(bundleFile);
+  const boundary = bytes.subarray(2, bytes.indexOf(10)).toString().trim();
+  const form = await new Response(bytes, { headers: { "content-type": `multipart/form-data; boundary=${boundary}` } }).formData();
+  const modules = new Map();
+  for (const [name, value] of form) if (typeof value !== "string") modules.set(name, await value.text());
+  return modules;
+}
+
+/**
+ * esbuild heads each input's code with a `// path` comment: the module of a line is the last one
+ * above it. A profile names functions by (script, line), so this turns a frame into its source.
+ */
+function lineToModule(text) {
+  let current = "(bundle prelude)";
+  return text.split("\n").map((line) => {
+    const head = /^\/\/ (\S+\.(?:[cm]?[jt]s|json))$/.exec(line);
+    if (head) current = head[1];
+    return current;
+  });
+}
+
+/** node_modules/zod/v4/core/api.js → zod; src/… stays a file: the unit a change would defer. */
+const packageOf = (module) => {
+  const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(module);
+  return match ? match[1] : module;
+};
+
+function summarise(profile, modules) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const lines = new Map([...modules].map(([name, text]) => [name, lineToModule(text)]));
+  const moduleOf = ({ url, lineNumber }) => {
+    if (!url) return "(engine)";
+    const script = [...lines.keys()].find((name) => url === name || url.endsWith(`/${name}`));
+    if (!script) return url;
+    // The bundle's top-level code runs as one frame without a line: module evaluation itself.
+    return lineNumber < 0 ? "(module evaluation, top level)" : lines.get(script)[lineNumber];
+  };
+  const selfByFunction = new Map();
+  const selfByModule = new Map();
+  let cpu = 0;
+  let gc = 0;
+  const add = (map, key, ms) => map.set(key, (map.get(key) ?? 0) + ms);
+  profile.samples.forEach((id, i) => {
+    const { callFrame } = byId.get(id);
+    const ms = profile.timeDeltas[i] / 1000;
+    if (callFrame.functionName === "(idle)") return;
+    cpu += ms;
+    if (callFrame.functionName === "(garbage collector)") gc += ms;
+    const module = moduleOf(callFrame);
+    add(selfByFunction, `${callFrame.functionName || "(anonymous)"}  ${module}${callFrame.lineNumber >= 0 ? `:${callFrame.lineNumber + 1}` : ""}`, ms);
+    add(selfByModule, packageOf(module), ms);
+  });
+  return { cpu, gc, span: (profile.endTime - profile.startTime) / 1000, selfByFunction, selfByModule };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const round = (ms) => Math.round(ms * 10) / 10;
+
+const work = mkdtempSync(path.join(os.tmpdir(), "startup-"));
+try {
+  const bundle = path.join(work, "worker.bundle");
+  say(`building the Worker (wrangler deploy --dry-run), load average ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+  wrangler(["deploy", "--dry-run", "--outfile", bundle]);
+  const modules = await modulesOf(bundle);
+  const summaries = [];
+  for (let i = 0; i < runs; i += 1) {
+    const outfile = path.join(work, `run-${i}.cpuprofile`);
+    wrangler(["check", "startup", "--worker", bundle, "--outfile", outfile]);
+    const summary = summarise(JSON.parse(readFileSync(outfile, "utf8")), modules);
+    summaries.push(summary);
+    say(`run ${i + 1}/${runs}: ${round(summary.cpu)} ms sampled CPU (GC ${round(summary.gc)} ms), span ${round(summary.span)} ms`);
+  }
+  const loadavg = os.loadavg().map((n) => Number(n.toFixed(2)));
+  const cpu = median(summaries.map((s) => s.cpu));
+  const gc = median(summaries.map((s) => s.gc));
+  const span = median(summaries.map((s) => s.span));
+  // Breakdowns are means over the runs: a function's median self time is mostly 0 or one sample.
+  const mean = (key) => {
+    const total = new Map();
+    for (const s of summaries) for (const [name, ms] of s[key]) total.set(name, (total.get(name) ?? 0) + ms / runs);
+    return [...total].sort((a, b) => b[1] - a[1]).slice(0, top);
+  };
+  say(`\nstart-up, median of ${runs}: ${round(cpu)} ms sampled CPU (min ${round(Math.min(...summaries.map((s) => s.cpu)))}, max ${round(Math.max(...summaries.map((s) => s.cpu)))}), `
+    + `GC ${round(gc)} ms, span ${round(span)} ms; load average at the end ${loadavg.join(" ")}`);
+  say(`\nself time by package or source file (mean per run, ms):`);
+  for (const [name, ms] of mean("selfByModule")) say(`${round(ms).toFixed(1).padStart(7)}  ${name}`);
+  say(`\nself time by function (mean per run, ms):`);
+  for (const [name, ms] of mean("selfByFunction")) say(`${round(ms).toFixed(1).padStart(7)}  ${name}`);
+  console.log(JSON.stringify([{
+    name: "start-up: sampled CPU (wrangler check startup)", unit: "ms", calls: runs,
+    median: round(cpu), mean: round(summaries.reduce((sum, s) => sum + s.cpu, 0) / runs),
+    // Other work on the machine inflates samples, never shrinks them: the least run is the cleanest.
+    min: round(Math.min(...summaries.map((s) => s.cpu))),
+    detail: `least ${round(Math.min(...summaries.map((s) => s.cpu)))} ms, GC ${round(gc)} ms, span ${round(span)} ms (medians), load average ${loadavg.join(" ")}`,
+  }]));
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
