@@ -6,12 +6,12 @@ import * as schema from "./schema";
 
 const DIRECTORY_TABLES = new Set(["accounts", "api_keys"]);
 /**
- * Kept by triggers on the shard (drizzle/0006, 0009): importing the rows bumps the destination's own
+ * Kept by triggers on the shard (drizzle/0006, 0009, 0012): importing the rows bumps the destination's own
  * row, and a moved account is a new account object, which no cached slot answer matches; cached
  * booking lists are keyed by shard. Never copied or deleted, so a shard's version of an account
  * only grows, also when the account comes back to it.
  */
-const DERIVED_TABLES = new Set(["availability_versions", "listing_versions"]);
+const DERIVED_TABLES = new Set(["availability_versions", "listing_versions", "calendar_versions", "booking_day_versions"]);
 
 interface DataTable {
   name: string;

@@ -1,11 +1,12 @@
 // Which write changes which cached answer: the one place that says it. Cached answers are kept
-// under a per-account version (slot answers and the refusal memo under `availability_versions`,
-// booking lists under `listing_versions`); triggers bump a version inside the statement of every
+// under versions: the refusal memo under the account's `availability_versions`, booking lists under
+// its `listing_versions`, slot answers under its `calendar_versions` plus the `booking_day_versions`
+// of the resources and days they cover. Triggers bump a version inside the statement of every
 // write this table names, so no write path (requests, capacity guards, queues, cron, the operator
-// API, a console) can forget it. The triggers in drizzle/0006 and drizzle/0009 are this table
-// rendered by `versionTriggers`; test/integration/invalidation.test.ts compares them with the
-// database's own, so the table and the migrations cannot drift. A new rule is a new migration
-// written with `npm run db:triggers`.
+// API, a console) can forget it. The triggers in drizzle/0006, 0009 and 0012 are these tables
+// rendered by `versionTriggers` and `bookingDayTriggers`; test/integration/invalidation.test.ts
+// compares them with the database's own, so the tables and the migrations cannot drift. A new rule
+// is a new migration written with `npm run db:triggers`.
 //
 // What a version does not see, each cache handles itself: time passing (an unverified booking's
 // lapse frees capacity with no write: both caches end an entry at the first lapse they read) and
@@ -20,12 +21,14 @@ export interface InvalidationRule {
   accountColumn?: string;
   /** Only updates bump: the row is created and removed by other means (an account). */
   updatesOnly?: boolean;
+  /** A condition per operation (a trigger's WHEN): only such rows bump. */
+  when?: Partial<Record<Operation, string>>;
   why: string;
 }
 
 export interface VersionedAnswers {
   /** The table holding one version row per account. */
-  versionTable: "availability_versions" | "listing_versions";
+  versionTable: "availability_versions" | "listing_versions" | "calendar_versions";
   /** The trigger names' middle part: `<table>_<tag>_<insert|update|delete>`. */
   tag: string;
   rules: readonly InvalidationRule[];
@@ -59,9 +62,73 @@ export const LISTING: VersionedAnswers = {
   ],
 };
 
-export const VERSIONED_ANSWERS = [AVAILABILITY, LISTING] as const;
+const BOOKINGS_OF_EVENTS = {
+  insert: "NEW.event_id IS NOT NULL",
+  update: "NEW.event_id IS NOT NULL OR OLD.event_id IS NOT NULL",
+  delete: "OLD.event_id IS NOT NULL",
+};
+
+/**
+ * Slot answers: what availability depends on, except a booking of a resource, whose writes bump
+ * only the days it covers (BOOKING_DAYS). A booking of an event still bumps it: seats of events
+ * are read per event, not per day.
+ */
+export const CALENDAR: VersionedAnswers = {
+  versionTable: "calendar_versions",
+  tag: "calendar",
+  rules: AVAILABILITY.rules.map((rule) =>
+    rule.table === "bookings" ? { ...rule, when: BOOKINGS_OF_EVENTS, why: "a booking of an event holds its seats" } : rule),
+};
+
+export const VERSIONED_ANSWERS = [AVAILABILITY, LISTING, CALENDAR] as const;
 
 const OPERATIONS = ["insert", "update", "delete"] as const;
+type Operation = (typeof OPERATIONS)[number];
+
+/** Milliseconds per UTC day: `booked_from / DAY_MS` is a booking's first day number in SQL's integer division. */
+export const DAY_MS = 86_400_000;
+/** The `day` of the row a booking longer than MAX_BUMPED_DAYS (or before 1970) bumps: every day's answer reads it. */
+export const EVERY_DAY = -1;
+/** A longer booking bumps EVERY_DAY instead of a row per day: a trigger stays a few dozen rows. */
+const MAX_BUMPED_DAYS = 62;
+
+/**
+ * Resource bookings bump the versions of their resource's UTC days: the same columns as the
+ * availability rule, for bookings without an event. An update bumps the days before and after.
+ */
+export const BOOKING_DAYS = {
+  versionTable: "booking_day_versions",
+  table: "bookings",
+  columns: AVAILABILITY.rules.find((r) => r.table === "bookings")!.columns as readonly string[],
+  why: "a booking of a resource holds its capacity over the days it covers, and nothing else",
+} as const;
+
+/** One statement bumping the days `row` (NEW or OLD) covers, when it is a resource booking. */
+function bumpDays(row: "NEW" | "OLD"): string {
+  const first = `${row}.booked_from / ${DAY_MS}`;
+  const last = `(${row}.booked_to - 1) / ${DAY_MS}`;
+  const dayByDay = `${row}.booked_from >= 0 AND ${last} - ${first} < ${MAX_BUMPED_DAYS}`;
+  return [
+    `  INSERT INTO ${BOOKING_DAYS.versionTable} (account_id, resource_id, day, version)`,
+    `    WITH RECURSIVE days(day) AS (SELECT ${first} UNION ALL SELECT day + 1 FROM days WHERE day < ${last} AND day - ${first} < ${MAX_BUMPED_DAYS})`,
+    `    SELECT ${row}.account_id, ${row}.resource_id, day, 1 FROM days WHERE ${row}.event_id IS NULL AND ${dayByDay}`,
+    `    UNION ALL SELECT ${row}.account_id, ${row}.resource_id, ${EVERY_DAY}, 1 WHERE ${row}.event_id IS NULL AND NOT (${dayByDay})`,
+    "    ON CONFLICT (resource_id, day) DO UPDATE SET version = version + 1;",
+  ].join("\n");
+}
+
+export function bookingDayTriggers(): { name: string; sql: string }[] {
+  const { table, columns } = BOOKING_DAYS;
+  const name = (op: Operation) => `${table}_booking_day_${op}`;
+  return [
+    { name: name("insert"), sql: [`CREATE TRIGGER ${name("insert")} AFTER INSERT ON ${table}`, "WHEN NEW.event_id IS NULL", "BEGIN", bumpDays("NEW"), "END"].join("\n") },
+    {
+      name: name("update"),
+      sql: [`CREATE TRIGGER ${name("update")} AFTER UPDATE OF ${columns.join(", ")} ON ${table}`, "WHEN NEW.event_id IS NULL OR OLD.event_id IS NULL", "BEGIN", bumpDays("OLD"), bumpDays("NEW"), "END"].join("\n"),
+    },
+    { name: name("delete"), sql: [`CREATE TRIGGER ${name("delete")} AFTER DELETE ON ${table}`, "WHEN OLD.event_id IS NULL", "BEGIN", bumpDays("OLD"), "END"].join("\n") },
+  ];
+}
 
 /** One trigger per table and operation, in the rule table's order, as the migrations hold them. */
 export function versionTriggers(answers: VersionedAnswers): { name: string; sql: string }[] {
@@ -70,10 +137,12 @@ export function versionTriggers(answers: VersionedAnswers): { name: string; sql:
       const row = op === "delete" ? "OLD" : "NEW";
       const event = op === "update" && rule.columns !== "every" ? `UPDATE OF ${rule.columns.join(", ")}` : op.toUpperCase();
       const name = `${rule.table}_${answers.tag}_${op}`;
+      const when = rule.when?.[op];
       return {
         name,
         sql: [
           `CREATE TRIGGER ${name} AFTER ${event} ON ${rule.table}`,
+          ...(when ? [`WHEN ${when}`] : []),
           "BEGIN",
           `  INSERT INTO ${answers.versionTable} (account_id, version) VALUES (${row}.${rule.accountColumn ?? "account_id"}, 1)`,
           "    ON CONFLICT (account_id) DO UPDATE SET version = version + 1;",

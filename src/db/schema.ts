@@ -522,6 +522,33 @@ export const listingVersions = sqliteTable("listing_versions", {
   version: integer("version").notNull(),
 });
 
+/**
+ * Slot answers are dated narrower than by the account's availability version: by the calendar
+ * version, which every availability write bumps except a booking of a resource, and by the
+ * booking-day versions of the resources and UTC days such a booking covers (drizzle/0012, rendered
+ * from db/invalidation.ts). A booking on one resource and day leaves every other answer valid.
+ */
+export const calendarVersions = sqliteTable("calendar_versions", {
+  account_id: integer("account_id").primaryKey(),
+  version: integer("version").notNull(),
+});
+
+/**
+ * One row per resource and UTC day (days since 1970-01-01) a resource booking has covered; `day`
+ * -1 stands for every day, bumped by bookings too long to bump day by day. Versions only grow, so
+ * their sum over a set of rows changes whenever one of them does.
+ */
+export const bookingDayVersions = sqliteTable(
+  "booking_day_versions",
+  {
+    account_id: integer("account_id").notNull(),
+    resource_id: integer("resource_id").notNull(),
+    day: integer("day").notNull(),
+    version: integer("version").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.resource_id, t.day] })],
+);
+
 export type Account = typeof accounts.$inferSelect;
 export type Resource = typeof resources.$inferSelect;
 export type ResourceExceptionDate = typeof resourceExceptionDates.$inferSelect;

@@ -2,7 +2,7 @@
 // table renders, on every shard, and a write bumps a version exactly when the table says it should.
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { AVAILABILITY, LISTING, VERSIONED_ANSWERS, versionTriggers } from "../../src/db/invalidation";
+import { AVAILABILITY, DAY_MS, EVERY_DAY, LISTING, VERSIONED_ANSWERS, bookingDayTriggers, versionTriggers } from "../../src/db/invalidation";
 import { newAccount } from "../support/api";
 import { catalogue } from "../support/bookings";
 
@@ -18,6 +18,12 @@ describe("version triggers", () => {
       const stated = versionTriggers(answers);
       expect(inDatabase.map((t) => [t.name, squeezed(t.sql)]).sort())
         .toEqual(stated.map((t) => [t.name, squeezed(t.sql)]).sort());
+    });
+
+    it(`${binding}: the booking-day triggers are exactly the rendered ones`, async () => {
+      const { results } = await (env as unknown as Record<string, D1Database>)[binding]
+        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'bookings_booking_day_%'").all<{ name: string; sql: string }>();
+      expect(results.map((t) => [t.name, squeezed(t.sql)]).sort()).toEqual(bookingDayTriggers().map((t) => [t.name, squeezed(t.sql)]).sort());
     });
   }
 });
@@ -48,18 +54,66 @@ describe("which write bumps which version", () => {
 
   it("bumps both on a booking's times, and only the listing on its title", async () => {
     expect(AVAILABILITY.rules.find((r) => r.table === "bookings")?.columns).toContain("booked_to");
-    expect(await bumpedBy("UPDATE bookings SET booked_to = booked_to + 60000 WHERE id = ?", bookingId)).toEqual({ availability: true, listing: true });
-    expect(await bumpedBy("UPDATE bookings SET title = 'Renamed' WHERE id = ?", bookingId)).toEqual({ availability: false, listing: true });
+    expect(await bumpedBy("UPDATE bookings SET booked_to = booked_to + 60000 WHERE id = ?", bookingId)).toEqual({ availability: true, listing: true, calendar: false });
+    expect(await bumpedBy("UPDATE bookings SET title = 'Renamed' WHERE id = ?", bookingId)).toEqual({ availability: false, listing: true, calendar: false });
   });
 
   it("bumps availability on a resource's capacity, and the listing on any change of it", async () => {
     expect(LISTING.rules.find((r) => r.table === "resources")?.columns).toBe("every");
-    expect(await bumpedBy("UPDATE resources SET capacity = capacity + 1 WHERE id = ?", resourceId)).toEqual({ availability: true, listing: true });
-    expect(await bumpedBy("UPDATE resources SET title = 'Hall' WHERE id = ?", resourceId)).toEqual({ availability: false, listing: true });
+    expect(await bumpedBy("UPDATE resources SET capacity = capacity + 1 WHERE id = ?", resourceId)).toEqual({ availability: true, listing: true, calendar: true });
+    expect(await bumpedBy("UPDATE resources SET title = 'Hall' WHERE id = ?", resourceId)).toEqual({ availability: false, listing: true, calendar: false });
   });
 
   it("bumps availability on the account's zone, and neither version on its name", async () => {
-    expect(await bumpedBy("UPDATE accounts SET time_zone = 'America/New_York' WHERE id = ?", accountId)).toEqual({ availability: true, listing: false });
-    expect(await bumpedBy("UPDATE accounts SET name = 'Renamed' WHERE id = ?", accountId)).toEqual({ availability: false, listing: false });
+    expect(await bumpedBy("UPDATE accounts SET time_zone = 'America/New_York' WHERE id = ?", accountId)).toEqual({ availability: true, listing: false, calendar: true });
+    expect(await bumpedBy("UPDATE accounts SET name = 'Renamed' WHERE id = ?", accountId)).toEqual({ availability: false, listing: false, calendar: false });
+  });
+});
+
+describe("which days a resource booking bumps", () => {
+  let accountId: number;
+  let room: number;
+  let hall: number;
+  let make: ReturnType<typeof catalogue>;
+
+  beforeAll(async () => {
+    const mine = await newAccount({ time_zone: "UTC" });
+    accountId = mine.account.id;
+    make = catalogue(mine.api);
+    room = (await make.resource({ title: "Room" })).id;
+    hall = (await make.resource({ title: "Hall" })).id;
+  });
+
+  /** The booking-day rows of the account: `resource/day -> version`, days counted from 2030-01-07. */
+  async function days() {
+    const base = Date.UTC(2030, 0, 7) / DAY_MS;
+    const { results } = await env.DB.prepare("SELECT resource_id, day, version FROM booking_day_versions WHERE account_id = ? ORDER BY resource_id, day")
+      .bind(accountId).all<{ resource_id: number; day: number; version: number }>();
+    return Object.fromEntries(results.map((r) => [`${r.resource_id === room ? "room" : "hall"}/${r.day === EVERY_DAY ? "every" : r.day - base}`, r.version]));
+  }
+
+  it("bumps the one day of a booking, each day of a booking over midnight, and only its resource", async () => {
+    await make.booking({ resource_id: room, booked_from: "2030-01-07 10:00", booked_to: "2030-01-07 11:00" });
+    expect(await days()).toEqual({ "room/0": 1 });
+    await make.booking({ resource_id: room, booked_from: "2030-01-08 23:00", booked_to: "2030-01-10 01:00" });
+    expect(await days()).toEqual({ "room/0": 1, "room/1": 1, "room/2": 1, "room/3": 1 });
+  });
+
+  it("bumps the days before and after a move to another resource and day", async () => {
+    const booking = await make.booking({ resource_id: room, booked_from: "2030-01-14 10:00", booked_to: "2030-01-14 11:00" });
+    await env.DB.prepare("UPDATE bookings SET resource_id = ?, booked_from = booked_from + ?, booked_to = booked_to + ? WHERE id = ?")
+      .bind(hall, DAY_MS, DAY_MS, booking.id).run();
+    const after = await days();
+    expect(after["room/7"]).toBe(2);
+    expect(after["hall/8"]).toBe(1);
+    expect(after["hall/7"]).toBeUndefined();
+  });
+
+  it("bumps every day's row for a booking longer than two months, and no day's", async () => {
+    const before = await days();
+    await make.booking({ resource_id: hall, booked_from: "2030-03-01 00:00", booked_to: "2030-06-01 00:00" });
+    const after = await days();
+    expect(after["hall/every"]).toBe(1);
+    expect(Object.keys(after).length).toBe(Object.keys(before).length + 1);
   });
 });

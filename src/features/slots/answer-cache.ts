@@ -1,6 +1,7 @@
-// Slot computations kept per isolate under the account's availability version (drizzle/0006), and
-// the version itself for a moment, so a repeated slot read costs no D1 round trip, or one batch
-// that reads only the version row (docs/decisions/latency.md, "Slot answers").
+// Slot computations kept per isolate under the versions of what they read (the account's calendar
+// version and the booking-day versions of their resources and days: db/invalidation.ts), trusted
+// for a moment after they were read, so a repeated slot read costs no D1 round trip, or one batch
+// that reads only those versions (docs/decisions/latency.md, "Slot answers").
 import type { Account } from "../../db/schema";
 import { SizedCache } from "../../db/sized-cache";
 import type { Slot } from "../../domain/slots";
@@ -15,8 +16,10 @@ export const ANSWER_MAX_AGE_MS = 60_000;
 const MAX_SLOTS_KEPT = 20_000;
 
 interface CachedAnswer {
-  /** The account's availability version read in the same D1 batch as the rows these come from. */
-  version: number;
+  /** The versions the answer depends on, read in the same D1 batch as the rows it comes from. */
+  version: string;
+  /** When those versions were last read from D1 (a request's now). */
+  checkedAt: number;
   /** The account object the slots were computed with: a reloaded account (settings) is a miss. */
   account: Account;
   /** Slots of the range over the widened window, sorted by start. */
@@ -40,23 +43,26 @@ export function cachedAnswer(key: string, account: Account, now: number): Cached
 export const keepAnswer = (key: string, answer: CachedAnswer): void => answers.set(key, answer);
 
 /**
- * How long a version read from D1 is trusted without reading it again: a slot taken through
+ * How long versions read from D1 are trusted without reading them again: a slot taken through
  * another isolate (or a queue, cron, the operator API) can look free here for at most this long.
- * Writes through this isolate forget it at once (features/account-writes.ts), and a request that carries
- * a D1 bookmark always reads the version (read your own writes).
+ * Writes through this isolate end the trust at once (features/account-writes.ts), and a request
+ * that carries a D1 bookmark always reads the versions (read your own writes).
  */
 const VERSION_TRUSTED_MS = 2_000;
 
-const versions = new Map<number, { version: number; until: number }>();
+/** When this isolate last finished a write request of each account. */
+const lastWrites = new Map<number, number>();
 
-export function trustedVersion(accountId: number, now: number): number | undefined {
-  const known = versions.get(accountId);
-  return known && now < known.until ? known.version : undefined;
+/** Whether a cached answer may be served without reading its versions again. */
+export const trusted = (answer: CachedAnswer, accountId: number, now: number): boolean =>
+  now < answer.checkedAt + VERSION_TRUSTED_MS && answer.checkedAt > (lastWrites.get(accountId) ?? -Infinity);
+
+/** A read found the answer's versions unchanged at `now`. */
+export const confirmed = (answer: CachedAnswer, now: number): void => {
+  answer.checkedAt = now;
+};
+
+export function forgetVersion(accountId: number): void {
+  if (lastWrites.size >= 10_000) lastWrites.clear();
+  lastWrites.set(accountId, Date.now());
 }
-
-export function trustVersion(accountId: number, version: number, now: number): void {
-  if (versions.size >= 10_000) versions.clear();
-  versions.set(accountId, { version, until: now + VERSION_TRUSTED_MS });
-}
-
-export const forgetVersion = (accountId: number) => versions.delete(accountId);

@@ -1,13 +1,14 @@
 // The reads behind a slot answer in ONE D1 round trip whatever the range or service kind: the
 // service, its provider resources, their exception dates and the bookings holding capacity,
-// and (for attendance services) the events in range with their seats held, plus the account's
-// availability version and the first lapse a cached answer needs (answer-cache.ts). Statements
+// and (for attendance services) the events in range with their seats held, plus the versions
+// the answer depends on (the calendar version and the booking-day versions of its resources and
+// days: db/invalidation.ts) and the first lapse a cached answer needs (answer-cache.ts). Statements
 // select only the columns the engine uses and run as raw D1 statements: the bookings of a 31-day
 // range are thousands of rows, and Drizzle's row mapping was 41% of the request's CPU.
 import { and, eq, exists, gt, gte, inArray, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
-import { bookings, events, hoursFromColumn, providers, resourceExceptionDates, resources, services, type OpeningHours } from "../../db/schema";
-import { availabilityVersionStatement } from "../../db/availability-version";
-import { bindFixed, paramsOf } from "../../db/fixed-statement";
+import { bookingDayVersions, bookings, calendarVersions, events, hoursFromColumn, providers, resourceExceptionDates, resources, services, type OpeningHours } from "../../db/schema";
+import { DAY_MS, EVERY_DAY } from "../../db/invalidation";
+import { toStatement } from "../../db/sql-statement";
 import { inIds } from "../../db/id-list";
 import type { SlotServiceSettings } from "../../domain/slots";
 import type { Deps } from "../../env";
@@ -32,8 +33,8 @@ interface SlotReads {
   bookings: { resource_id: number; from: number; to: number; count: number }[];
   events: { id: number; resource_id: number; capacity: number; starts_at: number; ends_at: number }[];
   booked: Map<number, number>;
-  /** The account's availability version in the same snapshot as the rows above (a batch is one transaction). */
-  version: number;
+  /** The versions the rows depend on, in the same snapshot as the rows (a batch is one transaction). */
+  version: string;
   /** When the first unverified booking in range stops holding capacity with no write (null: none does). */
   firstLapse: number | null;
 }
@@ -45,7 +46,7 @@ export async function slotReads(
   serviceId: number,
   instants: { from: number; to: number },
   dates: { from: string; to: string },
-  options: { selected?: number[]; publicOnly: boolean; unlessVersion?: number },
+  options: { selected?: number[]; publicOnly: boolean; unlessVersion?: string },
 ): Promise<SlotReads | "unchanged"> {
   const serviceConditions = [eq(services.id, serviceId), eq(services.account_id, account.id)];
   if (options.publicOnly) serviceConditions.push(eq(services.active, true));
@@ -119,19 +120,23 @@ export async function slotReads(
     )),
   ];
   const d1 = accountD1({ env, account });
-  const version = { sql: availabilityVersionStatement.sql, params: paramsOf(availabilityVersionStatement, { accountId: account.id }) };
-  const statements = [bindFixed(d1, availabilityVersionStatement, { accountId: account.id }), ...queries.map((q) => {
+  // Versions only grow, so the sum over the range's day rows moves whenever one of them does.
+  const version = toStatement(sql`SELECT COALESCE((SELECT ${calendarVersions.version} FROM ${calendarVersions} WHERE ${calendarVersions.account_id} = ${account.id}), 0)
+    || ':' || (SELECT COALESCE(SUM(${bookingDayVersions.version}), 0) FROM ${bookingDayVersions} WHERE ${bookingDayVersions.account_id} = ${account.id}
+      AND ${inArray(bookingDayVersions.resource_id, providerIds)}
+      AND (${bookingDayVersions.day} BETWEEN ${Math.floor(instants.from / DAY_MS)} AND ${Math.floor((instants.to - 1) / DAY_MS)} OR ${bookingDayVersions.day} = ${EVERY_DAY})) AS version`);
+  const statements = [d1.prepare(version.sql).bind(...version.params), ...queries.map((q) => {
     const { sql: text, params } = q.toSQL();
     if (options.unlessVersion === undefined) return d1.prepare(text).bind(...params);
-    // With a cached answer at hand, each read runs only when the version moved on: on a hit the
-    // batch reads the version row and nothing else, so hit or miss is one round trip. The
+    // With a cached answer at hand, each read runs only when the versions moved on: on a hit the
+    // batch reads the version rows and nothing else, so hit or miss is one round trip. The
     // one-row (or no-row) left side of a CROSS JOIN is the outer loop, so a hit never starts the
     // inner query (a constant WHERE term would still scan it).
-    return d1.prepare(`SELECT q.* FROM (SELECT 1 WHERE COALESCE((${version.sql}), 0) != ?) CROSS JOIN (${text}) AS q`)
+    return d1.prepare(`SELECT q.* FROM (SELECT 1 WHERE (${version.sql}) != ?) CROSS JOIN (${text}) AS q`)
       .bind(...version.params, options.unlessVersion, ...params);
   })];
   const results = await d1.batch(statements);
-  const current = Number((results[0].results?.[0] as { version?: number } | undefined)?.version ?? 0);
+  const current = String((results[0].results?.[0] as { version?: string } | undefined)?.version ?? "");
   if (current === options.unlessVersion) return "unchanged";
   const rows = (i: number) => (results[i + 1].results ?? []) as Record<string, any>[];
 

@@ -11,7 +11,7 @@ import { addDays, dateInZone, daysBetween, endOfMonth, offsetMsAt, startOfDay, t
 import type { OpeningHours } from "../../db/schema";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
-import { ANSWER_MAX_AGE_MS, cachedAnswer, keepAnswer, trustedVersion, trustVersion } from "./answer-cache";
+import { ANSWER_MAX_AGE_MS, cachedAnswer, confirmed, keepAnswer, trusted } from "./answer-cache";
 import { slotReads } from "./queries";
 import { MAX_RANGE_DAYS, NEXT_AVAILABLE_WINDOW_DAYS, type SlotsQuery } from "./schema";
 
@@ -37,11 +37,11 @@ function rangeOf(query: SlotsQuery, account: Account, now: number, fallback: Ran
 
 /**
  * Slots of the range over the bookable window now, widened to where it will reach within
- * ANSWER_MAX_AGE_MS, with what a cached copy needs: the version and the first lapse. Null when
- * the account's version is still `unlessVersion` (the cached answer stands; nothing was read).
+ * ANSWER_MAX_AGE_MS, with what a cached copy needs: the versions and the first lapse. Null when
+ * the versions are still `unlessVersion` (the cached answer stands; nothing was read).
  */
 async function compute(
-  deps: Deps, serviceId: number, range: DateRange, selected: number[] | undefined, publicOnly: boolean, windowNow: BookableWindow, unlessVersion?: number,
+  deps: Deps, serviceId: number, range: DateRange, selected: number[] | undefined, publicOnly: boolean, windowNow: BookableWindow, unlessVersion?: string,
 ) {
   const { account, now } = deps;
   const tz = account.time_zone;
@@ -112,10 +112,10 @@ export interface SlotReadOptions {
 }
 
 /**
- * Every slot of the range at this request's now. While this isolate trusts the account's version
- * (answer-cache.ts) and holds an answer under it, no D1 round trip at all; else one batch that
- * reads the version and, only when it differs from the cached answer's, the rows (queries.ts).
- * The three endpoints differ only in what they take from these slots.
+ * Every slot of the range at this request's now. While this isolate trusts a cached answer's
+ * versions (answer-cache.ts), no D1 round trip at all; else one batch that reads the versions and,
+ * only when they differ from the cached answer's, the rows (queries.ts). The three endpoints
+ * differ only in what they take from these slots.
  */
 async function slotsInRange(deps: Deps, serviceId: number, range: DateRange, selected: number[] | undefined, options: SlotReadOptions): Promise<Slot[]> {
   const { account, now } = deps;
@@ -124,11 +124,13 @@ async function slotsInRange(deps: Deps, serviceId: number, range: DateRange, sel
   const key = [account.id, options.publicOnly ? "public" : "private", serviceId, range.from, range.to, selected?.join(",") ?? "all"].join("|");
 
   const cached = cachedAnswer(key, account, now);
-  if (cached && !options.exact && trustedVersion(account.id, now) === cached.version) return within(cached.slots);
+  if (cached && !options.exact && trusted(cached, account.id, now)) return within(cached.slots);
   const fresh = await compute(deps, serviceId, range, selected, options.publicOnly, window, cached?.version);
-  trustVersion(account.id, fresh?.version ?? cached!.version, now);
-  if (!fresh) return within(cached!.slots);
-  keepAnswer(key, { version: fresh.version, account, slots: fresh.slots, validUntil: Math.min(now + ANSWER_MAX_AGE_MS, fresh.firstLapse ?? Infinity) });
+  if (!fresh) {
+    confirmed(cached!, now);
+    return within(cached!.slots);
+  }
+  keepAnswer(key, { version: fresh.version, checkedAt: now, account, slots: fresh.slots, validUntil: Math.min(now + ANSWER_MAX_AGE_MS, fresh.firstLapse ?? Infinity) });
   return within(fresh.slots);
 }
 
