@@ -12,6 +12,8 @@ export interface RequestMeter {
   rowsRead: number;
   /** Calls to Durable Object stubs (rate limiter, capacity guard); their own D1 work is inside. */
   doHops: number;
+  /** Whether the isolate's answer cache (slots, booking lists) served the answer; unset when none was asked. */
+  cache?: "hit" | "miss";
 }
 
 export interface RequestScope {
@@ -78,6 +80,11 @@ export const newMeter = (): RequestMeter => ({ d1RoundTrips: 0, rowsRead: 0, doH
 export function setDataShard(shard: string): void {
   const scope = store.getStore();
   if (scope) scope.dataShard = shard;
+}
+/** A request that asked several cached answers is a miss if any of them was one. */
+export function noteCache(outcome: "hit" | "miss"): void {
+  const meter = store.getStore()?.meter;
+  if (meter && meter.cache !== "miss") meter.cache = outcome;
 }
 export const runInScope = <T>(scope: RequestScope, work: () => T): T => store.run(scope, work);
 export const currentScope = (): RequestScope | undefined => store.getStore();

@@ -19,7 +19,9 @@ function bookmarkFrom(header: string | undefined): RequestScope["bookmark"] {
 }
 
 const serverTimingValue = (m: RequestMeter) =>
-  `d1;desc="${m.d1RoundTrips} round trips", d1-rows;desc="${m.rowsRead} rows read", do;desc="${m.doHops} calls"`;
+  `d1;desc="${m.d1RoundTrips} round trips", d1-rows;desc="${m.rowsRead} rows read", do;desc="${m.doHops} calls"`
+  // Only on answers that consulted a cache: how the fleet bench (bench/fleet.ts) counts hits.
+  + (m.cache ? `, cache;desc="${m.cache}"` : "");
 
 export const meterRequest = createMiddleware<AppEnv>(async (c, next) => {
   // Each shard's session opens at the request's first statement there: the bookmark's shard

@@ -2,6 +2,7 @@
 // and bookings (the pure engine in domain/slots.ts), attendance services from their events;
 // repeated reads come from the isolate's cached answer while nothing changed (answer-cache.ts).
 import type { Account } from "../../db/schema";
+import { noteCache } from "../../db/request-scope";
 import { bookableWindow, type BookableWindow } from "../../domain/bookable-window";
 import { publicHolidays } from "../../domain/holidays";
 import { weeklyHoursOf } from "../../domain/opening-hours";
@@ -124,9 +125,13 @@ async function slotsInRange(deps: Deps, serviceId: number, range: DateRange, sel
   const key = [account.id, options.publicOnly ? "public" : "private", serviceId, range.from, range.to, selected?.join(",") ?? "all"].join("|");
 
   const cached = cachedAnswer(key, account, now);
-  if (cached && !options.exact && trustedVersion(account.id, now) === cached.version) return within(cached.slots);
+  if (cached && !options.exact && trustedVersion(account.id, now) === cached.version) {
+    noteCache("hit");
+    return within(cached.slots);
+  }
   const fresh = await compute(deps, serviceId, range, selected, options.publicOnly, window, cached?.version);
   trustVersion(account.id, fresh?.version ?? cached!.version, now);
+  noteCache(fresh ? "miss" : "hit");
   if (!fresh) return within(cached!.slots);
   keepAnswer(key, { version: fresh.version, account, slots: fresh.slots, validUntil: Math.min(now + ANSWER_MAX_AGE_MS, fresh.firstLapse ?? Infinity) });
   return within(fresh.slots);
