@@ -1,7 +1,7 @@
 // The fleet's accounts: many small shops in several zones, generated from a seeded PRNG so every
 // run seeds the same shapes, written as SQL rows (seed-sql.ts) and kept as a model the traffic uses.
 import { addDays, startOfDay, todayIn } from "../src/domain/time";
-import { account, insert } from "./seed-sql";
+import { accountRows, insert } from "./seed-sql";
 import { pick, type Random } from "./zipf";
 
 /** Zones of the shops, with the country whose holidays they would follow. */
@@ -54,13 +54,13 @@ export const futureDate = (random: Random, timeZone: string, now: number) =>
 export interface Fleet { sql: string; accounts: FleetAccount[]; floorKeys: string[] }
 
 /**
- * `count` shops (1–3 services, 1–4 resources, 20–50 hour-long bookings over the next six weeks,
+ * `count` shops (1–3 services, 1–4 resources, 12–40 hour-long bookings over the next six weeks,
  * never over capacity) and `floorAccounts` empty accounts whose keys only the floor route uses,
  * so its per-key limiter budget never competes with a shop's.
  */
 export function seedFleet(random: Random, count: number, now: number, floorAccounts = 8): Fleet {
-  const sql: string[] = [];
-  const rows = { resources: [] as Record<string, string | number | null>[], services: [] as Record<string, string | number>[], providers: [] as Record<string, number>[], bookings: [] as Record<string, string | number | boolean | null>[] };
+  const rows = {
+    accounts: [] as Record<string, string | number | null>[], keys: [] as Record<string, string | number | null>[], resources: [] as Record<string, string | number | null>[], services: [] as Record<string, string | number>[], providers: [] as Record<string, number>[], bookings: [] as Record<string, string | number | boolean | null>[] };
   const accounts: FleetAccount[] = [];
   let resourceId = 0;
   let serviceId = 0;
@@ -68,8 +68,9 @@ export function seedFleet(random: Random, count: number, now: number, floorAccou
   for (let id = 1; id <= count; id += 1) {
     const [timeZone, country] = ZONES[id % ZONES.length];
     const subdomain = `fleet${id}`;
-    const tenant = account(id, subdomain, { time_zone: timeZone, country_code: country, future_bookable_period: "3 months" });
-    sql.push(tenant.sql);
+    const tenant = accountRows(id, subdomain, { time_zone: timeZone, country_code: country, future_bookable_period: "3 months" });
+    rows.accounts.push(tenant.account as Record<string, string | number | null>);
+    rows.keys.push(tenant.key as Record<string, string | number | null>);
     const resources = Array.from({ length: 1 + Math.floor(random() * 4) }, () => ({
       id: (resourceId += 1), capacity: random() < 0.8 ? 1 : 2, hours: pick(random, HOURS),
     }));
@@ -79,7 +80,7 @@ export function seedFleet(random: Random, count: number, now: number, floorAccou
     });
     const taken = new Map<string, number>();
     const bookings: number[] = [];
-    for (let n = 20 + Math.floor(random() * 31); n > 0; n -= 1) {
+    for (let n = 12 + Math.floor(random() * 29); n > 0; n -= 1) {
       const service = pick(random, services);
       const resourceId = pick(random, service.resources);
       const resource = resources.find((r) => r.id === resourceId)!;
@@ -111,10 +112,14 @@ export function seedFleet(random: Random, count: number, now: number, floorAccou
   }
   const floorKeys: string[] = [];
   for (let n = 1; n <= floorAccounts; n += 1) {
-    const tenant = account(count + n, `fleetfloor${n}`);
-    sql.push(tenant.sql);
+    // The same columns as the shops: a multi-row INSERT takes its column list from its first row.
+    const tenant = accountRows(count + n, `fleetfloor${n}`, { time_zone: "Europe/Oslo", country_code: "NO", future_bookable_period: "3 months" });
+    rows.accounts.push(tenant.account as Record<string, string | number | null>);
+    rows.keys.push(tenant.key as Record<string, string | number | null>);
     floorKeys.push(tenant.apiKey);
   }
-  sql.push(insert("resources", rows.resources), insert("services", rows.services), insert("providers", rows.providers), insert("bookings", rows.bookings));
+  // Multi-row statements throughout: one statement per account made seeding take a minute.
+  const sql = [insert("accounts", rows.accounts), insert("api_keys", rows.keys), insert("resources", rows.resources),
+    insert("services", rows.services), insert("providers", rows.providers), insert("bookings", rows.bookings)];
   return { sql: sql.join("\n"), accounts, floorKeys };
 }
