@@ -21,6 +21,7 @@ const allSuites = [
   { name: "writes", entry: join(here, "booking-writes.ts") },
   { name: "rate-limit", script: join(here, "rate-limit.mjs") },
   { name: "shards", entry: join(here, "shards.ts") },
+  { name: "fleet", entry: join(here, "fleet.ts") },
 ];
 const args = process.argv.slice(2);
 // --profile: each HTTP read figure also takes a CPU profile of the Worker (after measuring).
@@ -29,7 +30,12 @@ const profile = args.includes("--profile");
 const rttAt = args.indexOf("--rtt");
 const rtt = rttAt >= 0 ? Number(args[rttAt + 1]) : 0;
 if (rttAt >= 0 && !(rtt > 0)) throw new Error("--rtt takes a number of milliseconds, e.g. --rtt 50");
-const only = args.filter((a, i) => a !== "--profile" && (rttAt < 0 || (i !== rttAt && i !== rttAt + 1)));
+// --accounts N: how many shops the fleet suite seeds (default 2,000).
+const accountsAt = args.indexOf("--accounts");
+const accounts = accountsAt >= 0 ? Number(args[accountsAt + 1]) : 0;
+if (accountsAt >= 0 && !(Number.isInteger(accounts) && accounts > 0)) throw new Error("--accounts takes a whole number of shops, e.g. --accounts 500");
+const valueAt = new Set([rttAt, accountsAt].filter((i) => i >= 0).flatMap((i) => [i, i + 1]));
+const only = args.filter((a, i) => a !== "--profile" && !valueAt.has(i));
 const unknown = only.filter((name) => !allSuites.some((s) => s.name === name));
 if (unknown.length) throw new Error(`unknown suite ${unknown.join(", ")}: use ${allSuites.map((s) => s.name).join(", ")}`);
 const suites = only.length ? allSuites.filter((s) => only.includes(s.name)) : allSuites;
@@ -51,7 +57,7 @@ for (const suite of suites) {
   const flags = profile && typeof WebSocket === "undefined" ? ["--experimental-websocket"] : [];
   const stdout = execFileSync(process.execPath, [...flags, file], {
     encoding: "utf8", maxBuffer: 16 * 1024 * 1024, stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, ...(profile ? { BENCH_CPU_PROFILE: "1" } : {}), ...(rtt ? { BENCH_RTT_MS: String(rtt) } : {}) },
+    env: { ...process.env, ...(profile ? { BENCH_CPU_PROFILE: "1" } : {}), ...(rtt ? { BENCH_RTT_MS: String(rtt) } : {}), ...(accounts ? { BENCH_FLEET_ACCOUNTS: String(accounts) } : {}) },
   });
   // A suite's figures are its last line: wrangler's in-process dev server may log lines before it.
   const figures = JSON.parse(stdout.trim().split("\n").at(-1));

@@ -27,16 +27,22 @@ export interface SeededAccount {
 
 /** An account and its API key; the key is kept only as SHA-256, as the operator API keeps it. */
 export function account(id: number, subdomain: string, settings: Row = {}): SeededAccount {
+  const rows = accountRows(id, subdomain, settings);
+  return { sql: [insert("accounts", [rows.account]), insert("api_keys", [rows.key])].join("\n"), apiKey: rows.apiKey };
+}
+
+/** The rows of `account`, for callers that insert many accounts in a few multi-row statements. */
+export function accountRows(id: number, subdomain: string, settings: Row = {}): { account: Row; key: Row; apiKey: string } {
   const apiKey = `bk_bench_${randomBytes(18).toString("base64url")}`;
   const now = Date.now();
-  const sql = [
-    insert("accounts", [{
+  return {
+    account: {
       id, subdomain, name: `Bench ${subdomain}`, email: `${subdomain}@example.com`, time_zone: "Europe/Oslo",
       country_code: "NO", locale: "en", webhook_secret: `whsec_bench_${id}`, created_at: now, updated_at: now, ...settings,
-    }]),
-    insert("api_keys", [{ account_id: id, key_hash: createHash("sha256").update(apiKey).digest("hex"), created_at: now }]),
-  ].join("\n");
-  return { sql, apiKey };
+    },
+    key: { account_id: id, key_hash: createHash("sha256").update(apiKey).digest("hex"), created_at: now },
+    apiKey,
+  };
 }
 
 const hoursJson = (hours: string[] | null) => (hours ? JSON.stringify(hours) : null);

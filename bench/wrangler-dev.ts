@@ -79,7 +79,11 @@ const SHARDS = d1Databases(join(root, "wrangler.toml")).map((db) => db.binding);
  * Runs `work` against a fresh server seeded with `seedSql` (on DB, or per shard); the server is
  * stopped and its state removed afterwards, also when `work` throws. Seeding is not part of any figure.
  */
-export async function withBenchServer<T>(label: string, seedSql: string | Record<string, string>, work: (server: BenchServer) => Promise<T>): Promise<T> {
+export async function withBenchServer<T>(
+  label: string, seedSql: string | Record<string, string>, work: (server: BenchServer) => Promise<T>,
+  /** `limits: "production"` keeps wrangler.toml's rate limits (the fleet suite's visitors stay within them). */
+  options: { limits?: "production" } = {},
+): Promise<T> {
   const persistTo = mkdtempSync(join(os.tmpdir(), `booking-bench-${label}-`));
   let child: ChildProcess | undefined;
   let disposeLast: (() => Promise<void>) | undefined;
@@ -95,10 +99,12 @@ export async function withBenchServer<T>(label: string, seedSql: string | Record
     const [port, inspectorPort] = [await freePort(), await freePort()];
     const vars: Record<string, string> = {
       ADMIN_TOKEN,
-      // A budget no benchmark reaches: the limiter still runs in full on every request.
-      RATE_LIMIT_REQUESTS: "1000000000",
-      // The per-key budget too: one bench key sends thousands of requests a second.
-      RATE_LIMIT_KEY_REQUESTS: "1000000000",
+      ...(options.limits === "production" ? {} : {
+        // A budget no benchmark reaches: the limiter still runs in full on every request.
+        RATE_LIMIT_REQUESTS: "1000000000",
+        // The per-key budget too: one bench key sends thousands of requests a second.
+        RATE_LIMIT_KEY_REQUESTS: "1000000000",
+      }),
       // `--rtt N` (bench/rtt.ts): the floor entry delays every D1 and Durable Object call.
       ...(process.env.BENCH_RTT_MS ? { BENCH_RTT_MS: process.env.BENCH_RTT_MS } : {}),
       // The shards suite: each shard's database takes one write at a time (bench/single-writer.ts).

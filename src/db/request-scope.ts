@@ -15,6 +15,8 @@ export interface RequestMeter {
   /** Milliseconds waited on D1 and on Durable Objects, summed over calls (overlapping calls each count). */
   d1Ms: number;
   doMs: number;
+  /** Whether the isolate's answer cache (slots, booking lists) served the answer; unset when none was asked. */
+  cache?: "hit" | "miss";
 }
 
 export interface RequestScope {
@@ -81,6 +83,11 @@ export const newMeter = (): RequestMeter => ({ d1RoundTrips: 0, rowsRead: 0, doH
 export function setDataShard(shard: string): void {
   const scope = store.getStore();
   if (scope) scope.dataShard = shard;
+}
+/** A request that asked several cached answers is a miss if any of them was one. */
+export function noteCache(outcome: "hit" | "miss"): void {
+  const meter = store.getStore()?.meter;
+  if (meter && meter.cache !== "miss") meter.cache = outcome;
 }
 export const runInScope = <T>(scope: RequestScope, work: () => T): T => store.run(scope, work);
 export const currentScope = (): RequestScope | undefined => store.getStore();

@@ -22,10 +22,12 @@ const ms = (value: number) => Math.round(value * 10) / 10;
 
 /**
  * Counts in `desc` (what tests and the bench read), waits in `dur` (what browser devtools draw):
- * the whole request inside the Worker, D1 and Durable Object calls summed.
+ * the whole request inside the Worker, D1 and Durable Object calls summed. `cache` only on answers
+ * that consulted an answer cache: how the fleet bench (bench/fleet.ts) counts hits.
  */
 const serverTimingValue = (m: RequestMeter, totalMs: number) =>
-  `total;dur=${ms(totalMs)}, d1;desc="${m.d1RoundTrips} round trips";dur=${ms(m.d1Ms)}, d1-rows;desc="${m.rowsRead} rows read", do;desc="${m.doHops} calls";dur=${ms(m.doMs)}`;
+  `total;dur=${ms(totalMs)}, d1;desc="${m.d1RoundTrips} round trips";dur=${ms(m.d1Ms)}, d1-rows;desc="${m.rowsRead} rows read", do;desc="${m.doHops} calls";dur=${ms(m.doMs)}`
+  + (m.cache ? `, cache;desc="${m.cache}"` : "");
 
 export const meterRequest = createMiddleware<AppEnv>(async (c, next) => {
   const startedAt = performance.now();

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount, type Client } from "../support/api";
 import { catalogue, env, must } from "../support/bookings";
-import { costOf } from "../support/server-timing";
+import { cacheOutcomeOf, costOf } from "../support/server-timing";
 
 let api: Client;
 let accountId: number;
@@ -66,6 +66,14 @@ const only = (res: Answer) => {
 };
 
 describe("GET /api/v1/bookings from the cached answer", () => {
+  it("says in Server-Timing whether the cache served the answer: a miss, a hit, a miss after a write", async () => {
+    const { booking, path } = await world();
+    const outcomes = [cacheOutcomeOf((await api.get(path)).headers), cacheOutcomeOf((await api.get(path)).headers)];
+    await must(api.put(`/bookings/${booking.id}`, { booking: { title: "Moved on" } }));
+    outcomes.push(cacheOutcomeOf((await api.get(path)).headers));
+    expect(outcomes).toEqual(["miss", "hit", "miss"]);
+  });
+
   it("serves a repeated read for the version row alone, with the same body and page headers", async () => {
     const { path, booking } = await world();
     const res = await cached(path);

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount, publicSite, type Client } from "../support/api";
 import { catalogue, env, must } from "../support/bookings";
 import { parseDateTimeInput } from "../../src/domain/time";
-import { costOf } from "../support/server-timing";
+import { cacheOutcomeOf, costOf } from "../support/server-timing";
 
 let api: Client;
 let site: ReturnType<typeof publicSite>;
@@ -65,6 +65,17 @@ const book = (room: any, cut: any, day: string, hour: string, extra: Record<stri
   make.booking({ resource_id: room.id, service_id: cut.id, booked_from: `${day} ${hour}:00`, booked_to: `${day} ${String(Number(hour) + 1).padStart(2, "0")}:00` }, extra);
 
 describe("GET /services/{id}/slots from the cached answer", () => {
+  it("says in Server-Timing whether the cache served the answer: a miss, a hit, a miss after a booking", async () => {
+    const { room, cut } = await shop();
+    const path = `/services/${cut.id}/slots?from=2030-02-11&to=2030-02-11`;
+    const outcomes = [cacheOutcomeOf((await api.get(path)).headers), cacheOutcomeOf((await api.get(path)).headers)];
+    await book(room, cut, "2030-02-11", "10");
+    outcomes.push(cacheOutcomeOf((await api.get(path)).headers));
+    expect(outcomes).toEqual(["miss", "hit", "miss"]);
+    // An answer that consults no answer cache names none.
+    expect(cacheOutcomeOf((await api.get(`/services/${cut.id}`)).headers)).toBeUndefined();
+  });
+
   it("serves a repeated read from the cache, and a booking that fills a slot shows at once", async () => {
     const { room, cut } = await shop();
     expect(await cachedDay(cut.id, "2030-02-04")).toEqual(["09:00+01:00 1", "10:00+01:00 1", "11:00+01:00 1"]);

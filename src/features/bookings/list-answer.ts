@@ -2,6 +2,7 @@
 // cache when the account's listing version is still the one it was computed at, else read and
 // written afresh and kept (list-cache.ts; docs/decisions/latency.md, "Booking-list answers").
 import type { Deps } from "../../env";
+import { noteCache } from "../../db/request-scope";
 import { wrapList } from "../../http/envelope";
 import type { PageRequest } from "../../http/pagination";
 import { listBookings, type Listing, type Owner } from "./list";
@@ -30,8 +31,12 @@ export async function listAnswer(deps: Deps, listing: Listing, query: ListQuery,
     // than the data (issue 14), and a bookmark still gives read-your-writes.
     const version = await listingVersion(deps);
     noteVersion(account, version);
-    if (version === cached.version) return cached;
+    if (version === cached.version) {
+      noteCache("hit");
+      return cached;
+    }
   }
+  noteCache("miss");
   if (cached) forgetList(key);
   const readFrom = writeSequence();
   const { rows, total, nextCursor, related, freshness } = await listBookings(deps, listing, query, request, owner);

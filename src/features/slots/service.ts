@@ -2,6 +2,7 @@
 // and bookings (the pure engine in domain/slots.ts), attendance services from their events;
 // repeated reads come from the isolate's cached answer while nothing changed (answer-cache.ts).
 import type { Account } from "../../db/schema";
+import { noteCache } from "../../db/request-scope";
 import { bookableWindow, type BookableWindow } from "../../domain/bookable-window";
 import { loadHolidays } from "../../domain/load-holidays";
 import { weeklyHoursOf } from "../../domain/opening-hours";
@@ -124,8 +125,12 @@ async function slotsInRange(deps: Deps, serviceId: number, range: DateRange, sel
   const key = [account.id, options.publicOnly ? "public" : "private", serviceId, range.from, range.to, selected?.join(",") ?? "all"].join("|");
 
   const cached = cachedAnswer(key, account, now);
-  if (cached && !options.exact && trusted(cached, account.id, now)) return within(cached.slots);
+  if (cached && !options.exact && trusted(cached, account.id, now)) {
+    noteCache("hit");
+    return within(cached.slots);
+  }
   const fresh = await compute(deps, serviceId, range, selected, options.publicOnly, window, cached?.version);
+  noteCache(fresh ? "miss" : "hit");
   if (!fresh) {
     confirmed(cached!, now);
     return within(cached!.slots);
