@@ -1,9 +1,9 @@
-CREATE TABLE `booking_day_versions` (
+CREATE TABLE `booking_hour_versions` (
 	`account_id` integer NOT NULL,
 	`resource_id` integer NOT NULL,
-	`day` integer NOT NULL,
+	`hour` integer NOT NULL,
 	`version` integer NOT NULL,
-	PRIMARY KEY(`resource_id`, `day`)
+	PRIMARY KEY(`resource_id`, `hour`)
 );
 --> statement-breakpoint
 CREATE TABLE `calendar_versions` (

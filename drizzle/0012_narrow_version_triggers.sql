@@ -1,7 +1,7 @@
--- Slot answers are dated by the calendar version and the booking-day versions of the resources and
--- days they cover (src/db/invalidation.ts, which renders these triggers: npm run db:triggers), so a
+-- Slot answers are dated by the calendar version and the booking-hour versions of the resources and
+-- hours they cover (src/db/invalidation.ts, which renders these triggers: npm run db:triggers), so a
 -- booking on one resource and day leaves every other answer valid. Existing bookings start with no
--- day rows, which is safe: cached answers live in isolates' memory, which a deploy renews.
+-- hour rows, which is safe: cached answers live in isolates' memory, which a deploy renews.
 CREATE TRIGGER bookings_calendar_insert AFTER INSERT ON bookings
 WHEN NEW.event_id IS NOT NULL
 BEGIN
@@ -119,37 +119,37 @@ BEGIN
     ON CONFLICT (account_id) DO UPDATE SET version = version + 1;
 END;
 --> statement-breakpoint
-CREATE TRIGGER bookings_booking_day_insert AFTER INSERT ON bookings
+CREATE TRIGGER bookings_booking_hour_insert AFTER INSERT ON bookings
 WHEN NEW.event_id IS NULL
 BEGIN
-  INSERT INTO booking_day_versions (account_id, resource_id, day, version)
-    WITH RECURSIVE days(day) AS (SELECT NEW.booked_from / 86400000 UNION ALL SELECT day + 1 FROM days WHERE day < (NEW.booked_to - 1) / 86400000 AND day - NEW.booked_from / 86400000 < 62)
-    SELECT NEW.account_id, NEW.resource_id, day, 1 FROM days WHERE NEW.event_id IS NULL AND NEW.booked_from >= 0 AND (NEW.booked_to - 1) / 86400000 - NEW.booked_from / 86400000 < 62
-    UNION ALL SELECT NEW.account_id, NEW.resource_id, -1, 1 WHERE NEW.event_id IS NULL AND NOT (NEW.booked_from >= 0 AND (NEW.booked_to - 1) / 86400000 - NEW.booked_from / 86400000 < 62)
-    ON CONFLICT (resource_id, day) DO UPDATE SET version = version + 1;
+  INSERT INTO booking_hour_versions (account_id, resource_id, hour, version)
+    WITH RECURSIVE hours(hour) AS (SELECT NEW.booked_from / 3600000 UNION ALL SELECT hour + 1 FROM hours WHERE hour < (NEW.booked_to - 1) / 3600000 AND hour - NEW.booked_from / 3600000 < 336)
+    SELECT NEW.account_id, NEW.resource_id, hour, 1 FROM hours WHERE NEW.event_id IS NULL AND NEW.booked_from >= 0 AND (NEW.booked_to - 1) / 3600000 - NEW.booked_from / 3600000 < 336
+    UNION ALL SELECT NEW.account_id, NEW.resource_id, -1, 1 WHERE NEW.event_id IS NULL AND NOT (NEW.booked_from >= 0 AND (NEW.booked_to - 1) / 3600000 - NEW.booked_from / 3600000 < 336)
+    ON CONFLICT (resource_id, hour) DO UPDATE SET version = version + 1;
 END;
 --> statement-breakpoint
-CREATE TRIGGER bookings_booking_day_update AFTER UPDATE OF resource_id, event_id, booked_from, booked_to, expires_at, state, active, count ON bookings
+CREATE TRIGGER bookings_booking_hour_update AFTER UPDATE OF resource_id, event_id, booked_from, booked_to, expires_at, state, active, count ON bookings
 WHEN NEW.event_id IS NULL OR OLD.event_id IS NULL
 BEGIN
-  INSERT INTO booking_day_versions (account_id, resource_id, day, version)
-    WITH RECURSIVE days(day) AS (SELECT OLD.booked_from / 86400000 UNION ALL SELECT day + 1 FROM days WHERE day < (OLD.booked_to - 1) / 86400000 AND day - OLD.booked_from / 86400000 < 62)
-    SELECT OLD.account_id, OLD.resource_id, day, 1 FROM days WHERE OLD.event_id IS NULL AND OLD.booked_from >= 0 AND (OLD.booked_to - 1) / 86400000 - OLD.booked_from / 86400000 < 62
-    UNION ALL SELECT OLD.account_id, OLD.resource_id, -1, 1 WHERE OLD.event_id IS NULL AND NOT (OLD.booked_from >= 0 AND (OLD.booked_to - 1) / 86400000 - OLD.booked_from / 86400000 < 62)
-    ON CONFLICT (resource_id, day) DO UPDATE SET version = version + 1;
-  INSERT INTO booking_day_versions (account_id, resource_id, day, version)
-    WITH RECURSIVE days(day) AS (SELECT NEW.booked_from / 86400000 UNION ALL SELECT day + 1 FROM days WHERE day < (NEW.booked_to - 1) / 86400000 AND day - NEW.booked_from / 86400000 < 62)
-    SELECT NEW.account_id, NEW.resource_id, day, 1 FROM days WHERE NEW.event_id IS NULL AND NEW.booked_from >= 0 AND (NEW.booked_to - 1) / 86400000 - NEW.booked_from / 86400000 < 62
-    UNION ALL SELECT NEW.account_id, NEW.resource_id, -1, 1 WHERE NEW.event_id IS NULL AND NOT (NEW.booked_from >= 0 AND (NEW.booked_to - 1) / 86400000 - NEW.booked_from / 86400000 < 62)
-    ON CONFLICT (resource_id, day) DO UPDATE SET version = version + 1;
+  INSERT INTO booking_hour_versions (account_id, resource_id, hour, version)
+    WITH RECURSIVE hours(hour) AS (SELECT OLD.booked_from / 3600000 UNION ALL SELECT hour + 1 FROM hours WHERE hour < (OLD.booked_to - 1) / 3600000 AND hour - OLD.booked_from / 3600000 < 336)
+    SELECT OLD.account_id, OLD.resource_id, hour, 1 FROM hours WHERE OLD.event_id IS NULL AND OLD.booked_from >= 0 AND (OLD.booked_to - 1) / 3600000 - OLD.booked_from / 3600000 < 336
+    UNION ALL SELECT OLD.account_id, OLD.resource_id, -1, 1 WHERE OLD.event_id IS NULL AND NOT (OLD.booked_from >= 0 AND (OLD.booked_to - 1) / 3600000 - OLD.booked_from / 3600000 < 336)
+    ON CONFLICT (resource_id, hour) DO UPDATE SET version = version + 1;
+  INSERT INTO booking_hour_versions (account_id, resource_id, hour, version)
+    WITH RECURSIVE hours(hour) AS (SELECT NEW.booked_from / 3600000 UNION ALL SELECT hour + 1 FROM hours WHERE hour < (NEW.booked_to - 1) / 3600000 AND hour - NEW.booked_from / 3600000 < 336)
+    SELECT NEW.account_id, NEW.resource_id, hour, 1 FROM hours WHERE NEW.event_id IS NULL AND NEW.booked_from >= 0 AND (NEW.booked_to - 1) / 3600000 - NEW.booked_from / 3600000 < 336
+    UNION ALL SELECT NEW.account_id, NEW.resource_id, -1, 1 WHERE NEW.event_id IS NULL AND NOT (NEW.booked_from >= 0 AND (NEW.booked_to - 1) / 3600000 - NEW.booked_from / 3600000 < 336)
+    ON CONFLICT (resource_id, hour) DO UPDATE SET version = version + 1;
 END;
 --> statement-breakpoint
-CREATE TRIGGER bookings_booking_day_delete AFTER DELETE ON bookings
+CREATE TRIGGER bookings_booking_hour_delete AFTER DELETE ON bookings
 WHEN OLD.event_id IS NULL
 BEGIN
-  INSERT INTO booking_day_versions (account_id, resource_id, day, version)
-    WITH RECURSIVE days(day) AS (SELECT OLD.booked_from / 86400000 UNION ALL SELECT day + 1 FROM days WHERE day < (OLD.booked_to - 1) / 86400000 AND day - OLD.booked_from / 86400000 < 62)
-    SELECT OLD.account_id, OLD.resource_id, day, 1 FROM days WHERE OLD.event_id IS NULL AND OLD.booked_from >= 0 AND (OLD.booked_to - 1) / 86400000 - OLD.booked_from / 86400000 < 62
-    UNION ALL SELECT OLD.account_id, OLD.resource_id, -1, 1 WHERE OLD.event_id IS NULL AND NOT (OLD.booked_from >= 0 AND (OLD.booked_to - 1) / 86400000 - OLD.booked_from / 86400000 < 62)
-    ON CONFLICT (resource_id, day) DO UPDATE SET version = version + 1;
+  INSERT INTO booking_hour_versions (account_id, resource_id, hour, version)
+    WITH RECURSIVE hours(hour) AS (SELECT OLD.booked_from / 3600000 UNION ALL SELECT hour + 1 FROM hours WHERE hour < (OLD.booked_to - 1) / 3600000 AND hour - OLD.booked_from / 3600000 < 336)
+    SELECT OLD.account_id, OLD.resource_id, hour, 1 FROM hours WHERE OLD.event_id IS NULL AND OLD.booked_from >= 0 AND (OLD.booked_to - 1) / 3600000 - OLD.booked_from / 3600000 < 336
+    UNION ALL SELECT OLD.account_id, OLD.resource_id, -1, 1 WHERE OLD.event_id IS NULL AND NOT (OLD.booked_from >= 0 AND (OLD.booked_to - 1) / 3600000 - OLD.booked_from / 3600000 < 336)
+    ON CONFLICT (resource_id, hour) DO UPDATE SET version = version + 1;
 END;

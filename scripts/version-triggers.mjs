@@ -1,4 +1,4 @@
-// npm run db:triggers [-- availability|listing|calendar|booking_day]: prints the version triggers that src/db/invalidation.ts
+// npm run db:triggers [-- availability|listing|calendar|booking_hour]: prints the version triggers that src/db/invalidation.ts
 // states, as a migration holds them. A new rule there is shipped as a new migration: create an empty
 // one (`npx drizzle-kit generate --custom --name <name>`), paste the changed triggers (DROP TRIGGER
 // first when one is replaced), and test/integration/invalidation.test.ts checks the result.
@@ -11,9 +11,9 @@ const bundled = await build({
   entryPoints: [path.join(root, "src/db/invalidation.ts")],
   bundle: true, platform: "node", format: "esm", write: false, logLevel: "error",
 });
-const { VERSIONED_ANSWERS, versionTriggers, bookingDayTriggers } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString("base64")}`);
+const { VERSIONED_ANSWERS, versionTriggers, bookingHourTriggers } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString("base64")}`);
 
-const triggers = { ...Object.fromEntries(VERSIONED_ANSWERS.map((a) => [a.tag, versionTriggers(a)])), booking_day: bookingDayTriggers() };
+const triggers = { ...Object.fromEntries(VERSIONED_ANSWERS.map((a) => [a.tag, versionTriggers(a)])), booking_hour: bookingHourTriggers() };
 const wanted = process.argv[2];
 if (wanted && !triggers[wanted]) {
   console.error(`Unknown triggers "${wanted}": one of ${Object.keys(triggers).join(", ")}.`);

@@ -11,7 +11,7 @@ const DIRECTORY_TABLES = new Set(["accounts", "api_keys"]);
  * booking lists are keyed by shard. Never copied or deleted, so a shard's version of an account
  * only grows, also when the account comes back to it.
  */
-const DERIVED_TABLES = new Set(["availability_versions", "listing_versions", "calendar_versions", "booking_day_versions"]);
+const DERIVED_TABLES = new Set(["availability_versions", "listing_versions", "calendar_versions", "booking_hour_versions"]);
 
 interface DataTable {
   name: string;

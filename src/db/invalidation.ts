@@ -1,10 +1,10 @@
 // Which write changes which cached answer: the one place that says it. Cached answers are kept
 // under versions: the refusal memo under the account's `availability_versions`, booking lists under
-// its `listing_versions`, slot answers under its `calendar_versions` plus the `booking_day_versions`
-// of the resources and days they cover. Triggers bump a version inside the statement of every
+// its `listing_versions`, slot answers under its `calendar_versions` plus the `booking_hour_versions`
+// of the resources and hours they cover. Triggers bump a version inside the statement of every
 // write this table names, so no write path (requests, capacity guards, queues, cron, the operator
 // API, a console) can forget it. The triggers in drizzle/0006, 0009 and 0012 are these tables
-// rendered by `versionTriggers` and `bookingDayTriggers`; test/integration/invalidation.test.ts
+// rendered by `versionTriggers` and `bookingHourTriggers`; test/integration/invalidation.test.ts
 // compares them with the database's own, so the tables and the migrations cannot drift. A new rule
 // is a new migration written with `npm run db:triggers`.
 //
@@ -70,7 +70,7 @@ const BOOKINGS_OF_EVENTS = {
 
 /**
  * Slot answers: what availability depends on, except a booking of a resource, whose writes bump
- * only the days it covers (BOOKING_DAYS). A booking of an event still bumps it: seats of events
+ * only the hours it covers (BOOKING_HOURS). A booking of an event still bumps it: seats of events
  * are read per event, not per day.
  */
 export const CALENDAR: VersionedAnswers = {
@@ -85,48 +85,51 @@ export const VERSIONED_ANSWERS = [AVAILABILITY, LISTING, CALENDAR] as const;
 const OPERATIONS = ["insert", "update", "delete"] as const;
 type Operation = (typeof OPERATIONS)[number];
 
-/** Milliseconds per UTC day: `booked_from / DAY_MS` is a booking's first day number in SQL's integer division. */
-export const DAY_MS = 86_400_000;
-/** The `day` of the row a booking longer than MAX_BUMPED_DAYS (or before 1970) bumps: every day's answer reads it. */
-export const EVERY_DAY = -1;
-/** A longer booking bumps EVERY_DAY instead of a row per day: a trigger stays a few dozen rows. */
-const MAX_BUMPED_DAYS = 62;
+/** Milliseconds per UTC hour: `booked_from / HOUR_MS` is a booking's first hour number in SQL's integer division. */
+export const HOUR_MS = 3_600_000;
+/** The `hour` of the row a booking longer than MAX_BUMPED_HOURS (or before 1970) bumps: every answer reads it. */
+export const EVERY_HOUR = -1;
+/** A longer booking bumps EVERY_HOUR instead of a row per hour: a trigger writes at most two weeks of rows. */
+const MAX_BUMPED_HOURS = 14 * 24;
 
 /**
- * Resource bookings bump the versions of their resource's UTC days: the same columns as the
- * availability rule, for bookings without an event. An update bumps the days before and after.
+ * Resource bookings bump the versions of their resource's UTC hours: the same columns as the
+ * availability rule, for bookings without an event. An update bumps the hours before and after.
+ * Hours rather than days: a local day starts on a whole UTC hour in nearly every zone, so a
+ * booking on one local day bumps no row another day's answer reads (zones a half or quarter
+ * hour off UTC share one hour row at midnight).
  */
-export const BOOKING_DAYS = {
-  versionTable: "booking_day_versions",
+export const BOOKING_HOURS = {
+  versionTable: "booking_hour_versions",
   table: "bookings",
   columns: AVAILABILITY.rules.find((r) => r.table === "bookings")!.columns as readonly string[],
-  why: "a booking of a resource holds its capacity over the days it covers, and nothing else",
+  why: "a booking of a resource holds its capacity over the hours it covers, and nothing else",
 } as const;
 
-/** One statement bumping the days `row` (NEW or OLD) covers, when it is a resource booking. */
-function bumpDays(row: "NEW" | "OLD"): string {
-  const first = `${row}.booked_from / ${DAY_MS}`;
-  const last = `(${row}.booked_to - 1) / ${DAY_MS}`;
-  const dayByDay = `${row}.booked_from >= 0 AND ${last} - ${first} < ${MAX_BUMPED_DAYS}`;
+/** One statement bumping the hours `row` (NEW or OLD) covers, when it is a resource booking. */
+function bumpHours(row: "NEW" | "OLD"): string {
+  const first = `${row}.booked_from / ${HOUR_MS}`;
+  const last = `(${row}.booked_to - 1) / ${HOUR_MS}`;
+  const hourByHour = `${row}.booked_from >= 0 AND ${last} - ${first} < ${MAX_BUMPED_HOURS}`;
   return [
-    `  INSERT INTO ${BOOKING_DAYS.versionTable} (account_id, resource_id, day, version)`,
-    `    WITH RECURSIVE days(day) AS (SELECT ${first} UNION ALL SELECT day + 1 FROM days WHERE day < ${last} AND day - ${first} < ${MAX_BUMPED_DAYS})`,
-    `    SELECT ${row}.account_id, ${row}.resource_id, day, 1 FROM days WHERE ${row}.event_id IS NULL AND ${dayByDay}`,
-    `    UNION ALL SELECT ${row}.account_id, ${row}.resource_id, ${EVERY_DAY}, 1 WHERE ${row}.event_id IS NULL AND NOT (${dayByDay})`,
-    "    ON CONFLICT (resource_id, day) DO UPDATE SET version = version + 1;",
+    `  INSERT INTO ${BOOKING_HOURS.versionTable} (account_id, resource_id, hour, version)`,
+    `    WITH RECURSIVE hours(hour) AS (SELECT ${first} UNION ALL SELECT hour + 1 FROM hours WHERE hour < ${last} AND hour - ${first} < ${MAX_BUMPED_HOURS})`,
+    `    SELECT ${row}.account_id, ${row}.resource_id, hour, 1 FROM hours WHERE ${row}.event_id IS NULL AND ${hourByHour}`,
+    `    UNION ALL SELECT ${row}.account_id, ${row}.resource_id, ${EVERY_HOUR}, 1 WHERE ${row}.event_id IS NULL AND NOT (${hourByHour})`,
+    "    ON CONFLICT (resource_id, hour) DO UPDATE SET version = version + 1;",
   ].join("\n");
 }
 
-export function bookingDayTriggers(): { name: string; sql: string }[] {
-  const { table, columns } = BOOKING_DAYS;
-  const name = (op: Operation) => `${table}_booking_day_${op}`;
+export function bookingHourTriggers(): { name: string; sql: string }[] {
+  const { table, columns } = BOOKING_HOURS;
+  const name = (op: Operation) => `${table}_booking_hour_${op}`;
   return [
-    { name: name("insert"), sql: [`CREATE TRIGGER ${name("insert")} AFTER INSERT ON ${table}`, "WHEN NEW.event_id IS NULL", "BEGIN", bumpDays("NEW"), "END"].join("\n") },
+    { name: name("insert"), sql: [`CREATE TRIGGER ${name("insert")} AFTER INSERT ON ${table}`, "WHEN NEW.event_id IS NULL", "BEGIN", bumpHours("NEW"), "END"].join("\n") },
     {
       name: name("update"),
-      sql: [`CREATE TRIGGER ${name("update")} AFTER UPDATE OF ${columns.join(", ")} ON ${table}`, "WHEN NEW.event_id IS NULL OR OLD.event_id IS NULL", "BEGIN", bumpDays("OLD"), bumpDays("NEW"), "END"].join("\n"),
+      sql: [`CREATE TRIGGER ${name("update")} AFTER UPDATE OF ${columns.join(", ")} ON ${table}`, "WHEN NEW.event_id IS NULL OR OLD.event_id IS NULL", "BEGIN", bumpHours("OLD"), bumpHours("NEW"), "END"].join("\n"),
     },
-    { name: name("delete"), sql: [`CREATE TRIGGER ${name("delete")} AFTER DELETE ON ${table}`, "WHEN OLD.event_id IS NULL", "BEGIN", bumpDays("OLD"), "END"].join("\n") },
+    { name: name("delete"), sql: [`CREATE TRIGGER ${name("delete")} AFTER DELETE ON ${table}`, "WHEN OLD.event_id IS NULL", "BEGIN", bumpHours("OLD"), "END"].join("\n") },
   ];
 }
 

@@ -525,7 +525,7 @@ export const listingVersions = sqliteTable("listing_versions", {
 /**
  * Slot answers are dated narrower than by the account's availability version: by the calendar
  * version, which every availability write bumps except a booking of a resource, and by the
- * booking-day versions of the resources and UTC days such a booking covers (drizzle/0012, rendered
+ * booking-hour versions of the resources and hours such a booking covers (drizzle/0012, rendered
  * from db/invalidation.ts). A booking on one resource and day leaves every other answer valid.
  */
 export const calendarVersions = sqliteTable("calendar_versions", {
@@ -534,19 +534,21 @@ export const calendarVersions = sqliteTable("calendar_versions", {
 });
 
 /**
- * One row per resource and UTC day (days since 1970-01-01) a resource booking has covered; `day`
- * -1 stands for every day, bumped by bookings too long to bump day by day. Versions only grow, so
- * their sum over a set of rows changes whenever one of them does.
+ * One row per resource and UTC hour (hours since 1970-01-01T00:00Z) a resource booking has
+ * covered: hours, not days, so that an account's local day, which starts on a whole UTC hour in
+ * nearly every zone, reads only its own rows. `hour` -1 stands for every hour, bumped by bookings
+ * too long to bump hour by hour. Versions only grow, so their sum over a set of rows changes
+ * whenever one of them does.
  */
-export const bookingDayVersions = sqliteTable(
-  "booking_day_versions",
+export const bookingHourVersions = sqliteTable(
+  "booking_hour_versions",
   {
     account_id: integer("account_id").notNull(),
     resource_id: integer("resource_id").notNull(),
-    day: integer("day").notNull(),
+    hour: integer("hour").notNull(),
     version: integer("version").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.resource_id, t.day] })],
+  (t) => [primaryKey({ columns: [t.resource_id, t.hour] })],
 );
 
 export type Account = typeof accounts.$inferSelect;

@@ -2,7 +2,7 @@
 // table renders, on every shard, and a write bumps a version exactly when the table says it should.
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { AVAILABILITY, DAY_MS, EVERY_DAY, LISTING, VERSIONED_ANSWERS, bookingDayTriggers, versionTriggers } from "../../src/db/invalidation";
+import { AVAILABILITY, EVERY_HOUR, HOUR_MS, LISTING, VERSIONED_ANSWERS, bookingHourTriggers, versionTriggers } from "../../src/db/invalidation";
 import { newAccount } from "../support/api";
 import { catalogue } from "../support/bookings";
 
@@ -20,10 +20,10 @@ describe("version triggers", () => {
         .toEqual(stated.map((t) => [t.name, squeezed(t.sql)]).sort());
     });
 
-    it(`${binding}: the booking-day triggers are exactly the rendered ones`, async () => {
+    it(`${binding}: the booking-hour triggers are exactly the rendered ones`, async () => {
       const { results } = await (env as unknown as Record<string, D1Database>)[binding]
-        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'bookings_booking_day_%'").all<{ name: string; sql: string }>();
-      expect(results.map((t) => [t.name, squeezed(t.sql)]).sort()).toEqual(bookingDayTriggers().map((t) => [t.name, squeezed(t.sql)]).sort());
+        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'bookings_booking_hour_%'").all<{ name: string; sql: string }>();
+      expect(results.map((t) => [t.name, squeezed(t.sql)]).sort()).toEqual(bookingHourTriggers().map((t) => [t.name, squeezed(t.sql)]).sort());
     });
   }
 });
@@ -70,7 +70,7 @@ describe("which write bumps which version", () => {
   });
 });
 
-describe("which days a resource booking bumps", () => {
+describe("which hours a resource booking bumps", () => {
   let accountId: number;
   let room: number;
   let hall: number;
@@ -84,35 +84,35 @@ describe("which days a resource booking bumps", () => {
     hall = (await make.resource({ title: "Hall" })).id;
   });
 
-  /** The booking-day rows of the account: `resource/day -> version`, days counted from 2030-01-07. */
-  async function days() {
-    const base = Date.UTC(2030, 0, 7) / DAY_MS;
-    const { results } = await env.DB.prepare("SELECT resource_id, day, version FROM booking_day_versions WHERE account_id = ? ORDER BY resource_id, day")
-      .bind(accountId).all<{ resource_id: number; day: number; version: number }>();
-    return Object.fromEntries(results.map((r) => [`${r.resource_id === room ? "room" : "hall"}/${r.day === EVERY_DAY ? "every" : r.day - base}`, r.version]));
+  /** The booking-hour rows of the account: `resource/hour -> version`, hours counted from 2030-01-07 00:00 UTC. */
+  async function hours() {
+    const base = Date.UTC(2030, 0, 7) / HOUR_MS;
+    const { results } = await env.DB.prepare("SELECT resource_id, hour, version FROM booking_hour_versions WHERE account_id = ? ORDER BY resource_id, hour")
+      .bind(accountId).all<{ resource_id: number; hour: number; version: number }>();
+    return Object.fromEntries(results.map((r) => [`${r.resource_id === room ? "room" : "hall"}/${r.hour === EVERY_HOUR ? "every" : r.hour - base}`, r.version]));
   }
 
-  it("bumps the one day of a booking, each day of a booking over midnight, and only its resource", async () => {
+  it("bumps each hour a booking covers, the hour it ends in only when it runs into it, and only its resource", async () => {
     await make.booking({ resource_id: room, booked_from: "2030-01-07 10:00", booked_to: "2030-01-07 11:00" });
-    expect(await days()).toEqual({ "room/0": 1 });
-    await make.booking({ resource_id: room, booked_from: "2030-01-08 23:00", booked_to: "2030-01-10 01:00" });
-    expect(await days()).toEqual({ "room/0": 1, "room/1": 1, "room/2": 1, "room/3": 1 });
+    expect(await hours()).toEqual({ "room/10": 1 });
+    await make.booking({ resource_id: room, booked_from: "2030-01-07 23:30", booked_to: "2030-01-08 01:15" });
+    expect(await hours()).toEqual({ "room/10": 1, "room/23": 1, "room/24": 1, "room/25": 1 });
   });
 
-  it("bumps the days before and after a move to another resource and day", async () => {
+  it("bumps the hours before and after a move to another resource and day", async () => {
     const booking = await make.booking({ resource_id: room, booked_from: "2030-01-14 10:00", booked_to: "2030-01-14 11:00" });
     await env.DB.prepare("UPDATE bookings SET resource_id = ?, booked_from = booked_from + ?, booked_to = booked_to + ? WHERE id = ?")
-      .bind(hall, DAY_MS, DAY_MS, booking.id).run();
-    const after = await days();
-    expect(after["room/7"]).toBe(2);
-    expect(after["hall/8"]).toBe(1);
-    expect(after["hall/7"]).toBeUndefined();
+      .bind(hall, 24 * HOUR_MS, 24 * HOUR_MS, booking.id).run();
+    const after = await hours();
+    expect(after["room/178"]).toBe(2);
+    expect(after["hall/202"]).toBe(1);
+    expect(after["hall/178"]).toBeUndefined();
   });
 
-  it("bumps every day's row for a booking longer than two months, and no day's", async () => {
-    const before = await days();
-    await make.booking({ resource_id: hall, booked_from: "2030-03-01 00:00", booked_to: "2030-06-01 00:00" });
-    const after = await days();
+  it("bumps the every-hour row for a booking longer than two weeks, and no hour's", async () => {
+    const before = await hours();
+    await make.booking({ resource_id: hall, booked_from: "2030-03-01 00:00", booked_to: "2030-04-01 00:00" });
+    const after = await hours();
     expect(after["hall/every"]).toBe(1);
     expect(Object.keys(after).length).toBe(Object.keys(before).length + 1);
   });

@@ -177,3 +177,59 @@ describe("GET /services/{id}/slots from the cached answer", () => {
     expect((await api.get(`/services/${cut.id}/next_available_date?from=${day}`)).body).toEqual([{ available_date: "2030-02-12" }]);
   });
 });
+
+describe("invalidation as narrow as the write", () => {
+  type Shop = Awaited<ReturnType<typeof shop>>;
+  /** Each asked range's cache outcome and slots, read once more after `write` (a write through this isolate). */
+  async function afterWrite(client: Client, ranges: [Shop, string, string][], write: () => Promise<unknown>) {
+    const path = ([{ cut }, from, to]: [Shop, string, string]) => `/services/${cut.id}/slots?from=${from}&to=${to}`;
+    for (const range of ranges) expect((await client.get(path(range))).status).toBe(200);
+    await write();
+    const outcomes: (string | undefined)[] = [];
+    const slots: string[][] = [];
+    for (const range of ranges) {
+      const res = await client.get(path(range));
+      outcomes.push(cacheOutcomeOf(res.headers));
+      slots.push(summary(res.body));
+    }
+    return { outcomes, slots };
+  }
+
+  it("serves another resource's answer and the same resource's other days from the cache after a booking; the booked day shows it", async () => {
+    const a = await shop();
+    const b = await shop();
+    const { outcomes, slots } = await afterWrite(api, [
+      [a, "2030-02-18", "2030-02-18"], [b, "2030-02-18", "2030-02-18"], [a, "2030-02-17", "2030-02-17"],
+      [a, "2030-02-19", "2030-02-19"], [a, "2030-02-19", "2030-02-25"],
+    ], () => book(a.room, a.cut, "2030-02-18", "10"));
+    expect(outcomes).toEqual(["miss", "hit", "hit", "hit", "hit"]);
+    expect(slots[0]).toEqual(["09:00+01:00 1", "10:00+01:00 0", "11:00+01:00 1"]);
+  });
+
+  it("keeps answers of the days around a DST change when the next day is booked: Europe/Oslo", async () => {
+    const a = await shop();
+    // 2030-03-31: clocks go from 02:00 to 03:00; the day has 23 hours.
+    const { outcomes, slots } = await afterWrite(api, [[a, "2030-03-31", "2030-03-31"], [a, "2030-04-01", "2030-04-01"], [a, "2030-03-30", "2030-03-30"]],
+      () => book(a.room, a.cut, "2030-04-01", "09"));
+    expect(outcomes).toEqual(["hit", "miss", "hit"]);
+    expect(slots[1]).toEqual(["09:00+02:00 0", "10:00+02:00 1", "11:00+02:00 1"]);
+    const dstDay = await afterWrite(api, [[a, "2030-03-31", "2030-03-31"], [a, "2030-04-01", "2030-04-01"]],
+      () => book(a.room, a.cut, "2030-03-31", "11"));
+    expect(dstDay.outcomes).toEqual(["miss", "hit"]);
+    expect(dstDay.slots[0]).toEqual(["09:00+02:00 1", "10:00+02:00 1", "11:00+02:00 0"]);
+  });
+
+  it("keeps answers of the days around a DST change when the next day is booked: America/New_York", async () => {
+    const mine = await newAccount({ time_zone: "America/New_York", locale: "en" });
+    const own = catalogue(mine.api);
+    const room = await own.resource({ title: "Room", ...Object.fromEntries(Object.keys(closed).map((k) => [k, ["09:00", "12:00"]])) });
+    const cut = await own.service({ title: "Cut", interval: 60 });
+    await own.provider(room.id, cut.id);
+    const a = { room, cut };
+    // 2030-11-03: clocks go from 02:00 back to 01:00; the day has 25 hours.
+    const { outcomes, slots } = await afterWrite(mine.api, [[a, "2030-11-03", "2030-11-03"], [a, "2030-11-04", "2030-11-04"], [a, "2030-11-02", "2030-11-02"]],
+      () => own.booking({ resource_id: room.id, service_id: cut.id, booked_from: "2030-11-04 11:00", booked_to: "2030-11-04 12:00" }));
+    expect(outcomes).toEqual(["hit", "miss", "hit"]);
+    expect(slots[1]).toEqual(["09:00-05:00 1", "10:00-05:00 1", "11:00-05:00 0"]);
+  });
+});

@@ -1,5 +1,5 @@
 // Slot computations kept per isolate under the versions of what they read (the account's calendar
-// version and the booking-day versions of their resources and days: db/invalidation.ts), trusted
+// version and the booking-hour versions of their resources and hours: db/invalidation.ts), trusted
 // for a moment after they were read, so a repeated slot read costs no D1 round trip, or one batch
 // that reads only those versions (docs/decisions/latency.md, "Slot answers").
 import type { Account } from "../../db/schema";

@@ -6,8 +6,8 @@
 // select only the columns the engine uses and run as raw D1 statements: the bookings of a 31-day
 // range are thousands of rows, and Drizzle's row mapping was 41% of the request's CPU.
 import { and, eq, exists, gt, gte, inArray, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
-import { bookingDayVersions, bookings, calendarVersions, events, hoursFromColumn, providers, resourceExceptionDates, resources, services, type OpeningHours } from "../../db/schema";
-import { DAY_MS, EVERY_DAY } from "../../db/invalidation";
+import { bookingHourVersions, bookings, calendarVersions, events, hoursFromColumn, providers, resourceExceptionDates, resources, services, type OpeningHours } from "../../db/schema";
+import { EVERY_HOUR, HOUR_MS } from "../../db/invalidation";
 import { toStatement } from "../../db/sql-statement";
 import { inIds } from "../../db/id-list";
 import type { SlotServiceSettings } from "../../domain/slots";
@@ -120,11 +120,11 @@ export async function slotReads(
     )),
   ];
   const d1 = accountD1({ env, account });
-  // Versions only grow, so the sum over the range's day rows moves whenever one of them does.
+  // Versions only grow, so the sum over the range's hour rows moves whenever one of them does.
   const version = toStatement(sql`SELECT COALESCE((SELECT ${calendarVersions.version} FROM ${calendarVersions} WHERE ${calendarVersions.account_id} = ${account.id}), 0)
-    || ':' || (SELECT COALESCE(SUM(${bookingDayVersions.version}), 0) FROM ${bookingDayVersions} WHERE ${bookingDayVersions.account_id} = ${account.id}
-      AND ${inArray(bookingDayVersions.resource_id, providerIds)}
-      AND (${bookingDayVersions.day} BETWEEN ${Math.floor(instants.from / DAY_MS)} AND ${Math.floor((instants.to - 1) / DAY_MS)} OR ${bookingDayVersions.day} = ${EVERY_DAY})) AS version`);
+    || ':' || (SELECT COALESCE(SUM(${bookingHourVersions.version}), 0) FROM ${bookingHourVersions} WHERE ${bookingHourVersions.account_id} = ${account.id}
+      AND ${inArray(bookingHourVersions.resource_id, providerIds)}
+      AND (${bookingHourVersions.hour} BETWEEN ${Math.floor(instants.from / HOUR_MS)} AND ${Math.floor((instants.to - 1) / HOUR_MS)} OR ${bookingHourVersions.hour} = ${EVERY_HOUR})) AS version`);
   const statements = [d1.prepare(version.sql).bind(...version.params), ...queries.map((q) => {
     const { sql: text, params } = q.toSQL();
     if (options.unlessVersion === undefined) return d1.prepare(text).bind(...params);
