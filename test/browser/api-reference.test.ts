@@ -43,8 +43,9 @@ describe("the API reference page", () => {
     });
 
     await page.goto(`${origin}/api/v1/docs`);
-    await page.waitForFunction((text) => document.body.innerText.includes(text), { timeout: 60_000 }, summary);
-    const text = await page.evaluate(() => document.body.innerText);
+    // Strings, not functions: the tests compile without the DOM's types.
+    await page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(summary)})`, { timeout: 60_000 });
+    const text = await page.evaluate<[], () => string>("document.body.innerText");
     for (const path of ["/api/v1/openapi.json", "/api/v1/docs", "/health"]) expect(text).toContain(path);
     expect(refused).toEqual([]);
     expect(violations).toEqual([]);
