@@ -19,7 +19,8 @@ function floorConfig(): string {
   const config = readFileSync(join(root, "wrangler.toml"), "utf8")
     .replace(/^name = "(.*)"$/m, 'name = "$1-bench-floor"')
     .replace(/^main = ".*"$/m, 'main = "../floor-worker.ts"')
-    .replace(/^migrations_dir = "(.*)"$/gm, 'migrations_dir = "../../$1"');
+    .replace(/^migrations_dir = "(.*)"$/gm, 'migrations_dir = "../../$1"')
+    .replace(/^directory = "(.*)"$/m, 'directory = "../../$1"'); // [assets]
   const file = join(root, "bench", ".build", "wrangler.floor.toml");
   writeFileSync(file, config);
   return file;

@@ -101,6 +101,18 @@ describe("the booking page", () => {
     await Promise.all(contexts.map((c) => c.close()));
   });
 
+  it("links an icon that its host serves, so a visit logs no 404 for /favicon.ico", async () => {
+    const { subdomain } = await bookableAccount();
+    const page = await browser.newPage();
+    await page.goto(`${siteOrigin(subdomain)}/`);
+    expect(await page.$eval('link[rel="icon"]', (l) => l.getAttribute("href"))).toBe("/favicon.ico");
+    // Asked of the real server on the booking site's host: the static asset answers before the Worker.
+    const icon = await page.evaluate<[], () => { status: number; type: string | null }>(
+      `fetch("/favicon.ico").then((r) => ({ status: r.status, type: r.headers.get("content-type") }))`);
+    expect(icon).toEqual({ status: 200, type: expect.stringMatching(/^image\//) });
+    await page.close();
+  });
+
   it("weighs little and lists a day's slots quickly on loopback", async () => {
     const { subdomain, serviceId } = await bookableAccount();
     const origin = siteOrigin(subdomain);

@@ -1,5 +1,6 @@
 // The OpenAPI document: served without a key, with its reference page, and naming exactly the
 // routes the app mounts (every method and path, both ways).
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
 import { newAccount, send } from "../support/api";
@@ -73,7 +74,25 @@ describe("GET /api/v1/docs", () => {
     const res = await send("GET", "/api/v1/docs");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/html");
-    expect(res.body).toContain("/api/v1/openapi.json");
-    expect(res.body).toContain("@scalar/api-reference@1.72.1");
+    expect(res.body).toContain('data-url="/api/v1/openapi.json"');
+  });
+
+  it("loads scripts from this origin only, none inline, under a CSP that allows nothing else", async () => {
+    const res = await send("GET", "/api/v1/docs");
+    const html = res.body as string;
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].map(([, attrs, inline]) => ({ attrs, inline }));
+    expect(scripts.map((s) => /\bsrc="([^"]*)"/.exec(s.attrs)?.[1]).filter(Boolean)).toEqual(["/assets/api-reference/standalone.js"]);
+    expect(scripts.every((s) => s.inline.trim() === "")).toBe(true);
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+    const csp = res.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("connect-src 'self'");
+  });
+
+  it("serves the reference UI's script from this Worker's static assets", async () => {
+    const res = await env.TEST_ASSETS.fetch("http://api.test/assets/api-reference/standalone.js");
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("createApiReference");
   });
 });

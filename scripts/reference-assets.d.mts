@@ -1,0 +1,2 @@
+export function assetsDirectory(): string;
+export function copyReferenceAssets(): void;
