@@ -41,7 +41,11 @@ const refuse = (decision: RateLimitDecision, policy: RateLimitPolicy, who: strin
 const presentedKey = (path: string, authorization: string | undefined) =>
   /^\/api\/v1(\/|$)/.test(path) ? apiKeyFrom(authorization) : null;
 
-/** Where request budgets are kept: the RateLimiter Durable Objects, or whatever a test or build injects. */
+/**
+ * Where request budgets are kept: the RateLimiter Durable Objects, or whatever a test or build
+ * injects. Its calls are the verdict the request's writes wait for, so it must not write through
+ * the request's other bindings (only `RATE_LIMITER` is exempt from the wait).
+ */
 export interface RateLimiter {
   limit(key: string, policy: RateLimitPolicy): Promise<RateLimitHit>;
   /** Takes back a request `limit` counted (its `countedAt`) that the other budget refused. */
