@@ -277,6 +277,32 @@ describe("a write while the verdict is pending", () => {
   });
 });
 
+describe("a queue send while the verdict is pending", () => {
+  it("waits for the verdict on any queue binding, and is never made when the verdict refuses", async () => {
+    for (const allowed of [true, false]) {
+      const held = heldLimiter();
+      // A queue the app does not know by name: bindings are held by shape.
+      const sent: unknown[] = [];
+      const queue = { send: async (body: unknown) => void sent.push(body), sendBatch: async (bodies: unknown[]) => void sent.push(...bodies) };
+      let sending!: () => void;
+      const routeSends = new Promise<void>((resolve) => (sending = resolve));
+      const probe = new Hono<AppEnv>().post("/", async (c) => {
+        sending();
+        await (c.env as unknown as { LATER_QUEUE: typeof queue }).LATER_QUEUE.send({ hello: "world" });
+        return c.json({ sent: true });
+      });
+      const app = buildApp({ rateLimit: rateLimitWith(() => held.limiter), privateFeatures: [...privateFeatures, ["/__send", probe]] });
+      const answer = fetchWith(app, "POST", "http://api.test/api/v1/__send", { apiKey: api.apiKey, bindings: { ...env, LATER_QUEUE: queue } as typeof env });
+      await routeSends;
+      await rows("SELECT 1");
+      expect(sent).toEqual([]);
+      held.release({ address: allowed, key: true });
+      expect((await answer).status).toBe(allowed ? 200 : 429);
+      expect(sent).toEqual(allowed ? [{ hello: "world" }] : []);
+    }
+  });
+});
+
 describe("the address and the key", () => {
   it("are asked at once, and a request its address refuses is given back to its key", async () => {
     const held = heldLimiter();
