@@ -1,9 +1,11 @@
-// What one request spends on D1 and Durable Objects, and which D1 handle it reads through on each
-// shard (the binding, or a Sessions API session): kept per request in AsyncLocalStorage so the one Drizzle
-// client per isolate (db/client.ts) needs no rebuilding per request.
+// What one request spends on D1 and Durable Objects, which D1 handle it reads through on each
+// shard (the binding, or a Sessions API session), and whether it may write yet (the rate
+// limiter's verdict): kept per request in AsyncLocalStorage so the one Drizzle client per isolate
+// (db/client.ts) needs no rebuilding per request.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Env } from "../env";
 import { DIRECTORY_SHARD, shardBindings } from "./shards";
+import { onlyReads } from "./statement-kind";
 
 export interface RequestMeter {
   /** Sequential waits on D1: each statement run alone and each batch count one. */
@@ -31,6 +33,13 @@ export interface RequestScope {
   sessions: Map<string, D1DatabaseSession>;
   /** The shard of the request's account once known: its bookmark is the one answered. */
   dataShard?: string;
+  /**
+   * While the rate limiter's verdict is awaited: what the request's writes wait for (below,
+   * `holdWritesUntil`). Cleared once it allows the request; rejected for good when it refuses.
+   */
+  writeGate?: Promise<void>;
+  /** The verdict refused the request: its reads are discarded, so no bookmark is answered. */
+  refused?: boolean;
 }
 
 /**
@@ -45,6 +54,7 @@ export function followBookmark(shard: string, bookmark: string | null | undefine
 
 /** The shard whose bookmark the answer carries, and that bookmark. */
 export function scopeBookmark(scope: RequestScope): { shard: string; bookmark: string } | null {
+  if (scope.refused) return null;
   const shard = scope.dataShard ?? DIRECTORY_SHARD;
   const session = scope.sessions.get(shard);
   const bookmark = session?.getBookmark();
@@ -93,6 +103,37 @@ export const runInScope = <T>(scope: RequestScope, work: () => T): T => store.ru
 export const currentScope = (): RequestScope | undefined => store.getStore();
 
 /**
+ * From now until `verdict` settles, every D1 statement that may write (db/statement-kind.ts: all
+ * but plain reads; a batch if any of its statements may), every Durable Object call but the rate
+ * limiter's and every queue send of this request waits for it; reads go ahead. A rejected verdict
+ * (a refusal, or the limiter failing) fails those writes with its error, so nothing is written.
+ * It lives in the bindings (`meteredEnv`) rather than in each route, so no route can forget it.
+ */
+export function holdWritesUntil(verdict: Promise<unknown>): void {
+  const scope = store.getStore();
+  if (!scope) return;
+  const gate = verdict.then(
+    () => {
+      // Allowed: later writes run at once, without a turn through the gate.
+      if (scope.writeGate === gate) scope.writeGate = undefined;
+    },
+    (refusal: unknown) => {
+      scope.refused = true;
+      throw refusal;
+    },
+  );
+  // Awaited by each held write and by the rate limiter's middleware; a request that holds none must not report it unhandled.
+  gate.catch(() => undefined);
+  scope.writeGate = gate;
+}
+
+/** Runs `write` when the request may write: at once when no verdict is pending. */
+function afterVerdict<T>(write: () => Promise<T>): Promise<T> {
+  const gate = store.getStore()?.writeGate;
+  return gate ? gate.then(write) : write();
+}
+
+/**
  * Workers' clock moves only while the isolate waits on I/O, so a call's span is the time it waited,
  * not CPU: what Server-Timing's `dur` shows.
  */
@@ -106,39 +147,50 @@ function tally(roundTrips: number, rows: number, startedAt: number) {
 
 const rowsOf = (result: D1Result | undefined) => Number(result?.meta?.rows_read ?? result?.results?.length ?? 0);
 
-/** A statement that tallies its execution; `inner` is what the D1 binding's batch accepts. */
+/**
+ * A statement that tallies its execution and, when it may write, waits for the request's verdict
+ * (`holdWritesUntil`), whichever method runs it: `INSERT … RETURNING` answers rows through
+ * `all`/`first`/`raw` as a read would. `inner` is what the D1 binding's batch accepts.
+ */
 class MeteredStatement {
-  constructor(readonly inner: D1PreparedStatement) {}
+  constructor(readonly inner: D1PreparedStatement, readonly mayWrite: boolean) {}
   bind(...values: unknown[]) {
-    return new MeteredStatement(this.inner.bind(...values));
+    return new MeteredStatement(this.inner.bind(...values), this.mayWrite);
+  }
+  #execute<R>(execute: () => Promise<R>): Promise<R> {
+    return this.mayWrite ? afterVerdict(execute) : execute();
   }
   async first<T>(column?: string): Promise<T | null> {
     const startedAt = performance.now();
-    const row = column === undefined ? await this.inner.first<T>() : await this.inner.first<T>(column);
+    const row = await this.#execute(() => (column === undefined ? this.inner.first<T>() : this.inner.first<T>(column)));
     tally(1, row === null ? 0 : 1, startedAt);
     return row;
   }
   async run<T>(): Promise<D1Result<T>> {
     const startedAt = performance.now();
-    const result = await this.inner.run<T>();
+    const result = await this.#execute(() => this.inner.run<T>());
     tally(1, rowsOf(result), startedAt);
     return result;
   }
   async all<T>(): Promise<D1Result<T>> {
     const startedAt = performance.now();
-    const result = await this.inner.all<T>();
+    const result = await this.#execute(() => this.inner.all<T>());
     tally(1, rowsOf(result), startedAt);
     return result;
   }
   async raw<T>(options?: { columnNames?: boolean }): Promise<T[]> {
     const startedAt = performance.now();
-    const rows = await this.inner.raw<T>(options as { columnNames: true });
+    const rows = await this.#execute(() => this.inner.raw<T>(options as { columnNames: true }));
     tally(1, rows.length, startedAt);
     return rows as T[];
   }
 }
 
 const unwrap = (s: D1PreparedStatement) => (s instanceof MeteredStatement ? s.inner : s) as D1PreparedStatement;
+
+/** A batch is one transaction, so one statement that may write holds all of it; a statement prepared elsewhere is taken as a write. */
+const batchMayWrite = (statements: D1PreparedStatement[]) =>
+  statements.some((s) => !(s instanceof MeteredStatement) || s.mayWrite);
 
 const routed = new WeakMap<D1Database, D1Database>();
 
@@ -155,16 +207,17 @@ function meteredD1(shard: string, binding: D1Database): D1Database {
     return scope?.bindings ? sessionFor(scope, shard, binding) : binding;
   };
   wrapped = {
-    prepare: (query: string) => new MeteredStatement(target().prepare(query)) as unknown as D1PreparedStatement,
+    prepare: (query: string) => new MeteredStatement(target().prepare(query), !onlyReads(query)) as unknown as D1PreparedStatement,
     batch: async <T>(statements: D1PreparedStatement[]) => {
       const startedAt = performance.now();
-      const results = await target().batch<T>(statements.map(unwrap));
+      const run = () => target().batch<T>(statements.map(unwrap));
+      const results = await (batchMayWrite(statements) ? afterVerdict(run) : run());
       tally(1, results.reduce((sum, r) => sum + rowsOf(r as D1Result), 0), startedAt);
       return results;
     },
     exec: async (query: string) => {
       const startedAt = performance.now();
-      const result = await binding.exec(query);
+      const result = await afterVerdict(() => binding.exec(query));
       tally(1, 0, startedAt);
       return result;
     },
@@ -175,8 +228,11 @@ function meteredD1(shard: string, binding: D1Database): D1Database {
   return wrapped;
 }
 
-/** A namespace whose stubs tally each call on the request's meter. */
-function meteredNamespace<T extends DurableObjectNamespace<any>>(namespace: T): T {
+/**
+ * A namespace whose stubs tally each call on the request's meter; unless it is the rate
+ * limiter's own, each call also waits for the verdict (an object such as a capacity guard writes).
+ */
+function meteredNamespace<T extends DurableObjectNamespace<any>>(namespace: T, { holdForVerdict }: { holdForVerdict: boolean }): T {
   const countCalls = (stub: object) =>
     new Proxy(stub, {
       get(target, property) {
@@ -184,8 +240,11 @@ function meteredNamespace<T extends DurableObjectNamespace<any>>(namespace: T): 
         if (typeof value !== "function" || property === "then") return value;
         return (...args: unknown[]) => {
           const meter = store.getStore()?.meter;
+          const gate = holdForVerdict ? store.getStore()?.writeGate : undefined;
           const startedAt = performance.now();
-          const result = Reflect.apply(value, target, args) as { then?: (f: () => void, r: () => void) => unknown } | undefined;
+          // Called at once when nothing is pending, so the stub's promise (pipelining) is kept.
+          const result = (gate ? gate.then(() => Reflect.apply(value, target, args)) : Reflect.apply(value, target, args)) as
+            { then?: (f: () => void, r: () => void) => unknown } | undefined;
           if (meter) {
             meter.doHops += 1;
             const waited = () => { meter.doMs += performance.now() - startedAt; };
@@ -208,19 +267,43 @@ function meteredNamespace<T extends DurableObjectNamespace<any>>(namespace: T): 
   });
 }
 
+/** A queue whose sends wait for the request's verdict. */
+function heldQueue<T extends Queue<unknown>>(queue: T): T {
+  return new Proxy(queue, {
+    get(target, property) {
+      const value = Reflect.get(target, property);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => afterVerdict(async () => Reflect.apply(value, target, args));
+    },
+  });
+}
+
+/** The binding that decides the verdict: its calls must not wait for it. */
+const RATE_LIMITER_BINDING = "RATE_LIMITER";
+
+const has = (value: unknown, ...methods: string[]) =>
+  typeof value === "object" && value !== null && methods.every((m) => typeof (value as Record<string, unknown>)[m] === "function");
+
 const meteredEnvs = new WeakMap<Env, Env>();
 
-/** The bindings as a request's code sees them; built once per isolate and binding set. */
+/**
+ * The bindings as a request's code sees them; built once per isolate and binding set. Durable
+ * Object namespaces and queues are recognised by shape rather than by name, so one added later is
+ * held for the verdict without a line here.
+ */
 export function meteredEnv(env: Env): Env {
   let wrapped = meteredEnvs.get(env);
   if (!wrapped) {
-    const shards = Object.fromEntries(Object.entries(shardBindings(env)).map(([name, binding]) => [name, meteredD1(name, binding)]));
-    wrapped = {
-      ...env,
-      ...shards,
-      CAPACITY_GUARD: meteredNamespace(env.CAPACITY_GUARD),
-      RATE_LIMITER: meteredNamespace(env.RATE_LIMITER),
-    };
+    const bindings: Record<string, unknown> = { ...env };
+    for (const [name, binding] of Object.entries(env)) {
+      if (has(binding, "idFromName", "getByName")) {
+        bindings[name] = meteredNamespace(binding as DurableObjectNamespace, { holdForVerdict: name !== RATE_LIMITER_BINDING });
+      } else if (has(binding, "send", "sendBatch")) {
+        bindings[name] = heldQueue(binding as Queue<unknown>);
+      }
+    }
+    for (const [name, binding] of Object.entries(shardBindings(env))) bindings[name] = meteredD1(name, binding);
+    wrapped = bindings as unknown as Env;
     meteredEnvs.set(env, wrapped);
   }
   return wrapped;

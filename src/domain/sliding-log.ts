@@ -39,6 +39,19 @@ export class SlidingLog {
     };
   }
 
+  /**
+   * Takes back one request counted at `countedAt` (what `hit` was given as `now` when it allowed
+   * it), as if it had never been counted. One that has already left the window is gone anyway.
+   */
+  refund(countedAt: number): void {
+    for (let i = this.#log.length - 1; i >= this.#head; i -= 1) {
+      if (this.#log[i] === countedAt) {
+        this.#log.splice(i, 1);
+        return;
+      }
+    }
+  }
+
   #forgetBefore(cutoff: number): void {
     while (this.#head < this.#log.length && this.#log[this.#head] <= cutoff) this.#head += 1;
     // Compacting only once the dead prefix dominates keeps each hit amortised O(1).

@@ -24,6 +24,7 @@ describe("buildApp", () => {
         const allowed = !key.startsWith("key:");
         return { allowed, limit: policy.limit, remaining: allowed ? 5 : 0, resetSeconds: 7 };
       },
+      refund: async () => undefined,
     };
     const res = await get(buildApp({ rateLimit: rateLimitWith(() => refuseKeys) }), "/api/v1/client", api.apiKey);
     expect(res.status).toBe(429);

@@ -41,4 +41,27 @@ describe("SlidingLog", () => {
     for (const start of allowedAt) expect(allowedAt.filter((t) => t >= start && t < start + 1000).length).toBeLessThanOrEqual(5);
     expect(allowedAt.length).toBeGreaterThan(90);
   });
+
+  it("refunds exactly the request counted at a time, as if it had never been counted", () => {
+    const log = new SlidingLog();
+    const one = { limit: 2, windowMs: 1000 };
+    log.hit(one, T);
+    log.hit(one, T + 100);
+    expect(log.hit(one, T + 200).allowed).toBe(false);
+    log.refund(T + 100);
+    // T's request is still counted, and the window still ends with it.
+    expect(log.hit(one, T + 300)).toEqual({ allowed: true, limit: 2, remaining: 0, resetSeconds: 1 });
+    expect(log.hit(one, T + 400).allowed).toBe(false);
+  });
+
+  it("refunds nothing for a time it never counted or that has left the window", () => {
+    const log = new SlidingLog();
+    const one = { limit: 1, windowMs: 1000 };
+    log.hit(one, T);
+    log.refund(T + 5);
+    expect(log.hit(one, T + 10).allowed).toBe(false);
+    expect(log.hit(one, T + 1001).allowed).toBe(true);
+    log.refund(T);
+    expect(log.hit(one, T + 1002).allowed).toBe(false);
+  });
 });
