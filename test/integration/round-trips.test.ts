@@ -69,8 +69,7 @@ describe("Server-Timing durations", () => {
       expect(Number.isFinite(dur[name]), `${name}: ${res.headers.get("server-timing")}`).toBe(true);
       expect(dur[name]).toBeGreaterThanOrEqual(0);
     }
-    expect(dur.d1).toBeLessThanOrEqual(dur.total!);
-    expect(dur.do).toBeLessThanOrEqual(dur.total!);
+    // Sums over calls: calls that overlap (the limiter beside the reads) each count, so no bound by `total`.
     expect(costOf(res.headers).roundTrips).toBeGreaterThan(0);
   });
 });
