@@ -120,11 +120,14 @@ export async function slotReads(
     )),
   ];
   const d1 = accountD1({ env, account });
-  // Versions only grow, so the sum over the range's hour rows moves whenever one of them does.
+  // Versions only grow, so the sum over the range's hour rows (and the every-hour rows) moves
+  // whenever one of them does. Two sums, not one with OR: each is a search of the (resource_id,
+  // hour) key, where an OR made SQLite scan the whole table.
+  const hourSum = (hours: SQL) => sql`(SELECT COALESCE(SUM(${bookingHourVersions.version}), 0) FROM ${bookingHourVersions}
+    WHERE ${inArray(bookingHourVersions.resource_id, providerIds)} AND ${hours})`;
   const version = toStatement(sql`SELECT COALESCE((SELECT ${calendarVersions.version} FROM ${calendarVersions} WHERE ${calendarVersions.account_id} = ${account.id}), 0)
-    || ':' || (SELECT COALESCE(SUM(${bookingHourVersions.version}), 0) FROM ${bookingHourVersions} WHERE ${bookingHourVersions.account_id} = ${account.id}
-      AND ${inArray(bookingHourVersions.resource_id, providerIds)}
-      AND (${bookingHourVersions.hour} BETWEEN ${Math.floor(instants.from / HOUR_MS)} AND ${Math.floor((instants.to - 1) / HOUR_MS)} OR ${bookingHourVersions.hour} = ${EVERY_HOUR})) AS version`);
+    || ':' || (${hourSum(sql`${bookingHourVersions.hour} BETWEEN ${Math.floor(instants.from / HOUR_MS)} AND ${Math.floor((instants.to - 1) / HOUR_MS)}`)}
+      + ${hourSum(sql`${bookingHourVersions.hour} = ${EVERY_HOUR}`)}) AS version`);
   const statements = [d1.prepare(version.sql).bind(...version.params), ...queries.map((q) => {
     const { sql: text, params } = q.toSQL();
     if (options.unlessVersion === undefined) return d1.prepare(text).bind(...params);
