@@ -2,13 +2,10 @@ import { availableParallelism } from "node:os";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { configDefaults, defineConfig } from "vitest/config";
 import { d1Databases } from "./scripts/d1-databases.mjs";
-import { assetsDirectory, copyReferenceAssets } from "./scripts/reference-assets.mjs";
 import { hideNetworkErrorEchoes } from "./test/support/network-error-echo.ts";
 import { startReceiver } from "./test/support/receiver-server.ts";
 
 hideNetworkErrorEchoes();
-// The static assets tests read (the API reference's script) come from node_modules, not git.
-copyReferenceAssets();
 
 /** The rate limit tests run against the configured budget; every other file must never trip it. */
 const RATE_LIMIT_TESTS = "test/integration/rate-limit.test.ts";
@@ -35,10 +32,6 @@ const workersProject = (name: string, include: string[], exclude: string[], bind
           PLACEMENT_SHARDS: "DB",
           ...bindings,
         },
-        // The pool hands requests straight to the Worker, past the static assets (wrangler.toml
-        // `[assets]`); a binding to the same directory lets tests read what a deploy would serve.
-        // The Worker itself has no such binding (docs/decisions/booking-site.md).
-        assets: { binding: "TEST_ASSETS", directory: assetsDirectory() },
       },
     })),
   ],

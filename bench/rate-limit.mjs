@@ -25,8 +25,7 @@ function noLimiterConfig() {
   const config = readFileSync(join(root, "wrangler.toml"), "utf8")
     .replace(/^name = "(.*)"$/m, 'name = "$1-bench-no-limiter"')
     .replace(/^main = ".*"$/m, 'main = "../no-limiter-worker.ts"')
-    .replace(/^migrations_dir = "(.*)"$/gm, 'migrations_dir = "../../$1"')
-    .replace(/^directory = "(.*)"$/m, 'directory = "../../$1"'); // [assets]
+    .replace(/^migrations_dir = "(.*)"$/gm, 'migrations_dir = "../../$1"');
   const file = join(here, ".build", "wrangler.no-limiter.toml");
   writeFileSync(file, config);
   return file;

@@ -19,8 +19,7 @@ function floorConfig(): string {
   const config = readFileSync(join(root, "wrangler.toml"), "utf8")
     .replace(/^name = "(.*)"$/m, 'name = "$1-bench-floor"')
     .replace(/^main = ".*"$/m, 'main = "../floor-worker.ts"')
-    .replace(/^migrations_dir = "(.*)"$/gm, 'migrations_dir = "../../$1"')
-    .replace(/^directory = "(.*)"$/m, 'directory = "../../$1"'); // [assets]
+    .replace(/^migrations_dir = "(.*)"$/gm, 'migrations_dir = "../../$1"');
   const file = join(root, "bench", ".build", "wrangler.floor.toml");
   writeFileSync(file, config);
   return file;

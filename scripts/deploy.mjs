@@ -7,7 +7,6 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { deployCommands, deployProblems, parseDeployArgs, readDeployConfig } from "./deploy-plan.mjs";
-import { copyReferenceAssets } from "./reference-assets.mjs";
 
 const wranglerPackage = createRequire(import.meta.url).resolve("wrangler/package.json");
 const wranglerBin = path.join(path.dirname(wranglerPackage), JSON.parse(readFileSync(wranglerPackage, "utf8")).bin.wrangler);
@@ -27,8 +26,6 @@ const args = parseDeployArgs(process.argv.slice(2));
 const config = readDeployConfig(args);
 const problems = deployProblems(config);
 const { migrations, deploy } = deployCommands(config, args);
-// The static assets a deploy uploads include the reference page's script, copied from node_modules.
-copyReferenceAssets();
 
 if (args.dryRun) {
   if (problems.length > 0) {

@@ -3,7 +3,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { d1Databases } from "./d1-databases.mjs";
 import { adminToken, argValue, DEV_HOST, DEV_PORT, DEV_URL, call } from "./local-config.mjs";
-import { copyReferenceAssets } from "./reference-assets.mjs";
 import { seedDemo } from "./seed-demo.mjs";
 
 process.env.WRANGLER_SEND_METRICS ??= "false";
@@ -21,9 +20,6 @@ for (const { binding } of d1Databases()) {
   });
   if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 }
-
-// The reference page's script (GET /api/v1/docs) is a static asset copied from node_modules.
-copyReferenceAssets();
 
 const server = spawn(
   "npx",

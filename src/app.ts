@@ -19,6 +19,7 @@ import { meterRequest } from "./http/server-timing";
 import { operatorRoutes } from "./features/operator/routes";
 import { openApiRoutes } from "./openapi/routes";
 import { healthRoutes } from "./features/health/routes";
+import { favicon } from "./http/favicon";
 import { privateFeatures, publicFeatures } from "./features";
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -76,6 +77,8 @@ export function buildApp(options: AppOptions = {}) {
   app.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new ApiError(413, { error: "The request body is larger than 1 MiB." }); } }));
 
   app.route("/health", healthRoutes);
+  // Every host's, the API's and each booking site's: before the booking site looks up its account.
+  app.get("/favicon.ico", favicon);
   app.route("/admin/v1", operatorRoutes);
   // Unknown operator paths end here (after the operator's auth) rather than falling through to
   // the public site; a known path asked with another method is a 405.

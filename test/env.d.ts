@@ -10,7 +10,5 @@ declare namespace Cloudflare {
     TEST_D1_MIGRATIONS: Record<string, import("cloudflare:test").D1Migration[]>;
     /** Origin of the tests' HTTP receiver (test/support/receiver-server.ts). */
     TEST_RECEIVER: string;
-    /** The Worker's static assets (wrangler.toml `[assets]`), bound for tests only (vitest.config.ts). */
-    TEST_ASSETS: Fetcher;
   }
 }

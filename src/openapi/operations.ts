@@ -107,6 +107,8 @@ export const operations: Operation[] = [
     unavailable: { description: "The database does not answer", content: { "application/json": { schema: { type: "object", properties: { status: { const: "unavailable" }, error: { type: "string" } }, required: ["status", "error"] } } } },
   },
   { method: "get", path: `${P}/docs`, surface: "reference", tag: "Reference", summary: "The API reference page (HTML)", answer: other("Html", z.string()), html: true },
+  { method: "get", path: "/favicon.ico", surface: "reference", tag: "Reference", summary: "The icon browsers ask for (every host)", answer: other("Icon", z.string()), media: "image/vnd.microsoft.icon" },
+  { method: "get", path: `${P}/docs.css`, surface: "reference", tag: "Reference", summary: "The reference page's stylesheet", answer: other("Stylesheet", z.string()), media: "text/css" },
   ...group("private", `${P}/client`, "Account", [
     ["get", "", "The caller's account", one("client", "Account")],
     ["put", "", "Update the caller's account", one("client", "Account"), body("UpdateClientBody", updateClientBody)],

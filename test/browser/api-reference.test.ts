@@ -1,5 +1,5 @@
 // The API reference page (GET /api/v1/docs) in a real browser that may reach nothing but this
-// machine: its script is a static asset of the Worker, so it renders the operations offline.
+// machine: it is rendered on the server and runs no script, so it shows the operations offline.
 import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, port } from "./support";

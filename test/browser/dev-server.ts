@@ -6,7 +6,6 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { copyReferenceAssets } from "../../scripts/reference-assets.mjs";
 
 const ADMIN_TOKEN = "browser-test-admin-token";
 
@@ -44,7 +43,6 @@ async function waitUntilServing(port: number, child: ChildProcess, log: () => st
 }
 
 export default async function setup(project: TestProject) {
-  copyReferenceAssets(); // a static asset of the reference page, from node_modules
   const stateDir = mkdtempSync(path.join(tmpdir(), "booking-browser-"));
   const port = await freePort();
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" };

@@ -38,7 +38,7 @@ export function Page({ data, ctx }: { data: PageData; ctx: Ctx }) {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{account.name}</title>
-        {/* A static asset (wrangler.toml `[assets]`), answered before the Worker runs on every host. */}
+        {/* Answered by the Worker on every host (src/http/favicon.ts). */}
         <link rel="icon" href="/favicon.ico" />
         <link rel="stylesheet" href="/booking-page.css" />
         <script src="/booking-page.js" defer></script>
