@@ -50,7 +50,7 @@ const CHECKED_SITE_ROUTES = [
   "POST /bookings", "POST /people/perishable_token/send", "POST /people/perishable_token/verify",
   "GET /bookings/:id", "PUT /bookings/:id/verify_code", "PUT /bookings/:id/cancel",
   "GET /", "GET /booking-page.js", "GET /booking-page.css", "GET /widget.js",
-  "GET /health",
+  "GET /health", "GET /favicon.ico",
 ].sort();
 
 describe("the booking site's route table", () => {
@@ -203,8 +203,8 @@ describe("the booking page and its assets on the site", () => {
     }
   });
 
-  it("serves its script and stylesheet and the widget's script as fixed code, the same for any query", async () => {
-    for (const path of ["/booking-page.js", "/booking-page.css", "/widget.js"]) {
+  it("serves its script and stylesheet, the widget's script and the icon as fixed content, the same for any query", async () => {
+    for (const path of ["/booking-page.js", "/booking-page.css", "/widget.js", "/favicon.ico"]) {
       const plain = await site.get(path);
       expect({ path, status: plain.status }).toEqual({ path, status: 200 });
       expect((await site.get(`${path}?x=${HIDDEN}`)).body).toBe(plain.body);

@@ -178,6 +178,7 @@ function sweep(): Record<string, Probe[]> {
     // The API's description and reference page: the same for every caller, no account data.
     "GET /openapi": [["GET", "/openapi.json", null, 200]],
     "GET /docs": [["GET", "/docs", null, 200]],
+    "GET /docs.css": [["GET", "/docs.css", null, 200]],
   };
   for (const listing of LISTINGS) {
     table[`GET /bookings/${listing}`] = [["GET", `/bookings/${listing}`, null, 200]];
