@@ -192,6 +192,21 @@ const unwrap = (s: D1PreparedStatement) => (s instanceof MeteredStatement ? s.in
 const batchMayWrite = (statements: D1PreparedStatement[]) =>
   statements.some((s) => !(s instanceof MeteredStatement) || s.mayWrite);
 
+/**
+ * `onlyReads` per statement text, remembered: most texts are built once per isolate and bound per
+ * request, so the scan would repeat on every request. Bounded, for texts that carry their values.
+ */
+const statementKinds = new Map<string, boolean>();
+function readsOnly(query: string): boolean {
+  let reads = statementKinds.get(query);
+  if (reads === undefined) {
+    reads = onlyReads(query);
+    if (statementKinds.size >= 2_000) statementKinds.clear();
+    statementKinds.set(query, reads);
+  }
+  return reads;
+}
+
 const routed = new WeakMap<D1Database, D1Database>();
 
 /**
@@ -207,7 +222,7 @@ function meteredD1(shard: string, binding: D1Database): D1Database {
     return scope?.bindings ? sessionFor(scope, shard, binding) : binding;
   };
   wrapped = {
-    prepare: (query: string) => new MeteredStatement(target().prepare(query), !onlyReads(query)) as unknown as D1PreparedStatement,
+    prepare: (query: string) => new MeteredStatement(target().prepare(query), !readsOnly(query)) as unknown as D1PreparedStatement,
     batch: async <T>(statements: D1PreparedStatement[]) => {
       const startedAt = performance.now();
       const run = () => target().batch<T>(statements.map(unwrap));
