@@ -34,7 +34,7 @@ export interface VersionedAnswers {
   rules: readonly InvalidationRule[];
 }
 
-/** Slot answers, available dates, next available date, and refusals from memory. */
+/** Refusals from memory and the version a create reads with its references (slot answers use CALENDAR). */
 export const AVAILABILITY: VersionedAnswers = {
   versionTable: "availability_versions",
   tag: "availability",

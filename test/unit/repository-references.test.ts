@@ -34,7 +34,7 @@ describe("the repository stands alone", () => {
   });
 
   it("names only files that exist when it names a file of the repository by its path", () => {
-    const named = /(?<![\w./-])((?:docs|src|test|scripts|bench|drizzle|\.ci)\/[\w./-]*\w\.(?:md|ts|tsx|mjs|sql|json|toml))/g;
+    const named = /(?<![\w./-])((?:docs|src|test|scripts|bench|drizzle|\.ci)\/[\w./-]*\w\.(?:md|tsx|ts|mjs|sql|json|toml))(?!\w)/g;
     // What a command writes (bench figures, bench builds) or what the README's reader writes in their own project.
     const written = (path: string) => /^bench\/(results\.json|\.build\/)/.test(path) || path === "src/booking-api.d.ts";
     const missing = lines.flatMap(({ where, text }) =>

@@ -62,6 +62,7 @@ export const confirmed = (answer: CachedAnswer, now: number): void => {
   answer.checkedAt = now;
 };
 
+/** A write request of the account ended here: none of its answers is trusted without reading D1 again. */
 export function forgetVersion(accountId: number): void {
   if (lastWrites.size >= 10_000) lastWrites.clear();
   lastWrites.set(accountId, Date.now());
