@@ -4,6 +4,7 @@
 // (docs/decisions/latency.md, "Refusals from memory"). Built when first bound, not at start-up:
 // rendering them all at module load cost a fresh isolate several ms (same file, "Start-up").
 import { is, Param, Placeholder } from "drizzle-orm";
+import type { JsonRow } from "./json-row";
 
 type SqlValue = string | number | null;
 
@@ -44,4 +45,10 @@ export const paramsOf = <K extends string>(statement: FixedStatement<K>, values:
 /** The statement bound with this request's values, on the request's D1 handle. */
 export function bindFixed<K extends string>(d1: D1Database, statement: FixedStatement<K>, values: Record<K, SqlValue>): D1PreparedStatement {
   return d1.prepare(statement.sql).bind(...paramsOf(statement, values));
+}
+
+/** The rows of a statement that selects one `json_array` text per row (db/json-row.ts) as its only column, decoded. */
+export async function readJsonRows<K extends string, R>(d1: D1Database, statement: FixedStatement<K>, row: JsonRow<R>, values: Record<K, SqlValue>): Promise<R[]> {
+  const rows = await bindFixed(d1, statement, values).raw<[string]>();
+  return rows.map(([text]) => row.decode(text));
 }

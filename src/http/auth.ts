@@ -1,12 +1,12 @@
 // Who is calling: API-key auth for the private API, Host-based account for the public API,
 // and the operator token for /admin (docs/decisions/conventions.md, "Auth and tenancy").
 import { createMiddleware } from "hono/factory";
-import { and, eq, isNull } from "drizzle-orm";
 import { configOf } from "../config";
 import type { Context } from "hono";
 import { openDb } from "../db/client";
+import { accountOfKeyHash, accountOfSubdomain } from "../db/directory";
 import { setDataShard } from "../db/request-scope";
-import { accounts, apiKeys, type Account } from "../db/schema";
+import type { Account } from "../db/schema";
 import { shardD1 } from "../db/shards";
 import type { AppEnv, Surface } from "../env";
 import { apiKeyCacheKey, cachedAccount, subdomainCacheKey } from "./account-cache";
@@ -39,15 +39,8 @@ export const privateAuth = createMiddleware<AppEnv>(async (c, next) => {
   if (!key) throw unauthorized("Authentication required: send your API key as 'Authorization: Bearer <key>'.");
   const hash = await sha256Hex(key);
   // Looked up by the key's SHA-256, never the key: equality of hashes leaks nothing about the key.
-  const account = await cachedAccount(apiKeyCacheKey(hash), c.var.now, async () => {
-    const [row] = await c.var.db
-      .select({ account: accounts })
-      .from(apiKeys)
-      .innerJoin(accounts, eq(accounts.id, apiKeys.account_id))
-      .where(and(eq(apiKeys.key_hash, hash), isNull(apiKeys.revoked_at)))
-      .limit(1);
-    return row?.account ?? null;
-  });
+  const account = await cachedAccount(apiKeyCacheKey(hash), c.var.now, async () =>
+    accountOfKeyHash(c.env, hash));
   if (!account) throw unauthorized("The API key is not valid.");
   if (!account.api_enabled) throw unauthorized("The API is not enabled for this account.");
   if (account.billing_status === "unpaid") {
@@ -80,7 +73,7 @@ export const publicAccount = createMiddleware<AppEnv>(async (c, next) => {
     });
   }
   const account = await cachedAccount(subdomainCacheKey(subdomain), c.var.now, async () =>
-    (await c.var.db.query.accounts.findFirst({ where: eq(accounts.subdomain, subdomain) })) ?? null);
+    accountOfSubdomain(c.env, subdomain));
   if (!account || !account.public_access) throw new ApiError(404, { error: "No booking site is served at this address." });
   enterAccount(c, account, "public_api");
   await next();

@@ -2,17 +2,20 @@
 // definition that listings, slots, events and the capacity statements all use. It mirrors
 // domain/booking-states.ts (effectiveState, isActive); test/integration/booking-states-sql.test.ts
 // runs both over every state × expiry and demands the same answer.
-import { sql, type SQL } from "drizzle-orm";
+import { sql, type Placeholder, type SQL } from "drizzle-orm";
 import { bookings } from "../../db/schema";
 import { toStatement, type SqlStatement } from "../../db/sql-statement";
 import type { BookingState } from "../../domain/booking-states";
 
+/** Now, or a placeholder for it in a statement rendered once (db/fixed-statement.ts). */
+type Instant = number | Placeholder;
+
 /** An unverified booking past `expires_at`: verification_expired at once, before any sweep persists it. */
-const lapsedSql = (now: number): SQL =>
+const lapsedSql = (now: Instant): SQL =>
   sql`(${bookings.state} = 'awaiting_verification' AND ${bookings.expires_at} IS NOT NULL AND ${bookings.expires_at} <= ${now})`;
 
 /** An unverified booking that will lapse after `now` (the moment lapsedSql turns true for it). */
-export const lapsesLaterSql = (now: number): SQL =>
+export const lapsesLaterSql = (now: Instant): SQL =>
   sql`(${bookings.state} = 'awaiting_verification' AND ${bookings.expires_at} > ${now})`;
 
 /** State as readers see it (domain `effectiveState`). */
@@ -27,7 +30,7 @@ export const inEffectiveStates = (states: readonly BookingState[], now: number):
  * (every write sets it to ACTIVE_STATES.has(state), and the bookings_resource_time index leads
  * with it) rather than the state list, plus the lapse no sweep has persisted yet.
  */
-export const isActiveSql = (now: number): SQL => sql`(${bookings.active} = 1 AND NOT ${lapsedSql(now)})`;
+export const isActiveSql = (now: Instant): SQL => sql`(${bookings.active} = 1 AND NOT ${lapsedSql(now)})`;
 
 /** The same condition as text, for the raw statements of capacity-sql.ts and events/writes.ts. */
 export const holdsCapacity = (now: number): SqlStatement => toStatement(isActiveSql(now));

@@ -1,6 +1,6 @@
 // Event reads: one event, a page of the list, and the booked counts behind `availability`
 // for a whole page in one grouped query (no N+1). Every query filters on account_id.
-import { and, asc, desc, eq, inArray, sum, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sum, type Placeholder, type SQL, type SQLWrapper } from "drizzle-orm";
 import { bookings, events, type Event } from "../../db/schema";
 import { inIds } from "../../db/id-list";
 import { pageOf, syncPageOf } from "../../db/page";
@@ -20,16 +20,18 @@ export function getEvent(deps: Deps, id: number): Promise<Event> {
  * batch; active is what the capacity check counts, so an expired unverified booking is not.
  */
 /** Seats held per event; `eventIds` may be a subquery of ids (the slots batch selects events in range). */
+/** Seats held per event, as the events feature counts them: the slot reads count them the same way. */
+export const bookedCountsColumns = { event_id: bookings.event_id, booked: sum(bookings.count).mapWith(Number) };
+
+export const bookedCountsWhere = (accountId: number | Placeholder, eventIds: readonly number[] | SQLWrapper, now: number | Placeholder) =>
+  and(
+    eq(bookings.account_id, accountId),
+    Array.isArray(eventIds) ? inIds(bookings.event_id, eventIds) : inArray(bookings.event_id, eventIds as SQLWrapper),
+    isActiveSql(now),
+  );
+
 export const bookedCountsQuery = (db: Db, accountId: number, eventIds: readonly number[] | SQLWrapper, now: number) =>
-  db
-    .select({ event_id: bookings.event_id, booked: sum(bookings.count).mapWith(Number) })
-    .from(bookings)
-    .where(and(
-      eq(bookings.account_id, accountId),
-      Array.isArray(eventIds) ? inIds(bookings.event_id, eventIds) : inArray(bookings.event_id, eventIds as SQLWrapper),
-      isActiveSql(now),
-    ))
-    .groupBy(bookings.event_id);
+  db.select(bookedCountsColumns).from(bookings).where(bookedCountsWhere(accountId, eventIds, now)).groupBy(bookings.event_id);
 
 export const toBookedMap = (rows: { event_id: number | null; booked: number | null }[]) =>
   new Map(rows.map((r) => [r.event_id!, r.booked ?? 0]));

@@ -6,15 +6,15 @@
 // select only the columns the engine uses and run as raw D1 statements: the bookings of a 31-day
 // range are thousands of rows, and Drizzle's row mapping was 41% of the request's CPU.
 import { and, eq, exists, gt, gte, inArray, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
+import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { bookingHourVersions, bookings, calendarVersions, events, hoursFromColumn, providers, resourceExceptionDates, resources, services, type OpeningHours } from "../../db/schema";
 import { EVERY_HOUR, HOUR_MS } from "../../db/invalidation";
-import { toStatement } from "../../db/sql-statement";
-import { inIds } from "../../db/id-list";
+import { bindFixed, fixedStatement, type FixedStatement } from "../../db/fixed-statement";
 import type { SlotServiceSettings } from "../../domain/slots";
 import type { Deps } from "../../env";
 import { accountD1 } from "../../db/shards";
 import { isActiveSql, lapsesLaterSql } from "../bookings/queries";
-import { bookedCountsQuery } from "../events/queries";
+import { bookedCountsColumns, bookedCountsWhere } from "../events/queries";
 
 /** The service columns the slot reads select: the engine's settings, and what picks the slot kind. */
 interface SlotService extends SlotServiceSettings {
@@ -41,103 +41,146 @@ interface SlotReads {
 
 const HOURS: Hours[] = ["opening_hours_mon", "opening_hours_tue", "opening_hours_wed", "opening_hours_thu", "opening_hours_fri", "opening_hours_sat", "opening_hours_sun"];
 
-export async function slotReads(
-  { db, env, account, now }: Deps,
-  serviceId: number,
-  instants: { from: number; to: number },
-  dates: { from: string; to: string },
-  options: { selected?: number[]; publicOnly: boolean; unlessVersion?: string },
-): Promise<SlotReads | "unchanged"> {
-  const serviceConditions = [eq(services.id, serviceId), eq(services.account_id, account.id)];
-  if (options.publicOnly) serviceConditions.push(eq(services.active, true));
+/** What a slot read's statements differ by: each shape's SQL text is rendered once per isolate. */
+interface Shape {
+  publicOnly: boolean;
+  selected: boolean;
+  /** Each read runs only when the versions moved on from a cached answer's. */
+  unlessVersion: boolean;
+}
+
+type Bound = "account" | "service" | "selected" | "from" | "to" | "dateFrom" | "dateTo" | "now" | "hourFrom" | "hourTo" | "unless";
+const p = (name: Bound) => sql.placeholder(name);
+
+/**
+ * The batch's statements for one shape, the versions first, as Drizzle renders them with
+ * placeholders. Rendering the eight statements per request was 1.5-3 ms of CPU, as much as a
+ * whole trivial request (docs/decisions/latency.md, "Misses that are cheap").
+ */
+function buildStatements({ publicOnly, selected, unlessVersion }: Shape): FixedStatement<Bound>[] {
+  const qb = new QueryBuilder();
+  const serviceConditions = [eq(services.id, p("service")), eq(services.account_id, p("account"))];
+  if (publicOnly) serviceConditions.push(eq(services.active, true));
   const ofKind = (kind: "appointment" | "attendance"): SQL =>
-    exists(db.select({ one: sql`1` }).from(services).where(and(...serviceConditions, eq(services.booking_type, kind))));
+    exists(qb.select({ one: sql`1` }).from(services).where(and(...serviceConditions, eq(services.booking_type, kind))));
 
   const providerConditions = [
-    eq(providers.account_id, account.id),
-    eq(providers.service_id, serviceId),
+    eq(providers.account_id, p("account")),
+    eq(providers.service_id, p("service")),
     eq(providers.active, true),
     eq(resources.active, true),
   ];
-  if (options.selected) providerConditions.push(inIds(resources.id, options.selected));
-  const providerIds = db
+  if (selected) providerConditions.push(inArray(resources.id, sql`(select value from json_each(${p("selected")}))`));
+  const providerIds = qb
     .select({ id: providers.resource_id })
     .from(providers)
-    .innerJoin(resources, and(eq(resources.id, providers.resource_id), eq(resources.account_id, account.id)))
+    .innerJoin(resources, and(eq(resources.id, providers.resource_id), eq(resources.account_id, p("account"))))
     .where(and(...providerConditions));
 
   const eventConditions = [
-    eq(events.account_id, account.id),
-    eq(events.service_id, serviceId),
+    eq(events.account_id, p("account")),
+    eq(events.service_id, p("service")),
     eq(events.active, true),
-    gte(events.starts_at, instants.from),
-    lt(events.starts_at, instants.to),
+    gte(events.starts_at, p("from")),
+    lt(events.starts_at, p("to")),
     ofKind("attendance"),
   ];
-  if (options.publicOnly) eventConditions.push(eq(events.published, true));
+  if (publicOnly) eventConditions.push(eq(events.published, true));
 
   const queries = [
-    db.select({
+    qb.select({
       id: services.id, booking_type: services.booking_type, interval: services.interval, interval_rounding: services.interval_rounding,
       max_slots: services.max_slots, has_day_booking: services.has_day_booking, day_booking_specify_time: services.day_booking_specify_time, same_day: services.same_day,
     }).from(services).where(and(...serviceConditions)),
-    db.select({ id: resources.id, capacity: resources.capacity, ...Object.fromEntries(HOURS.map((h) => [h, resources[h]])) })
+    qb.select({ id: resources.id, capacity: resources.capacity, ...Object.fromEntries(HOURS.map((h) => [h, resources[h]])) })
       .from(providers)
-      .innerJoin(resources, and(eq(resources.id, providers.resource_id), eq(resources.account_id, account.id)))
+      .innerJoin(resources, and(eq(resources.id, providers.resource_id), eq(resources.account_id, p("account"))))
       .where(and(...providerConditions, ofKind("appointment"))),
-    db.select({ resource_id: resourceExceptionDates.resource_id, exception_date: resourceExceptionDates.exception_date, opening_hours: resourceExceptionDates.opening_hours })
+    qb.select({ resource_id: resourceExceptionDates.resource_id, exception_date: resourceExceptionDates.exception_date, opening_hours: resourceExceptionDates.opening_hours })
       .from(resourceExceptionDates)
       .where(and(
-        eq(resourceExceptionDates.account_id, account.id),
+        eq(resourceExceptionDates.account_id, p("account")),
         inArray(resourceExceptionDates.resource_id, providerIds),
-        gte(resourceExceptionDates.exception_date, dates.from),
-        lte(resourceExceptionDates.exception_date, dates.to),
+        gte(resourceExceptionDates.exception_date, p("dateFrom")),
+        lte(resourceExceptionDates.exception_date, p("dateTo")),
         ofKind("appointment"),
       )),
-    db.select({ resource_id: bookings.resource_id, from: sql`${bookings.booked_from}`.as("from"), to: sql`${bookings.booked_to}`.as("to"), count: bookings.count })
+    qb.select({ resource_id: bookings.resource_id, from: sql`${bookings.booked_from}`.as("from"), to: sql`${bookings.booked_to}`.as("to"), count: bookings.count })
       .from(bookings)
       .where(and(
-        eq(bookings.account_id, account.id),
+        eq(bookings.account_id, p("account")),
         inArray(bookings.resource_id, providerIds),
         isNull(bookings.event_id), // event bookings count against the event, not the resource
-        isActiveSql(now),
-        lt(bookings.booked_from, instants.to),
-        gt(bookings.booked_to, instants.from),
+        isActiveSql(p("now")),
+        lt(bookings.booked_from, p("to")),
+        gt(bookings.booked_to, p("from")),
         ofKind("appointment"),
       )),
-    db.select({ id: events.id, resource_id: events.resource_id, capacity: events.capacity, starts_at: events.starts_at, ends_at: events.ends_at })
+    qb.select({ id: events.id, resource_id: events.resource_id, capacity: events.capacity, starts_at: events.starts_at, ends_at: events.ends_at })
       .from(events)
       .where(and(...eventConditions)),
     // Seats held as the events feature counts them, so slots and event availability agree.
-    bookedCountsQuery(db, account.id, db.select({ id: events.id }).from(events).where(and(...eventConditions)), now),
+    qb.select(bookedCountsColumns).from(bookings)
+      .where(bookedCountsWhere(p("account"), qb.select({ id: events.id }).from(events).where(and(...eventConditions)), p("now")))
+      .groupBy(bookings.event_id),
     // Over every booking of the account in range, of either service kind: an early lapse only
     // makes a cached answer expire sooner.
-    db.select({ lapse: sql`MIN(${bookings.expires_at})`.as("lapse") }).from(bookings).where(and(
-      lapsesLaterSql(now),
-      eq(bookings.account_id, account.id),
-      lt(bookings.booked_from, instants.to),
-      gt(bookings.booked_to, instants.from),
+    qb.select({ lapse: sql`MIN(${bookings.expires_at})`.as("lapse") }).from(bookings).where(and(
+      lapsesLaterSql(p("now")),
+      eq(bookings.account_id, p("account")),
+      lt(bookings.booked_from, p("to")),
+      gt(bookings.booked_to, p("from")),
     )),
   ];
-  const d1 = accountD1({ env, account });
   // Versions only grow, so the sum over the range's hour rows (and the every-hour rows) moves
   // whenever one of them does. Two sums, not one with OR: each is a search of the (resource_id,
   // hour) key, where an OR made SQLite scan the whole table.
   const hourSum = (hours: SQL) => sql`(SELECT COALESCE(SUM(${bookingHourVersions.version}), 0) FROM ${bookingHourVersions}
     WHERE ${inArray(bookingHourVersions.resource_id, providerIds)} AND ${hours})`;
-  const version = toStatement(sql`SELECT COALESCE((SELECT ${calendarVersions.version} FROM ${calendarVersions} WHERE ${calendarVersions.account_id} = ${account.id}), 0)
-    || ':' || (${hourSum(sql`${bookingHourVersions.hour} BETWEEN ${Math.floor(instants.from / HOUR_MS)} AND ${Math.floor((instants.to - 1) / HOUR_MS)}`)}
-      + ${hourSum(sql`${bookingHourVersions.hour} = ${EVERY_HOUR}`)}) AS version`);
-  const statements = [d1.prepare(version.sql).bind(...version.params), ...queries.map((q) => {
-    const { sql: text, params } = q.toSQL();
-    if (options.unlessVersion === undefined) return d1.prepare(text).bind(...params);
+  const version = sql`SELECT COALESCE((SELECT ${calendarVersions.version} FROM ${calendarVersions} WHERE ${calendarVersions.account_id} = ${p("account")}), 0)
+    || ':' || (${hourSum(sql`${bookingHourVersions.hour} BETWEEN ${p("hourFrom")} AND ${p("hourTo")}`)}
+      + ${hourSum(sql`${bookingHourVersions.hour} = ${EVERY_HOUR}`)}) AS version`;
+  const versionStatement = fixedStatement<Bound>(() => ({ toSQL: () => dialect.sqlToQuery(version) }));
+  return [versionStatement, ...queries.map((q) => {
+    const read = fixedStatement<Bound>(() => q);
+    if (!unlessVersion) return read;
     // With a cached answer at hand, each read runs only when the versions moved on: on a hit the
     // batch reads the version rows and nothing else, so hit or miss is one round trip. The
     // one-row (or no-row) left side of a CROSS JOIN is the outer loop, so a hit never starts the
     // inner query (a constant WHERE term would still scan it).
-    return d1.prepare(`SELECT q.* FROM (SELECT 1 WHERE (${version.sql}) != ?) CROSS JOIN (${text}) AS q`)
-      .bind(...version.params, options.unlessVersion, ...params);
+    return {
+      sql: `SELECT q.* FROM (SELECT 1 WHERE (${versionStatement.sql}) != ?) CROSS JOIN (${read.sql}) AS q`,
+      params: [...versionStatement.params, { name: "unless" as const }, ...read.params],
+    };
   })];
+}
+
+const dialect = new SQLiteSyncDialect();
+const statementsByShape = new Map<string, FixedStatement<Bound>[]>();
+
+function statementsOf(shape: Shape): FixedStatement<Bound>[] {
+  const key = `${shape.publicOnly}|${shape.selected}|${shape.unlessVersion}`;
+  let found = statementsByShape.get(key);
+  if (!found) statementsByShape.set(key, (found = buildStatements(shape)));
+  return found;
+}
+
+export async function slotReads(
+  { env, account, now }: Deps,
+  serviceId: number,
+  instants: { from: number; to: number },
+  dates: { from: string; to: string },
+  options: { selected?: number[]; publicOnly: boolean; unlessVersion?: string },
+): Promise<SlotReads | "unchanged"> {
+  const shape = { publicOnly: options.publicOnly, selected: options.selected !== undefined, unlessVersion: options.unlessVersion !== undefined };
+  const values: Record<Bound, string | number | null> = {
+    account: account.id, service: serviceId, selected: options.selected ? JSON.stringify(options.selected) : null,
+    from: instants.from, to: instants.to, dateFrom: dates.from, dateTo: dates.to, now,
+    hourFrom: Math.floor(instants.from / HOUR_MS), hourTo: Math.floor((instants.to - 1) / HOUR_MS),
+    unless: options.unlessVersion ?? null,
+  };
+  const d1 = accountD1({ env, account });
+  const statements = statementsOf(shape).map((statement) => bindFixed(d1, statement, values));
   const results = await d1.batch(statements);
   const current = String((results[0].results?.[0] as { version?: string } | undefined)?.version ?? "");
   if (current === options.unlessVersion) return "unchanged";
