@@ -8,6 +8,7 @@ import { endOfMonth, todayIn } from "../src/domain/time";
 import { fleetClient, type Answer, type Ask } from "./fleet-client";
 import { futureDate, openHours, seedFleet, type FleetAccount } from "./fleet-seed";
 import { floorPath, kib, round, type Figure } from "./load";
+import { profileWhile } from "./cpu-profile";
 import { measureStartup } from "./startup-cost";
 import { log } from "./suite";
 import { cpuNanos, workerdProcesses } from "./workerd-cpu";
@@ -82,7 +83,7 @@ const figures = await withBenchServer("fleet", fleet.sql, async (server) => {
   let visitors = 0;
   let floorCalls = 0;
   let edits = 0;
-  let phase: "probe" | "warm-up" | "measured" = "probe";
+  let phase: "probe" | "warm-up" | "measured" | "profile" = "probe";
   const tallies = new Map<Kind, Tally>();
   const floors = new Map<Kind, Tally>();
   const sizes = new Map<Kind, number[]>();
@@ -197,6 +198,17 @@ const figures = await withBenchServer("fleet", fleet.sql, async (server) => {
     const until = performance.now() + seconds * 1000;
     while (performance.now() < until) await visit(fleet.accounts[draw() - 1]);
     log("fleet", `${name}: ${visitors} visitors so far`);
+  }
+  if (process.env.BENCH_CPU_PROFILE) {
+    // After the measured phase, so the profiler's own cost never lands in a figure: 10 s of more
+    // visitors, each a shop's reads as above (their creates included).
+    phase = "profile";
+    console.error(await profileWhile(server.inspectorPort, "fleet-visits", async () => {
+      const started = visitors;
+      const until = performance.now() + 10_000;
+      while (performance.now() < until) await visit(fleet.accounts[draw() - 1]);
+      return { latencies: Array.from({ length: visitors - started }, () => 0) };
+    }));
   }
   client.close();
 
