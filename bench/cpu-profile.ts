@@ -1,6 +1,6 @@
 // A CPU profile of the bench Worker taken through wrangler dev's DevTools endpoint while a load
 // runs, summarised by function: how the slowest path's cause is named rather than guessed.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -48,11 +48,15 @@ async function devtools(inspectorPort: number) {
  * anonymous frame can be named after the declaration it sits in: V8 inlines Drizzle's row mapping
  * into arrow functions, which would otherwise hide it.
  */
-function declarationsOfBundle(): string[] {
+function newestBundle(): string | undefined {
   const tmp = join(dirname(fileURLToPath(import.meta.url)), ".wrangler", "tmp");
-  if (!existsSync(tmp)) return [];
-  const newest = readdirSync(tmp).filter((d) => d.startsWith("dev-")).map((d) => join(tmp, d, "floor-worker.js"))
+  if (!existsSync(tmp)) return undefined;
+  return readdirSync(tmp).filter((d) => d.startsWith("dev-")).map((d) => join(tmp, d, "floor-worker.js"))
     .filter((f) => existsSync(f)).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+}
+
+function declarationsOfBundle(): string[] {
+  const newest = newestBundle();
   if (!newest) return [];
   // Top-level functions and vars, and class members at two spaces: nested consts would mislead.
   const declaration = /^(?:async\s+)?function\s*\*?\s*([\w$]+)\s*\(|^(?:var|let|const)\s+([\w$]+)\s*=|^ {2}(?!(?:if|for|while|switch|catch|return|else)\b)(?:async\s+|static\s+)?(#?[\w$]+)\s*(?:\([^)]*\)\s*\{|=)/;
@@ -128,6 +132,9 @@ export async function profileWhile(inspectorPort: number, slug: string, load: ()
     mkdirSync(profilesDir, { recursive: true });
     const file = join(profilesDir, `${slug}.cpuprofile`);
     writeFileSync(file, JSON.stringify(profile));
+    // The bundle the profile's lines point into: wrangler dev deletes its copy when it stops.
+    const bundle = newestBundle();
+    if (bundle) copyFileSync(bundle, join(profilesDir, `${slug}.bundle.js`));
     const summary = summarise(profile, declarationsOfBundle());
     return [
       `${slug}: ${latencies.length} requests, Worker busy ${(summary.busyMs / latencies.length).toFixed(1)} ms per request`
