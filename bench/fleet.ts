@@ -44,9 +44,11 @@ const PUBLIC_READS: Kind[] = ["services", "dates", "slots", "next"];
 /** A create refused because the slot is taken is a right answer, not a failure. */
 const expected = (kind: Kind, status: number) => status === 200 || ((kind === "siteCreate" || kind === "create") && status === 400);
 
-interface Tally { latencies: number[]; cpuNs: number[]; bytes: number[]; statuses: Map<number, number>; hits: number; misses: number; d1: number[]; doCalls: number[] }
-const newTally = (): Tally => ({ latencies: [], cpuNs: [], bytes: [], statuses: new Map(), hits: 0, misses: 0, d1: [], doCalls: [] });
+interface Tally { latencies: number[]; cpuNs: number[]; bytes: number[]; statuses: Map<number, number>; hits: number; misses: number; d1: number[]; doCalls: number[]; d1Ms: number[]; doMs: number[]; totalMs: number[] }
+const newTally = (): Tally => ({ latencies: [], cpuNs: [], bytes: [], statuses: new Map(), hits: 0, misses: 0, d1: [], doCalls: [], d1Ms: [], doMs: [], totalMs: [] });
 const timingCount = (timing: string, name: string, unit: string) => Number(new RegExp(`${name};desc="(\\d+) ${unit}"`).exec(timing)?.[1] ?? NaN);
+/** A Server-Timing entry's `dur`: the Worker's own wall time (`total`) or its waits on D1 and Durable Objects. */
+const timingDuration = (timing: string, name: string) => Number(new RegExp(`(?:^|, )${name};(?:desc="[^"]*";)?dur=([\\d.]+)`).exec(timing)?.[1] ?? NaN);
 
 function record(tally: Tally, answer: Answer) {
   tally.latencies.push(answer.latencyMs);
@@ -58,6 +60,9 @@ function record(tally: Tally, answer: Answer) {
   if (cache === "miss") tally.misses += 1;
   tally.d1.push(timingCount(answer.serverTiming, "d1", "round trips"));
   tally.doCalls.push(timingCount(answer.serverTiming, "do", "calls"));
+  tally.d1Ms.push(timingDuration(answer.serverTiming, "d1"));
+  tally.doMs.push(timingDuration(answer.serverTiming, "do"));
+  tally.totalMs.push(timingDuration(answer.serverTiming, "total"));
 }
 
 const sorted = (list: number[]) => [...list].sort((a, b) => a - b);
@@ -222,6 +227,8 @@ const figures = await withBenchServer("fleet", fleet.sql, async (server) => {
     name, unit: "ms", calls: t.latencies.length,
     median: round(quantile(t.latencies, 0.5)), p95: round(quantile(t.latencies, 0.95)), p99: round(quantile(t.latencies, 0.99)), mean: round(mean(t.latencies)),
   });
+  // The Worker's own wall time and its waits, from Server-Timing (p50s; waits on D1 and objects overlap).
+  const inWorker = (t: Tally) => `in the Worker p50 ${round(quantile(t.totalMs, 0.5))} ms (D1 wait ${round(quantile(t.d1Ms, 0.5))}, DO wait ${round(quantile(t.doMs, 0.5))})`;
   const cpu = (t: Tally) => (workerd.length ? `${round(mean(t.cpuNs) / 1e6)} ms CPU/req (p50 ${round(quantile(t.cpuNs, 0.5) / 1e6)})` : "CPU not measured");
   const hitRate = (t: Tally) => (t.hits + t.misses ? `cache hits ${Math.round((t.hits / (t.hits + t.misses)) * 100)}% (${t.hits}/${t.hits + t.misses})` : "no answer cache");
   const others = (kind: Kind, t: Tally) => {
@@ -233,15 +240,16 @@ const figures = await withBenchServer("fleet", fleet.sql, async (server) => {
     const f = floors.get(kind);
     if (!t) continue;
     const route = latencyFigure(`fleet: ${KINDS[kind].label}`, t);
-    const floorFigure = f ? { ...latencyFigure(`  floor: ${kib(floorSize(kind))} JSON, same Worker and middleware`, f), bytes: floorSize(kind), floor_for: route.name, detail: cpu(f), ...waits(f) } : undefined;
+    const floorFigure = f ? { ...latencyFigure(`  floor: ${kib(floorSize(kind))} JSON, same Worker and middleware`, f), bytes: floorSize(kind), floor_for: route.name, detail: `${cpu(f)}; ${inWorker(f)}`, ...waits(f) } : undefined;
     if (floorFigure) route.ratio = round(route.median! / floorFigure.median!);
-    out.push({ ...route, bytes: floorSize(kind), ...waits(t), detail: [hitRate(t), cpu(t), others(kind, t)].filter(Boolean).join(", ") });
+    out.push({ ...route, bytes: floorSize(kind), ...waits(t), detail: [hitRate(t), cpu(t), inWorker(t), others(kind, t)].filter(Boolean).join(", ") });
     if (floorFigure) out.push(floorFigure);
   }
   // Every public read together, against the floors of their sizes: the figure the targets name.
   const merge = (list: (Tally | undefined)[]) => list.filter((t): t is Tally => !!t).reduce((all, t) => ({
     ...all, latencies: [...all.latencies, ...t.latencies], cpuNs: [...all.cpuNs, ...t.cpuNs], hits: all.hits + t.hits, misses: all.misses + t.misses,
     d1: [...all.d1, ...t.d1], doCalls: [...all.doCalls, ...t.doCalls],
+    d1Ms: [...all.d1Ms, ...t.d1Ms], doMs: [...all.doMs, ...t.doMs], totalMs: [...all.totalMs, ...t.totalMs],
   }), newTally());
   const reads = merge(PUBLIC_READS.map((k) => tallies.get(k)));
   const readFloors = merge(PUBLIC_READS.map((k) => floors.get(k)));
@@ -251,7 +259,7 @@ const figures = await withBenchServer("fleet", fleet.sql, async (server) => {
   const writes = ["create", "cancel", "edit"].reduce((n, k) => n + (tallies.get(k as Kind)?.latencies.length ?? 0), 0);
   out.push({
     ...all, ...waits(reads),
-    detail: `${hitRate(reads)}, ${cpu(reads)}; p95 ${round(all.p95! / quantile(readFloors.latencies, 0.95))} × the floors' p95. `
+    detail: `${hitRate(reads)}, ${cpu(reads)}, ${inWorker(reads)}; floors ${inWorker(readFloors)}; p95 ${round(all.p95! / quantile(readFloors.latencies, 0.95))} × the floors' p95. `
       + `${visitors} visitors over ${ACCOUNTS} shops (Zipf s=${ZIPF_EXPONENT}), ${requests} measured requests in ${SECONDS} s, `
       + `private writes ${round((writes / (requests - [...floors.values()].reduce((n, t) => n + t.latencies.length, 0))) * 100, 1)}% of the shops' requests; `
       + `load average ${loadAtStart.map((n) => n.toFixed(2)).join(" ")} at start, ${os.loadavg().map((n) => n.toFixed(2)).join(" ")} at end`,
