@@ -5,7 +5,7 @@
 // days: db/invalidation.ts) and the first lapse a cached answer needs (answer-cache.ts). Statements
 // select only the columns the engine uses and run as raw D1 statements: the bookings of a 31-day
 // range are thousands of rows, and Drizzle's row mapping was 41% of the request's CPU.
-import { and, eq, exists, gt, gte, inArray, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
+import { and, eq, exists, gt, gte, inArray, isNull, lt, lte, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { bookingHourVersions, bookings, calendarVersions, events, hoursFromColumn, providers, resourceExceptionDates, resources, services, type OpeningHours } from "../../db/schema";
 import { EVERY_HOUR, HOUR_MS } from "../../db/invalidation";
@@ -14,7 +14,7 @@ import type { SlotServiceSettings } from "../../domain/slots";
 import type { Deps } from "../../env";
 import { accountD1 } from "../../db/shards";
 import { isActiveSql, lapsesLaterSql } from "../bookings/queries";
-import { bookedCountsColumns, bookedCountsWhere } from "../events/queries";
+import { bookedCountsWhere } from "../events/queries";
 
 /** The service columns the slot reads select: the engine's settings, and what picks the slot kind. */
 interface SlotService extends SlotServiceSettings {
@@ -41,23 +41,26 @@ interface SlotReads {
 
 const HOURS: Hours[] = ["opening_hours_mon", "opening_hours_tue", "opening_hours_wed", "opening_hours_thu", "opening_hours_fri", "opening_hours_sat", "opening_hours_sun"];
 
-/** What a slot read's statements differ by: each shape's SQL text is rendered once per isolate. */
+/** What a slot read's statement differs by: each shape's SQL text is rendered once per isolate. */
 interface Shape {
   publicOnly: boolean;
   selected: boolean;
-  /** Each read runs only when the versions moved on from a cached answer's. */
-  unlessVersion: boolean;
 }
 
 type Bound = "account" | "service" | "selected" | "from" | "to" | "dateFrom" | "dateTo" | "now" | "hourFrom" | "hourTo" | "unless";
 const p = (name: Bound) => sql.placeholder(name);
 
+/** Every row of `rows` as one JSON array text: `[[…], […]]`, `[]` when none. */
+const everyRow = (...columns: SQLWrapper[]) => sql`json_group_array(json_array(${sql.join(columns, sql`, `)}))`;
+
 /**
- * The batch's statements for one shape, the versions first, as Drizzle renders them with
- * placeholders. Rendering the eight statements per request was 1.5-3 ms of CPU, as much as a
- * whole trivial request (docs/decisions/latency.md, "Misses that are cheap").
+ * The ONE statement of a slot read, as Drizzle renders it with placeholders: one row with the
+ * versions and, unless they are still the cached answer's (`unless`), each read as one JSON
+ * text. One statement rather than a batch of eight: each statement of a batch costs D1 its own
+ * preparation, execution and result set, and a miss was mostly that (docs/decisions/latency.md,
+ * "Misses that are cheap"); thousands of booking rows come back as one text, not one object each.
  */
-function buildStatements({ publicOnly, selected, unlessVersion }: Shape): FixedStatement<Bound>[] {
+function buildStatement({ publicOnly, selected }: Shape): FixedStatement<Bound> {
   const qb = new QueryBuilder();
   const serviceConditions = [eq(services.id, p("service")), eq(services.account_id, p("account"))];
   if (publicOnly) serviceConditions.push(eq(services.active, true));
@@ -87,16 +90,21 @@ function buildStatements({ publicOnly, selected, unlessVersion }: Shape): FixedS
   ];
   if (publicOnly) eventConditions.push(eq(events.published, true));
 
-  const queries = [
-    qb.select({
-      id: services.id, booking_type: services.booking_type, interval: services.interval, interval_rounding: services.interval_rounding,
-      max_slots: services.max_slots, has_day_booking: services.has_day_booking, day_booking_specify_time: services.day_booking_specify_time, same_day: services.same_day,
-    }).from(services).where(and(...serviceConditions)),
-    qb.select({ id: resources.id, capacity: resources.capacity, ...Object.fromEntries(HOURS.map((h) => [h, resources[h]])) })
+  const seatsHeld = qb.select({ event_id: bookings.event_id, held: sql`SUM(${bookings.count})`.as("held") }).from(bookings)
+    .where(bookedCountsWhere(p("account"), qb.select({ id: events.id }).from(events).where(and(...eventConditions)), p("now")))
+    .groupBy(bookings.event_id)
+    .as("seats_held");
+
+  const reads: [string, unknown][] = [
+    ["service", qb.select({ row: sql`json_array(${sql.join([
+      services.id, services.booking_type, services.interval, services.interval_rounding, services.max_slots,
+      services.has_day_booking, services.day_booking_specify_time, services.same_day,
+    ], sql`, `)})` }).from(services).where(and(...serviceConditions))],
+    ["resources", qb.select({ rows: everyRow(resources.id, resources.capacity, ...HOURS.map((h) => resources[h])) })
       .from(providers)
       .innerJoin(resources, and(eq(resources.id, providers.resource_id), eq(resources.account_id, p("account"))))
-      .where(and(...providerConditions, ofKind("appointment"))),
-    qb.select({ resource_id: resourceExceptionDates.resource_id, exception_date: resourceExceptionDates.exception_date, opening_hours: resourceExceptionDates.opening_hours })
+      .where(and(...providerConditions, ofKind("appointment")))],
+    ["exceptions", qb.select({ rows: everyRow(resourceExceptionDates.resource_id, resourceExceptionDates.exception_date, resourceExceptionDates.opening_hours) })
       .from(resourceExceptionDates)
       .where(and(
         eq(resourceExceptionDates.account_id, p("account")),
@@ -104,8 +112,8 @@ function buildStatements({ publicOnly, selected, unlessVersion }: Shape): FixedS
         gte(resourceExceptionDates.exception_date, p("dateFrom")),
         lte(resourceExceptionDates.exception_date, p("dateTo")),
         ofKind("appointment"),
-      )),
-    qb.select({ resource_id: bookings.resource_id, from: sql`${bookings.booked_from}`.as("from"), to: sql`${bookings.booked_to}`.as("to"), count: bookings.count })
+      ))],
+    ["bookings", qb.select({ rows: everyRow(bookings.resource_id, bookings.booked_from, bookings.booked_to, bookings.count) })
       .from(bookings)
       .where(and(
         eq(bookings.account_id, p("account")),
@@ -115,22 +123,20 @@ function buildStatements({ publicOnly, selected, unlessVersion }: Shape): FixedS
         lt(bookings.booked_from, p("to")),
         gt(bookings.booked_to, p("from")),
         ofKind("appointment"),
-      )),
-    qb.select({ id: events.id, resource_id: events.resource_id, capacity: events.capacity, starts_at: events.starts_at, ends_at: events.ends_at })
+      ))],
+    ["events", qb.select({ rows: everyRow(events.id, events.resource_id, events.capacity, events.starts_at, events.ends_at) })
       .from(events)
-      .where(and(...eventConditions)),
+      .where(and(...eventConditions))],
     // Seats held as the events feature counts them, so slots and event availability agree.
-    qb.select(bookedCountsColumns).from(bookings)
-      .where(bookedCountsWhere(p("account"), qb.select({ id: events.id }).from(events).where(and(...eventConditions)), p("now")))
-      .groupBy(bookings.event_id),
+    ["booked", qb.select({ rows: everyRow(sql`${seatsHeld.event_id}`, sql`${seatsHeld.held}`) }).from(seatsHeld)],
     // Over every booking of the account in range, of either service kind: an early lapse only
     // makes a cached answer expire sooner.
-    qb.select({ lapse: sql`MIN(${bookings.expires_at})`.as("lapse") }).from(bookings).where(and(
+    ["lapse", qb.select({ lapse: sql`MIN(${bookings.expires_at})` }).from(bookings).where(and(
       lapsesLaterSql(p("now")),
       eq(bookings.account_id, p("account")),
       lt(bookings.booked_from, p("to")),
       gt(bookings.booked_to, p("from")),
-    )),
+    ))],
   ];
   // Versions only grow, so the sum over the range's hour rows (and the every-hour rows) moves
   // whenever one of them does. Two sums, not one with OR: each is a search of the (resource_id,
@@ -140,30 +146,36 @@ function buildStatements({ publicOnly, selected, unlessVersion }: Shape): FixedS
   const version = sql`SELECT COALESCE((SELECT ${calendarVersions.version} FROM ${calendarVersions} WHERE ${calendarVersions.account_id} = ${p("account")}), 0)
     || ':' || (${hourSum(sql`${bookingHourVersions.hour} BETWEEN ${p("hourFrom")} AND ${p("hourTo")}`)}
       + ${hourSum(sql`${bookingHourVersions.hour} = ${EVERY_HOUR}`)}) AS version`;
-  const versionStatement = fixedStatement<Bound>(() => ({ toSQL: () => dialect.sqlToQuery(version) }));
-  return [versionStatement, ...queries.map((q) => {
-    const read = fixedStatement<Bound>(() => q);
-    if (!unlessVersion) return read;
-    // With a cached answer at hand, each read runs only when the versions moved on: on a hit the
-    // batch reads the version rows and nothing else, so hit or miss is one round trip. The
-    // one-row (or no-row) left side of a CROSS JOIN is the outer loop, so a hit never starts the
-    // inner query (a constant WHERE term would still scan it).
-    return {
-      sql: `SELECT q.* FROM (SELECT 1 WHERE (${versionStatement.sql}) != ?) CROSS JOIN (${read.sql}) AS q`,
-      params: [...versionStatement.params, { name: "unless" as const }, ...read.params],
-    };
-  })];
+  // A CASE evaluates only the branch it takes, so while the versions are a cached answer's
+  // (`unless`; NULL with none at hand) no read runs: hit or miss, one statement.
+  const columns = reads.map(([name, read]) => sql`CASE WHEN versions.version = ${p("unless")} THEN NULL ELSE ${read} END AS ${sql.identifier(name)}`);
+  const statement = sql`SELECT versions.version AS version, ${sql.join(columns, sql`, `)} FROM (${version}) AS versions`;
+  return fixedStatement<Bound>(() => ({ toSQL: () => dialect.sqlToQuery(statement) }));
 }
 
 const dialect = new SQLiteSyncDialect();
-const statementsByShape = new Map<string, FixedStatement<Bound>[]>();
+const statementsByShape = new Map<string, FixedStatement<Bound>>();
 
-function statementsOf(shape: Shape): FixedStatement<Bound>[] {
-  const key = `${shape.publicOnly}|${shape.selected}|${shape.unlessVersion}`;
+function statementOf(shape: Shape): FixedStatement<Bound> {
+  const key = `${shape.publicOnly}|${shape.selected}`;
   let found = statementsByShape.get(key);
-  if (!found) statementsByShape.set(key, (found = buildStatements(shape)));
+  if (!found) statementsByShape.set(key, (found = buildStatement(shape)));
   return found;
 }
+
+/** The one row the statement answers: the versions, and each read as a JSON text (null when not run). */
+interface ReadRow {
+  version: string;
+  service: string | null;
+  resources: string | null;
+  exceptions: string | null;
+  bookings: string | null;
+  events: string | null;
+  booked: string | null;
+  lapse: number | null;
+}
+
+const rowsOf = <T>(text: string | null): T[] => (text ? (JSON.parse(text) as T[]) : []);
 
 export async function slotReads(
   { env, account, now }: Deps,
@@ -172,7 +184,6 @@ export async function slotReads(
   dates: { from: string; to: string },
   options: { selected?: number[]; publicOnly: boolean; unlessVersion?: string },
 ): Promise<SlotReads | "unchanged"> {
-  const shape = { publicOnly: options.publicOnly, selected: options.selected !== undefined, unlessVersion: options.unlessVersion !== undefined };
   const values: Record<Bound, string | number | null> = {
     account: account.id, service: serviceId, selected: options.selected ? JSON.stringify(options.selected) : null,
     from: instants.from, to: instants.to, dateFrom: dates.from, dateTo: dates.to, now,
@@ -180,29 +191,31 @@ export async function slotReads(
     unless: options.unlessVersion ?? null,
   };
   const d1 = accountD1({ env, account });
-  const statements = statementsOf(shape).map((statement) => bindFixed(d1, statement, values));
-  const results = await d1.batch(statements);
-  const current = String((results[0].results?.[0] as { version?: string } | undefined)?.version ?? "");
+  const row = await bindFixed(d1, statementOf({ publicOnly: options.publicOnly, selected: options.selected !== undefined }), values).first<ReadRow>();
+  const current = String(row?.version ?? "");
   if (current === options.unlessVersion) return "unchanged";
-  const rows = (i: number) => (results[i + 1].results ?? []) as Record<string, any>[];
 
-  const [service] = rows(0);
+  const service = row?.service ? (JSON.parse(row.service) as [number, string, number, number | null, number, number, number, number]) : null;
+  type Hours7 = [OpeningHours, OpeningHours, OpeningHours, OpeningHours, OpeningHours, OpeningHours, OpeningHours];
   return {
     service: service
       ? {
-        id: service.id, booking_type: service.booking_type, interval: service.interval, interval_rounding: service.interval_rounding,
-        max_slots: service.max_slots, has_day_booking: service.has_day_booking === 1,
-        day_booking_specify_time: service.day_booking_specify_time === 1, same_day: service.same_day === 1,
+        id: service[0], booking_type: service[1], interval: service[2], interval_rounding: service[3],
+        max_slots: service[4], has_day_booking: service[5] === 1, day_booking_specify_time: service[6] === 1, same_day: service[7] === 1,
       }
       : null,
-    resources: rows(1).map((r) => ({ id: r.id, capacity: r.capacity, ...Object.fromEntries(HOURS.map((h) => [h, hoursFromColumn(r[h])])) }) as SlotResourceRow),
-    exceptions: rows(2).map((r) => ({ resource_id: r.resource_id, exception_date: r.exception_date, opening_hours: hoursFromColumn(r.opening_hours) })),
-    bookings: rows(3) as SlotReads["bookings"],
-    // Sorted here: the order of a subquery's rows is not kept through the join above.
-    events: (rows(4) as SlotReads["events"]).sort((a, b) => a.starts_at - b.starts_at || a.id - b.id),
-    // By position: the sum's column is named after its SQL text, not the select's key.
-    booked: new Map(rows(5).map((r) => { const [eventId, held] = Object.values(r); return [Number(eventId), Number(held ?? 0)]; })),
+    resources: rowsOf<[number, number, ...Hours7]>(row?.resources ?? null)
+      .map(([id, capacity, ...hours]) => ({ id, capacity, ...Object.fromEntries(HOURS.map((h, i) => [h, hoursFromColumn(hours[i])])) }) as SlotResourceRow)
+      .sort((a, b) => a.id - b.id),
+    exceptions: rowsOf<[number, string, OpeningHours]>(row?.exceptions ?? null)
+      .map(([resource_id, exception_date, hours]) => ({ resource_id, exception_date, opening_hours: hoursFromColumn(hours) })),
+    bookings: rowsOf<[number, number, number, number]>(row?.bookings ?? null).map(([resource_id, from, to, count]) => ({ resource_id, from, to, count })),
+    // Sorted here: an aggregate keeps no order.
+    events: rowsOf<[number, number, number, number, number]>(row?.events ?? null)
+      .map(([id, resource_id, capacity, starts_at, ends_at]) => ({ id, resource_id, capacity, starts_at, ends_at }))
+      .sort((a, b) => a.starts_at - b.starts_at || a.id - b.id),
+    booked: new Map(rowsOf<[number, number | null]>(row?.booked ?? null).map(([eventId, held]) => [eventId, Number(held ?? 0)])),
     version: current,
-    firstLapse: rows(6)[0]?.lapse == null ? null : Number(rows(6)[0].lapse),
+    firstLapse: row?.lapse == null ? null : Number(row.lapse),
   };
 }
