@@ -60,6 +60,7 @@ describe("a feature on its first request", () => {
     expect(res.headers.get("ratelimit-limit")).toBeTruthy();
     expect(res.headers.get("ratelimit-remaining")).toBeTruthy();
     expect(res.headers.get("server-timing")).toMatch(/d1;desc="\d+ round trips"/);
+    // Only the feature a matching route belongs to: the slot routes also under /services stay unloaded.
     expect(loads).toEqual(["services"]);
   });
 
@@ -81,7 +82,6 @@ describe("a feature on its first request", () => {
     expect(ids[1]).toBe(ids[0]);
   });
 
-  // Only the feature whose routes match: the slot routes under /services are not loaded for a service.
   it("loads once for requests that arrive together", async () => {
     const { api } = await newAccount();
     const { app, loads } = freshApp();
