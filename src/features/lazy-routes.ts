@@ -18,11 +18,22 @@ export type RouteTable = readonly (readonly [method: string, path: string])[];
 export function lazyRoutes(table: RouteTable, load: () => Promise<Hono<AppEnv>>): Hono<AppEnv> {
   let handlers: RouterRoute["handler"][] | undefined;
   let loading: Promise<RouterRoute["handler"][]> | undefined;
-  const loaded = () => (loading ??= load().then((routes) => (handlers = routes.routes.map((route) => route.handler))));
+  const loaded = () => (loading ??= load().then((routes) => (handlers = handlersMatching(table, routes))));
   const app = new Hono<AppEnv>();
   table.forEach(([method, path], at) => {
     // Once loaded, the real handler is called without a promise in between, as before.
     app.on(method, path, (c, next) => (handlers ? handlers[at](c, next) : loaded().then((real) => real[at](c, next))));
   });
   return app;
+}
+
+/**
+ * The loaded app's handlers, refused unless its routes are the table's: a stand-in must never call
+ * another route's handler (an out-of-date table answers 500, never a wrong handler's answer).
+ */
+function handlersMatching(table: RouteTable, routes: Hono<AppEnv>): RouterRoute["handler"][] {
+  const same = routes.routes.length === table.length
+    && routes.routes.every((route, at) => route.method === table[at][0] && route.path === table[at][1]);
+  if (!same) throw new Error("A feature's routes differ from its route table: run npm run routes:tables.");
+  return routes.routes.map((route) => route.handler);
 }

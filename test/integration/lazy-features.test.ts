@@ -98,4 +98,13 @@ describe("a feature on its first request", () => {
     expect(res.headers.get("allow")).toBe(deployed.headers.get("allow"));
     expect(await res.json()).toEqual(await deployed.json());
   });
+
+  it("refuses with a 500 rather than call a handler when the table is not the feature's routes", async () => {
+    const { api } = await newAccount();
+    const stale = lazyRoutes([...ROUTE_TABLES.services].reverse(), routeLoaders.services);
+    const app = buildApp({ privateFeatures: [["/services", stale]] });
+    const res = await fetchFrom(app, request("GET", "/api/v1/services", { apiKey: api.apiKey }));
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ error: "system error" });
+  });
 });
