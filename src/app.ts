@@ -16,11 +16,10 @@ import { ApiError } from "./http/errors";
 import { idempotency } from "./http/idempotency";
 import { rateLimit } from "./http/rate-limit";
 import { meterRequest } from "./http/server-timing";
-import { operatorRoutes } from "./features/operator/routes";
 import { openApiRoutes } from "./openapi/routes";
 import { healthRoutes } from "./features/health/routes";
 import { favicon } from "./http/favicon";
-import { privateFeatures, publicFeatures } from "./features";
+import { onFirstUse, privateFeatures, publicFeatures } from "./features";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -79,7 +78,7 @@ export function buildApp(options: AppOptions = {}) {
   app.route("/health", healthRoutes);
   // Every host's, the API's and each booking site's: before the booking site looks up its account.
   app.get("/favicon.ico", favicon);
-  app.route("/admin/v1", operatorRoutes);
+  app.route("/admin/v1", onFirstUse("operator"));
   // Unknown operator paths end here (after the operator's auth) rather than falling through to
   // the public site; a known path asked with another method is a 405.
   app.all("/admin/v1/*", notFound);

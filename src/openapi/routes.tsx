@@ -3,8 +3,11 @@
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "../env";
-import { openApiDocument } from "./document";
 import { REFERENCE_CSS, ReferencePage } from "./reference-page";
+
+// The document is built from every feature's schemas: imported on the first request for it, not
+// at start-up (issue 21, scope 5).
+const openApiDocument = () => import("./document").then((m) => m.openApiDocument());
 
 /**
  * The page is rendered here and runs no script: the policy allows none, and only this origin's
@@ -21,9 +24,9 @@ const referenceHeaders = secureHeaders({
 export const openApiRoutes = new Hono<AppEnv>();
 
 // The app strips a `.json` suffix from every path (spec: Output format), so this is also /openapi.json.
-openApiRoutes.get("/openapi", (c) => c.json(openApiDocument()));
+openApiRoutes.get("/openapi", async (c) => c.json(await openApiDocument()));
 
-openApiRoutes.get("/docs", referenceHeaders, (c) =>
-  c.html(`<!doctype html>${<ReferencePage document={openApiDocument()} documentUrl="/api/v1/openapi.json" />}`));
+openApiRoutes.get("/docs", referenceHeaders, async (c) =>
+  c.html(`<!doctype html>${<ReferencePage document={await openApiDocument()} documentUrl="/api/v1/openapi.json" />}`));
 
 openApiRoutes.get("/docs.css", (c) => c.body(REFERENCE_CSS, 200, { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=3600" }));
