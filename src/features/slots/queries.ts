@@ -5,7 +5,7 @@
 // days: db/invalidation.ts) and the first lapse a cached answer needs (answer-cache.ts). Statements
 // select only the columns the engine uses and run as raw D1 statements: the bookings of a 31-day
 // range are thousands of rows, and Drizzle's row mapping was 41% of the request's CPU.
-import { and, eq, exists, gt, gte, inArray, isNull, lt, lte, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, eq, gt, gte, inArray, isNull, lt, lte, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { bookingHourVersions, bookings, calendarVersions, events, hoursFromColumn, providers, resourceExceptionDates, resources, services, type OpeningHours } from "../../db/schema";
 import { EVERY_HOUR, HOUR_MS } from "../../db/invalidation";
@@ -64,8 +64,10 @@ function buildStatement({ publicOnly, selected }: Shape): FixedStatement<Bound> 
   const qb = new QueryBuilder();
   const serviceConditions = [eq(services.id, p("service")), eq(services.account_id, p("account"))];
   if (publicOnly) serviceConditions.push(eq(services.active, true));
-  const ofKind = (kind: "appointment" | "attendance"): SQL =>
-    exists(qb.select({ one: sql`1` }).from(services).where(and(...serviceConditions, eq(services.booking_type, kind))));
+  // Named once in a WITH clause: the service's kind and its provider resources are asked by most
+  // reads below, and repeating their subqueries (with their parameters) neared D1's 100 per statement.
+  const serviceKind = qb.select({ booking_type: services.booking_type }).from(services).where(and(...serviceConditions));
+  const ofKind = (kind: "appointment" | "attendance"): SQL => sql`EXISTS (SELECT 1 FROM slot_service WHERE booking_type = ${kind})`;
 
   const providerConditions = [
     eq(providers.account_id, p("account")),
@@ -74,11 +76,12 @@ function buildStatement({ publicOnly, selected }: Shape): FixedStatement<Bound> 
     eq(resources.active, true),
   ];
   if (selected) providerConditions.push(inArray(resources.id, sql`(select value from json_each(${p("selected")}))`));
-  const providerIds = qb
+  const providerIdsQuery = qb
     .select({ id: providers.resource_id })
     .from(providers)
     .innerJoin(resources, and(eq(resources.id, providers.resource_id), eq(resources.account_id, p("account"))))
     .where(and(...providerConditions));
+  const providerIds = sql`(SELECT id FROM slot_resource_ids)`;
 
   const eventConditions = [
     eq(events.account_id, p("account")),
@@ -101,9 +104,8 @@ function buildStatement({ publicOnly, selected }: Shape): FixedStatement<Bound> 
       services.has_day_booking, services.day_booking_specify_time, services.same_day,
     ], sql`, `)})` }).from(services).where(and(...serviceConditions))],
     ["resources", qb.select({ rows: everyRow(resources.id, resources.capacity, ...HOURS.map((h) => resources[h])) })
-      .from(providers)
-      .innerJoin(resources, and(eq(resources.id, providers.resource_id), eq(resources.account_id, p("account"))))
-      .where(and(...providerConditions, ofKind("appointment")))],
+      .from(resources)
+      .where(and(inArray(resources.id, providerIds), ofKind("appointment")))],
     ["exceptions", qb.select({ rows: everyRow(resourceExceptionDates.resource_id, resourceExceptionDates.exception_date, resourceExceptionDates.opening_hours) })
       .from(resourceExceptionDates)
       .where(and(
@@ -149,7 +151,8 @@ function buildStatement({ publicOnly, selected }: Shape): FixedStatement<Bound> 
   // A CASE evaluates only the branch it takes, so while the versions are a cached answer's
   // (`unless`; NULL with none at hand) no read runs: hit or miss, one statement.
   const columns = reads.map(([name, read]) => sql`CASE WHEN versions.version = ${p("unless")} THEN NULL ELSE ${read} END AS ${sql.identifier(name)}`);
-  const statement = sql`SELECT versions.version AS version, ${sql.join(columns, sql`, `)} FROM (${version}) AS versions`;
+  const statement = sql`WITH slot_service AS ${serviceKind}, slot_resource_ids(id) AS ${providerIdsQuery}
+    SELECT versions.version AS version, ${sql.join(columns, sql`, `)} FROM (${version}) AS versions`;
   return fixedStatement<Bound>(() => ({ toSQL: () => dialect.sqlToQuery(statement) }));
 }
 
