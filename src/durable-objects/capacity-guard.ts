@@ -33,6 +33,12 @@ export interface GuardedResult {
   bookmark: string | null;
   /** The shard written, whose database the bookmark belongs to. */
   shard: string;
+  /**
+   * The batch failed (nothing written): its error's message, answered rather than thrown, since a
+   * rejection out of the object is reported as its uncaught exception; the client throws it again
+   * (guard-client.ts). A create's new person whose identifier another request took meanwhile is one.
+   */
+  failure?: string;
 }
 
 export class CapacityGuard extends DurableObject<Env> {
@@ -42,7 +48,8 @@ export class CapacityGuard extends DurableObject<Env> {
     const shard = batch.shard ?? DIRECTORY_SHARD;
     const run = this.#tail.then(async () => ({ ...(await applyBatch(shardD1(this.env, shard), batch)), shard }));
     this.#tail = run.catch(() => undefined);
-    return run;
+    return run.catch((error: unknown): GuardedResult =>
+      ({ applied: false, rows: [], bookmark: null, shard, failure: error instanceof Error ? error.message : String(error) }));
   }
 }
 
