@@ -10,7 +10,7 @@ type SqlRow = Record<string, string | number | null>;
 export interface GuardedBatch {
   /** The shard holding the guarded rows (db/shards.ts); DB when absent (callers before shards). */
   shard?: string;
-  /** Run in one D1 batch. The first statement is the guarded write: it must change one row. */
+  /** Run in one D1 batch. The first statement (`appliedBy`) is the guarded write: it must change one row. */
   statements: SqlStatement[];
   /**
    * Run every statement in one D1 batch, all or nothing. The follow-ups then run whether or not
@@ -18,6 +18,11 @@ export interface GuardedBatch {
    * from their event"). Without it, follow-ups run in a second batch only after the first applied.
    */
   atomic?: boolean;
+  /**
+   * With `atomic`: which statement is the guarded write (0 when absent). Statements before it must
+   * carry the same condition, so they change rows exactly when it does (a create's new person).
+   */
+  appliedBy?: number;
 }
 
 export interface GuardedResult {
@@ -28,6 +33,12 @@ export interface GuardedResult {
   bookmark: string | null;
   /** The shard written, whose database the bookmark belongs to. */
   shard: string;
+  /**
+   * The batch failed (nothing written): its error's message, answered rather than thrown, since a
+   * rejection out of the object is reported as its uncaught exception; the client throws it again
+   * (guard-client.ts). A create's new person whose identifier another request took meanwhile is one.
+   */
+  failure?: string;
 }
 
 export class CapacityGuard extends DurableObject<Env> {
@@ -37,7 +48,8 @@ export class CapacityGuard extends DurableObject<Env> {
     const shard = batch.shard ?? DIRECTORY_SHARD;
     const run = this.#tail.then(async () => ({ ...(await applyBatch(shardD1(this.env, shard), batch)), shard }));
     this.#tail = run.catch(() => undefined);
-    return run;
+    return run.catch((error: unknown): GuardedResult =>
+      ({ applied: false, rows: [], bookmark: null, shard, failure: error instanceof Error ? error.message : String(error) }));
   }
 }
 
@@ -47,12 +59,12 @@ export class CapacityGuard extends DurableObject<Env> {
  */
 const changedItsRow = (result: D1Result) => result.meta.changes >= 1;
 
-async function applyBatch(binding: D1Database, { statements, atomic }: GuardedBatch): Promise<Omit<GuardedResult, "shard">> {
+async function applyBatch(binding: D1Database, { statements, atomic, appliedBy = 0 }: GuardedBatch): Promise<Omit<GuardedResult, "shard">> {
   // Its own session on the primary, so the write's bookmark can be handed back to the request.
   const db = binding.withSession("first-primary");
   if (atomic) {
     const results = await db.batch(statements.map((s) => db.prepare(s.sql).bind(...s.params)));
-    return { applied: changedItsRow(results[0]), rows: results.map((r) => r.results as SqlRow[]), bookmark: db.getBookmark() };
+    return { applied: changedItsRow(results[appliedBy]), rows: results.map((r) => r.results as SqlRow[]), bookmark: db.getBookmark() };
   }
   const [guarded, ...rest] = statements;
   const first = await db.prepare(guarded.sql).bind(...guarded.params).run();

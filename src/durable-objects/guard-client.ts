@@ -14,5 +14,9 @@ export interface CapacityGuard {
 
 /** The guards of one shard's resources and events; each writes to that shard. */
 export const durableCapacityGuard = (env: { CAPACITY_GUARD: DurableObjectNamespace<CapacityGuardObject> }, shard: string): CapacityGuard => ({
-  apply: (scope, batch) => env.CAPACITY_GUARD.getByName(guardKey(shard, scope)).apply({ ...batch, shard }),
+  apply: async (scope, batch) => {
+    const result = await env.CAPACITY_GUARD.getByName(guardKey(shard, scope)).apply({ ...batch, shard });
+    if (result.failure !== undefined) throw new Error(result.failure);
+    return result;
+  },
 });

@@ -1,18 +1,19 @@
 // POST /bookings on the private API and the booking site: where the booking goes (event, resource
 // or a free provider of the service), who it is for, its first state (the draft), and the guarded insert.
 import type { Booking, Resource, Service } from "../../db/schema";
+import type { SqlStatement } from "../../db/sql-statement";
 import type { Written } from "../../db/written";
 import { initialState } from "../../domain/booking-states";
 import type { Deps } from "../../env";
 import { ApiError, ErrorCollector } from "../../http/errors";
 import type { CapacityScope } from "./capacity-sql";
-import { insertBookingStatement, runGuardedInsert, runWrite, type BookingColumns } from "./guarded-write";
+import { runCreate, type BookingColumns, type CreateResult } from "./guarded-write";
 import {
-  applyPersonFill, createPlannedPerson, discardPlannedPerson, isUniqueViolation, lookUpPerson, personError, personFillStatement, plannedPerson,
+  applyPersonFill, isUniqueViolation, lookUpPerson, newPersonColumns, personError, personFillStatement, personTakenMeanwhile, plannedPerson,
   type PersonPlan,
 } from "./person-link";
 import { bookingDate, checkPublicTimes, closedForHoliday, exceptionHoursByResource, exceptionHoursOfDate, isInsideOpeningHours } from "./public-rules";
-import { getBookingWithRelated } from "./queries";
+import { getBookingWithRelated, insertedBookingFrom, insertedBookingReads } from "./queries";
 import { bookingReferences, eventWithReferences, instantOf, reminderBefore, type CurrentVersion, type MoreReads } from "./references";
 import { knownFull, type MemoSlot } from "./refusal-memo";
 import { CREATE_MESSAGE_FLAGS, type CreateBookingBody } from "./schema";
@@ -198,14 +199,16 @@ const fullyBooked = (placement: Placement) =>
   placement.eventId ? ApiError.invalid("event_id", EVENT_FULL) : ApiError.invalid("booked_from", FULLY_BOOKED);
 
 /**
- * Writes the draft: its person, then the guarded insert on each candidate in turn. A refused
- * booking (full) and a failed write both remove a person created for it. `extra` columns
- * (a recurring occurrence's collection_id) go into the same insert. Candidates this isolate saw
+ * Writes the draft: the guarded insert on each candidate in turn, with a new person in the same
+ * transaction (guarded-write.ts, `runCreate`: the person goes in only when the booking does, so a
+ * refused booking leaves no person behind and the person's insert costs no round trip of its own).
+ * `extra` columns (a recurring occurrence's collection_id) go into the same insert. With `reads`,
+ * the booking and its related rows are read in that transaction too. Candidates this isolate saw
  * refused under the version the references read are still full (refusal-memo.ts) and are not
- * tried; when none is left the refusal comes before any person is written. A matched person's
- * fill is the caller's (`insertDraft`, `insertDraftAndRead`): only once the booking is in.
+ * tried; when none is left the refusal comes before anything is written. A matched person's fill
+ * is the caller's (`insertDraft`, `insertDraftAndRead`): only once the booking is in.
  */
-async function writeDraft(deps: Deps, draft: BookingDraft, extra: BookingColumns): Promise<number> {
+async function writeDraft(deps: Deps, draft: BookingDraft, extra: BookingColumns, reads?: SqlStatement[]): Promise<CreateResult> {
   const { placement, plan, ignoreCapacity } = draft;
   const slotOf = ({ scope }: Candidate): MemoSlot => ({
     shard: deps.account.shard, accountId: deps.account.id, scope,
@@ -213,41 +216,39 @@ async function writeDraft(deps: Deps, draft: BookingDraft, extra: BookingColumns
   });
   const candidates = ignoreCapacity ? placement.candidates : placement.candidates.filter((c) => !knownFull(slotOf(c), placement.version));
   if (candidates.length === 0) throw fullyBooked(placement);
-  const personId = await createPlannedPerson(deps, plan);
-  let id: number | null = null;
-  try {
-    for (const candidate of candidates) {
-      const row = { ...draft.values(candidate.resource.id, personId), ...extra };
-      if (ignoreCapacity) id = await runWrite(deps, insertBookingStatement(row));
-      else id = await runGuardedInsert(deps, insertBookingStatement(row, slotOf(candidate)), slotOf(candidate));
-      if (id !== null) break;
+  const person = newPersonColumns(deps, plan);
+  for (const candidate of candidates) {
+    const booking = { ...draft.values(candidate.resource.id, plan.kind === "existing" ? plan.person.id : null), ...extra };
+    let written: CreateResult | null;
+    try {
+      written = await runCreate(deps, { booking, person, slot: ignoreCapacity ? undefined : slotOf(candidate), reads });
+    } catch (error) {
+      // Another request took one of the new person's identifiers between the check and the insert.
+      if (person && isUniqueViolation(error)) throw personTakenMeanwhile();
+      throw error;
     }
-  } catch (error) {
-    await discardPlannedPerson(deps, plan, personId);
-    throw error;
+    if (written) return written;
   }
-  if (id === null) {
-    await discardPlannedPerson(deps, plan, personId);
-    throw fullyBooked(placement);
-  }
-  return id;
+  throw fullyBooked(placement);
 }
 
 /** The draft written (`writeDraft`), then a matched person's empty attributes filled. */
 export async function insertDraft(deps: Deps, draft: BookingDraft, extra: BookingColumns = {}): Promise<number> {
-  const id = await writeDraft(deps, draft, extra);
+  const { id } = await writeDraft(deps, draft, extra);
   await applyPersonFill(deps, draft.plan);
   return id;
 }
 
 /**
- * The draft written, then the booking with its related rows in one batch that first fills a
- * matched person's empty attributes (so the answer shows them): the fill costs no round trip.
+ * The draft written with the booking and its related rows read in the write's own transaction
+ * (no round trip after it). A matched person's empty attributes are filled first in a batch that
+ * then reads the booking with its related rows (so the answer shows them): the fill and the read
+ * cost one round trip after the write.
  */
 export async function insertDraftAndRead(deps: Deps, draft: BookingDraft, extra: BookingColumns = {}): Promise<Booking> {
-  const id = await writeDraft(deps, draft, extra);
   const fill = personFillStatement(deps, draft.plan);
-  if (!fill) return getBookingWithRelated(deps, id);
+  const { id, reads } = await writeDraft(deps, draft, extra, fill ? undefined : insertedBookingReads(deps));
+  if (!fill) return insertedBookingFrom(id, reads) ?? getBookingWithRelated(deps, id);
   try {
     return await getBookingWithRelated(deps, id, fill);
   } catch (error) {

@@ -15,13 +15,40 @@ interface Guard {
   window: CapacityWindow;
 }
 
-/** `INSERT … SELECT … WHERE <fits> RETURNING id`: inserts nothing when the booking does not fit. */
-export function insertBookingStatement(values: BookingColumns, guard?: Guard): SqlStatement {
+/**
+ * The person a create inserts in the same transaction as its booking: the largest id of the
+ * people table once that insert ran (ids only grow: AUTOINCREMENT, and a transaction runs alone).
+ */
+const INSERTED_PERSON = "(SELECT MAX(id) FROM people)";
+
+/**
+ * `INSERT … SELECT … WHERE <fits> RETURNING id`: inserts nothing when the booking does not fit.
+ * With `personInserted`, its person is the one inserted just before it in the same batch
+ * (`insertPersonStatement`), whatever `values.person_id` says.
+ */
+export function insertBookingStatement(values: BookingColumns, guard?: Guard, opts: { personInserted?: boolean } = {}): SqlStatement {
+  const row = toSqlRow(opts.personInserted ? { ...values, person_id: undefined } : values);
+  const columns = Object.keys(row);
+  const fits = guard ? fitsCondition(guard.scope, guard.window) : null;
+  const names = opts.personInserted ? [...columns, "person_id"] : columns;
+  const slots = [...columns.map(() => "?"), ...(opts.personInserted ? [INSERTED_PERSON] : [])];
+  return {
+    sql: `INSERT INTO bookings (${names.join(", ")}) SELECT ${slots.join(", ")}${fits ? ` WHERE ${fits.sql}` : ""} RETURNING id`,
+    params: [...Object.values(row), ...(fits?.params ?? [])],
+  };
+}
+
+/**
+ * A create's new person, inserted only when its booking fits: the same condition as the booking's
+ * insert that follows it in the batch, over the same rows (a person changes no booking or event),
+ * so both go in or neither does and a refused create leaves no person behind.
+ */
+export function insertPersonStatement(values: Record<string, unknown>, guard?: Guard): SqlStatement {
   const row = toSqlRow(values);
   const columns = Object.keys(row);
   const fits = guard ? fitsCondition(guard.scope, guard.window) : null;
   return {
-    sql: `INSERT INTO bookings (${columns.join(", ")}) SELECT ${columns.map(() => "?").join(", ")}${fits ? ` WHERE ${fits.sql}` : ""} RETURNING id`,
+    sql: `INSERT INTO people (${columns.join(", ")}) SELECT ${columns.map(() => "?").join(", ")}${fits ? ` WHERE ${fits.sql}` : ""} RETURNING id`,
     params: [...Object.values(row), ...(fits?.params ?? [])],
   };
 }
@@ -55,14 +82,57 @@ export async function runWrite(deps: Pick<Deps, "env" | "account" | "capacityGua
   return row?.id ?? null;
 }
 
+type SqlRow = Record<string, string | number | null>;
+
+/** What a create writes in one transaction: its booking, and the new person it links to when there is one. */
+export interface CreateWrite {
+  booking: BookingColumns;
+  /** A new person's columns: inserted just before the booking, only when the booking goes in. */
+  person?: Record<string, unknown>;
+  /** The slot the booking takes: its capacity check and the reads a refusal is remembered by. None: capacity ignored. */
+  slot?: MemoSlot;
+  /** Reads run after the insert in the same transaction (the booking with its related rows): their rows are answered. */
+  reads?: SqlStatement[];
+}
+
+export interface CreateResult {
+  id: number;
+  /** The new person's id, when one was inserted. */
+  personId?: number;
+  /** The rows of `reads`, in order. */
+  reads: SqlRow[][];
+}
+
 /**
- * A create's guarded insert through its scope's guard, with the reads a refusal is remembered by
- * (refusal-memo.ts) in the same batch. Returns the booking id, or null when it did not fit.
+ * A create's writes in one D1 batch (one transaction): through its scope's guard with the refusal
+ * reads (refusal-memo.ts), or straight to D1 when capacity is ignored. Null when it did not fit,
+ * and then nothing was written.
  */
-export async function runGuardedInsert(deps: Pick<Deps, "capacityGuard">, statement: SqlStatement, slot: MemoSlot): Promise<number | null> {
-  const result = await deps.capacityGuard.apply(slot.scope, { statements: [statement, ...refusalReads(slot)], atomic: true });
-  followBookmark(result.shard, result.bookmark);
-  if (result.applied) return Number(result.rows[0][0]?.id);
-  rememberFull(slot, result.rows.slice(1));
-  return null;
+export async function runCreate(deps: Pick<Deps, "env" | "account" | "capacityGuard">, write: CreateWrite): Promise<CreateResult | null> {
+  const { slot } = write;
+  const statements: SqlStatement[] = [];
+  const personAt = write.person ? statements.push(insertPersonStatement(write.person, slot)) - 1 : -1;
+  const bookingAt = statements.push(insertBookingStatement(write.booking, slot, { personInserted: personAt >= 0 })) - 1;
+  const memoAt = statements.length;
+  if (slot) statements.push(...refusalReads(slot));
+  const readsAt = statements.length;
+  statements.push(...(write.reads ?? []));
+  let rows: SqlRow[][];
+  if (slot) {
+    const result = await deps.capacityGuard.apply(slot.scope, { statements, atomic: true, appliedBy: bookingAt });
+    followBookmark(result.shard, result.bookmark);
+    if (!result.applied) {
+      rememberFull(slot, result.rows.slice(memoAt, readsAt));
+      return null;
+    }
+    rows = result.rows;
+  } else {
+    // Without a condition the insert always goes in (or the batch fails as a whole).
+    const d1 = accountD1(deps);
+    const results = await d1.batch(statements.map((s) => d1.prepare(s.sql).bind(...s.params)));
+    rows = results.map((r) => (r.results ?? []) as SqlRow[]);
+  }
+  const id = Number(rows[bookingAt][0]?.id);
+  const personId = personAt >= 0 ? Number(rows[personAt][0]?.id) : undefined;
+  return { id, personId, reads: rows.slice(readsAt) };
 }

@@ -1,6 +1,6 @@
 // Which person a booking links to: `person_id`, or `person_attributes` matched (national id, then
 // phone, then email) or created, with person errors in the spec's nested shape.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { QueryBuilder, SQLiteSyncDialect, unionAll, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { bindFixed, fixedStatement } from "../../db/fixed-statement";
 import { everyColumn, jsonRow } from "../../db/json-row";
@@ -172,6 +172,20 @@ export function plannedPerson(plan: PersonPlan): PersonValues | null {
 export const isUniqueViolation = (error: unknown) =>
   /UNIQUE constraint failed/i.test(`${error} ${(error as { cause?: unknown })?.cause ?? ""}`);
 
+/** The answer when another request took an identifier of the new person between the check and the insert. */
+export const personTakenMeanwhile = () =>
+  personError(["is invalid"], { base: ["an identifier was taken by another person meanwhile; try again"] });
+
+const PEOPLE_COLUMNS = getTableColumns(people);
+
+/** The planned new person's row as a create inserts it beside its booking (guarded-write.ts, `runCreate`); undefined for any other plan. */
+export function newPersonColumns({ account, now }: Pick<Deps, "account" | "now">, plan: PersonPlan): Record<string, unknown> | undefined {
+  if (plan.kind !== "new") return undefined;
+  // Only the table's columns, as Drizzle's insert would take them (the statement is raw SQL).
+  const values = Object.entries(plan.values).filter(([key]) => key in PEOPLE_COLUMNS);
+  return { ...Object.fromEntries(values), account_id: account.id, created_at: now, updated_at: now };
+}
+
 /** Creates the planned new person; the booking needs its id. */
 export async function createPlannedPerson({ db, account, now }: Deps, plan: PersonPlan): Promise<number | null> {
   if (plan.kind === "none") return null;
@@ -184,9 +198,7 @@ export async function createPlannedPerson({ db, account, now }: Deps, plan: Pers
     return row.id;
   } catch (error) {
     // Another request took an identifier between the check and the insert.
-    if (isUniqueViolation(error)) {
-      throw personError(["is invalid"], { base: ["an identifier was taken by another person meanwhile; try again"] });
-    }
+    if (isUniqueViolation(error)) throw personTakenMeanwhile();
     throw error;
   }
 }

@@ -2,12 +2,14 @@
 // of a page loaded with one query per kind (no N+1). Every query filters on account_id.
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { QueryBuilder, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import {
   bookings, events, listingVersions, people, resources, services, type Booking, type Event, type Person, type Resource, type Service,
 } from "../../db/schema";
 import { inIds } from "../../db/id-list";
 import { everyColumn, jsonRow } from "../../db/json-row";
+import { fixedStatement, paramsOf, type FixedStatement } from "../../db/fixed-statement";
+import type { SqlStatement } from "../../db/sql-statement";
 import { ACTIVE_STATES } from "../../domain/booking-states";
 import type { Deps } from "../../env";
 import { pageOf, syncPageOf } from "../../db/page";
@@ -216,6 +218,59 @@ export async function getBookingWithRelated(deps: Deps, id: number, before?: Bat
   const booking = await found(rows[0], "booking");
   relatedOfBooking.set(booking, relatedFrom(related as RelatedRows));
   return booking;
+}
+
+/**
+ * The booking a create inserted earlier in the same batch (one transaction, so the largest id of
+ * the bookings table: ids only grow) and its related rows, as `relatedQueries` reads them: raw
+ * statements for the create's guarded batch (guarded-write.ts, `runCreate`), each row one JSON
+ * text (db/json-row.ts) so it comes back as Drizzle's select of every column gives it.
+ */
+const insertedBookingRow = jsonRow(bookings, everyColumn(bookings));
+const insertedPersonRow = jsonRow(people, everyColumn(people));
+const insertedResourceRow = jsonRow(resources, everyColumn(resources));
+const insertedServiceRow = jsonRow(services, everyColumn(services));
+const insertedEventRow = jsonRow(events, everyColumn(events));
+const insertedQb = new QueryBuilder();
+const insertedAccount = sql.placeholder("accountId");
+const insertedNow = sql.placeholder("now") as unknown as number;
+const justInserted = () => and(eq(bookings.account_id, insertedAccount), eq(bookings.id, sql`(SELECT MAX(id) FROM bookings)`));
+const insertedColumn = (c: SQLiteColumn) => insertedQb.select({ id: c }).from(bookings).where(justInserted());
+type InsertedKey = "accountId" | "now";
+const INSERTED_READS: FixedStatement<InsertedKey>[] = [
+  fixedStatement(() => insertedQb.select({ row: insertedBookingRow.field.as("row") }).from(bookings).where(justInserted()).limit(1)),
+  fixedStatement(() => insertedQb.select({ row: insertedPersonRow.field.as("row") }).from(people)
+    .where(and(eq(people.account_id, insertedAccount), inArray(people.id, insertedColumn(bookings.person_id))))),
+  fixedStatement(() => insertedQb.select({ row: insertedResourceRow.field.as("row") }).from(resources)
+    .where(and(eq(resources.account_id, insertedAccount), inArray(resources.id, insertedColumn(bookings.resource_id))))),
+  fixedStatement(() => insertedQb.select({ row: insertedServiceRow.field.as("row") }).from(services)
+    .where(and(eq(services.account_id, insertedAccount), inArray(services.id, insertedColumn(bookings.service_id))))),
+  fixedStatement(() => insertedQb.select({ row: insertedEventRow.field.as("row") }).from(events)
+    .where(and(eq(events.account_id, insertedAccount), inArray(events.id, insertedColumn(bookings.event_id))))),
+  fixedStatement(() => insertedQb.select({ event_id: bookings.event_id, booked: sql<number>`SUM(${bookings.count})`.as("booked") }).from(bookings)
+    .where(and(eq(bookings.account_id, insertedAccount), inArray(bookings.event_id, insertedColumn(bookings.event_id)), isActiveSql(insertedNow)))
+    .groupBy(bookings.event_id)),
+];
+
+/** The reads of `insertedBookingFrom`, bound for this request. */
+export const insertedBookingReads = ({ account, now }: Deps): SqlStatement[] =>
+  INSERTED_READS.map((statement) => ({ sql: statement.sql, params: paramsOf(statement, { accountId: account.id, now }) }));
+
+type JsonRows = Record<string, unknown>[] | undefined;
+const decodeAll = <R>(row: { decode(text: string): R }, rows: JsonRows): R[] => (rows ?? []).map((r) => row.decode(r.row as string));
+
+/**
+ * The booking and its related rows from the rows of `insertedBookingReads`, remembered like
+ * `getBookingWithRelated`'s; null unless they describe booking `id` (then the caller reads it again).
+ */
+export function insertedBookingFrom(id: number, [booking, p, r, s, e, booked]: JsonRows[]): Booking | null {
+  const [row] = decodeAll(insertedBookingRow, booking);
+  if (!row || row.id !== id) return null;
+  const counts = (booked ?? []).map((b) => ({ event_id: b.event_id as number | null, booked: b.booked === null ? null : Number(b.booked) }));
+  relatedOfBooking.set(row, relatedFrom([
+    decodeAll(insertedPersonRow, p), decodeAll(insertedResourceRow, r), decodeAll(insertedServiceRow, s), decodeAll(insertedEventRow, e), counts,
+  ]));
+  return row;
 }
 
 /**
