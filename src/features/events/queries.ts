@@ -16,13 +16,10 @@ export function getEvent(deps: Deps, id: number): Promise<Event> {
 }
 
 /**
- * `[event_id, booked]` for the events' active bookings, as a query a caller may put into its own
- * batch; active is what the capacity check counts, so an expired unverified booking is not.
+ * The bookings that hold an event's seats: active is what the capacity check counts, so an
+ * expired unverified booking is not. The slot reads (features/slots/queries.ts) count with the
+ * same condition. `eventIds` may be a subquery.
  */
-/** Seats held per event; `eventIds` may be a subquery of ids (the slots batch selects events in range). */
-/** Seats held per event, as the events feature counts them: the slot reads count them the same way. */
-export const bookedCountsColumns = { event_id: bookings.event_id, booked: sum(bookings.count).mapWith(Number) };
-
 export const bookedCountsWhere = (accountId: number | Placeholder, eventIds: readonly number[] | SQLWrapper, now: number | Placeholder) =>
   and(
     eq(bookings.account_id, accountId),
@@ -30,8 +27,12 @@ export const bookedCountsWhere = (accountId: number | Placeholder, eventIds: rea
     isActiveSql(now),
   );
 
+/** `[event_id, booked]` for the events, as a query a caller may put into its own batch. */
 export const bookedCountsQuery = (db: Db, accountId: number, eventIds: readonly number[] | SQLWrapper, now: number) =>
-  db.select(bookedCountsColumns).from(bookings).where(bookedCountsWhere(accountId, eventIds, now)).groupBy(bookings.event_id);
+  db.select({ event_id: bookings.event_id, booked: sum(bookings.count).mapWith(Number) })
+    .from(bookings)
+    .where(bookedCountsWhere(accountId, eventIds, now))
+    .groupBy(bookings.event_id);
 
 export const toBookedMap = (rows: { event_id: number | null; booked: number | null }[]) =>
   new Map(rows.map((r) => [r.event_id!, r.booked ?? 0]));
