@@ -1,9 +1,9 @@
-// The reads behind a slot answer in ONE D1 round trip whatever the range or service kind: the
+// The reads behind a slot answer in ONE D1 statement whatever the range or service kind: the
 // service, its provider resources, their exception dates and the bookings holding capacity,
 // and (for attendance services) the events in range with their seats held, plus the versions
-// the answer depends on (the calendar version and the booking-day versions of its resources and
-// days: db/invalidation.ts) and the first lapse a cached answer needs (answer-cache.ts). Statements
-// select only the columns the engine uses and run as raw D1 statements: the bookings of a 31-day
+// the answer depends on (the calendar version and the booking-hour versions of its resources and
+// hours: db/invalidation.ts) and the first lapse a cached answer needs (answer-cache.ts). Reads
+// select only the columns the engine uses, as JSON texts decoded here: the bookings of a 31-day
 // range are thousands of rows, and Drizzle's row mapping was 41% of the request's CPU.
 import { and, eq, gt, gte, inArray, isNull, lt, lte, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
