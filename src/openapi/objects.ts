@@ -2,6 +2,7 @@
 // are closed (no unknown keys), so a field a serializer adds or drops fails the contract tests.
 import { z } from "zod";
 import { BOOKING_STATES } from "../domain/booking-states";
+import { MAX_BUFFER_MINUTES } from "../domain/buffers";
 import { WEEKDAYS } from "../domain/opening-hours";
 import { CHANNELS, MESSAGE_KINDS } from "../features/messages/kinds";
 import { BOOKING_TYPES } from "../features/services/schema";
@@ -94,6 +95,12 @@ const serviceFields = {
   same_day: z.boolean(),
   template: nullableText,
   interval_rounding: z.number().int().nullable(),
+  buffer_before: z.number().int().min(0).max(MAX_BUFFER_MINUTES).meta({
+    description: "Minutes the resource is held before each booking of this service (preparation). A booking keeps the buffers it was made with; its booked_from and booked_to stay the customer's times.",
+  }),
+  buffer_after: z.number().int().min(0).max(MAX_BUFFER_MINUTES).meta({
+    description: "Minutes the resource is held after each booking of this service (clean-up); may reach into closed hours.",
+  }),
   booking_type: z.enum(BOOKING_TYPES),
   booking_type_id: z.union([z.literal(1), z.literal(2)]).meta({ deprecated: true }),
   custom_data: customData,
