@@ -81,6 +81,15 @@ export const Resource = z.object({
 export const ResourceExceptionDate = z.object({ resource_id: id, exception_date: calendarDate, opening_hours: hours, ...timestamps });
 export const ResourceOpeningHours = z.object({ date: calendarDate, opening_hours: hours });
 
+/** The private API's only: the booking site's service leaves them out (services/serializer.ts). */
+const serviceBuffers = {
+  buffer_before: z.number().int().min(0).max(MAX_BUFFER_MINUTES).meta({
+    description: "Minutes the resource is held before each booking of this service (preparation). A booking keeps the buffers it was made with; its booked_from and booked_to stay the customer's times.",
+  }),
+  buffer_after: z.number().int().min(0).max(MAX_BUFFER_MINUTES).meta({
+    description: "Minutes the resource is held after each booking of this service (clean-up); may reach into closed hours.",
+  }),
+};
 const serviceFields = {
   id,
   title: z.string(),
@@ -95,12 +104,6 @@ const serviceFields = {
   same_day: z.boolean(),
   template: nullableText,
   interval_rounding: z.number().int().nullable(),
-  buffer_before: z.number().int().min(0).max(MAX_BUFFER_MINUTES).meta({
-    description: "Minutes the resource is held before each booking of this service (preparation). A booking keeps the buffers it was made with; its booked_from and booked_to stay the customer's times.",
-  }),
-  buffer_after: z.number().int().min(0).max(MAX_BUFFER_MINUTES).meta({
-    description: "Minutes the resource is held after each booking of this service (clean-up); may reach into closed hours.",
-  }),
   booking_type: z.enum(BOOKING_TYPES),
   booking_type_id: z.union([z.literal(1), z.literal(2)]).meta({ deprecated: true }),
   custom_data: customData,
@@ -109,6 +112,7 @@ const serviceFields = {
 };
 export const Service = z.object({
   ...serviceFields,
+  ...serviceBuffers,
   ...nullableTexts("mail_verification", "mail_confirmation", "sms_verification", "sms_confirmation", "sms_reminder"),
 });
 /** The booking site's service: no message templates. */
