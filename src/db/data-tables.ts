@@ -30,7 +30,8 @@ const isAutoIncrement = (table: SQLiteTable) =>
 export const dataTables: DataTable[] = tables
   .map((table) => {
     const columns = getTableColumns(table);
-    const names = Object.values(columns).map((c) => c.name);
+    // Generated columns (bookings' occupied span) follow from the others and cannot be written.
+    const names = Object.values(columns).filter((c) => c.generated === undefined).map((c) => c.name);
     return {
       name: getTableName(table),
       columns: names,

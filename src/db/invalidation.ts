@@ -4,7 +4,7 @@
 // of the resources and hours they cover. Triggers bump a version inside the statement of every
 // write this table names, so no write path (requests, capacity guards, queues, cron, the operator
 // API, a console) can forget it. The triggers in drizzle/0006, 0009 and 0012 are these tables
-// rendered by `versionTriggers` and `bookingHourTriggers`; test/integration/invalidation.test.ts
+// rendered by `versionTriggers` and `bookingHourTriggers` (0013 replaces those buffers changed); test/integration/invalidation.test.ts
 // compares them with the database's own, so the tables and the migrations cannot drift. A new rule
 // is a new migration written with `npm run db:triggers`.
 //
@@ -39,11 +39,11 @@ export const AVAILABILITY: VersionedAnswers = {
   versionTable: "availability_versions",
   tag: "availability",
   rules: [
-    { table: "bookings", columns: ["resource_id", "event_id", "booked_from", "booked_to", "expires_at", "state", "active", "count"], why: "a booking holds capacity of its resource (or seats of its event) over its times while it is active" },
+    { table: "bookings", columns: ["resource_id", "event_id", "booked_from", "booked_to", "buffer_before", "buffer_after", "expires_at", "state", "active", "count"], why: "a booking holds capacity of its resource (or seats of its event) over its times and buffers while it is active" },
     { table: "events", columns: ["resource_id", "service_id", "published", "capacity", "starts_at", "ends_at", "active"], why: "an event is the slot of an attendance service" },
     { table: "resources", columns: ["active", "capacity", "opening_hours_mon", "opening_hours_tue", "opening_hours_wed", "opening_hours_thu", "opening_hours_fri", "opening_hours_sat", "opening_hours_sun"], why: "opening hours and capacity bound every slot" },
     { table: "resource_exception_dates", columns: ["resource_id", "exception_date", "opening_hours"], why: "an exception date replaces a weekday's hours" },
-    { table: "services", columns: ["active", "booking_type", "interval", "interval_rounding", "max_slots", "has_day_booking", "day_booking_specify_time", "same_day"], why: "the service's settings shape its slots" },
+    { table: "services", columns: ["active", "booking_type", "interval", "interval_rounding", "max_slots", "has_day_booking", "day_booking_specify_time", "same_day", "buffer_before", "buffer_after"], why: "the service's settings shape its slots; its buffers widen what a slot needs free" },
     { table: "providers", columns: ["resource_id", "service_id", "active"], why: "providers say which resources offer a service" },
     { table: "accounts", columns: ["time_zone", "locale", "country_code", "closed_for_holidays", "interval_rounding", "slot_generation_type", "first_bookable_period", "future_bookable_period"], accountColumn: "id", updatesOnly: true, why: "the zone, holidays and bookable window apply to every slot" },
   ],
@@ -85,7 +85,7 @@ export const VERSIONED_ANSWERS = [AVAILABILITY, LISTING, CALENDAR] as const;
 const OPERATIONS = ["insert", "update", "delete"] as const;
 type Operation = (typeof OPERATIONS)[number];
 
-/** Milliseconds per UTC hour: `booked_from / HOUR_MS` is a booking's first hour number in SQL's integer division. */
+/** Milliseconds per UTC hour: `occupied_from / HOUR_MS` is a booking's first hour number in SQL's integer division. */
 export const HOUR_MS = 3_600_000;
 /** The `hour` of the row a booking longer than MAX_BUMPED_HOURS (or before 1970) bumps: every answer reads it. */
 export const EVERY_HOUR = -1;
@@ -106,11 +106,14 @@ export const BOOKING_HOURS = {
   why: "a booking of a resource holds its capacity over the hours it covers, and nothing else",
 } as const;
 
-/** One statement bumping the hours `row` (NEW or OLD) covers, when it is a resource booking. */
+/**
+ * One statement bumping the hours `row` (NEW or OLD) holds, when it is a resource booking: its
+ * occupied span (its times widened by its buffers, docs/decisions/buffers.md), the span capacity reads.
+ */
 function bumpHours(row: "NEW" | "OLD"): string {
-  const first = `${row}.booked_from / ${HOUR_MS}`;
-  const last = `(${row}.booked_to - 1) / ${HOUR_MS}`;
-  const hourByHour = `${row}.booked_from >= 0 AND ${last} - ${first} < ${MAX_BUMPED_HOURS}`;
+  const first = `${row}.occupied_from / ${HOUR_MS}`;
+  const last = `(${row}.occupied_to - 1) / ${HOUR_MS}`;
+  const hourByHour = `${row}.occupied_from >= 0 AND ${last} - ${first} < ${MAX_BUMPED_HOURS}`;
   return [
     `  INSERT INTO ${BOOKING_HOURS.versionTable} (account_id, resource_id, hour, version)`,
     `    WITH RECURSIVE hours(hour) AS (SELECT ${first} UNION ALL SELECT hour + 1 FROM hours WHERE hour < ${last} AND hour - ${first} < ${MAX_BUMPED_HOURS})`,

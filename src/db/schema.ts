@@ -190,6 +190,9 @@ export const services = sqliteTable(
     same_day: flag("same_day", false),
     template: text("template"),
     interval_rounding: integer("interval_rounding"),
+    // Minutes the resource is held before and after each booking (docs/decisions/buffers.md).
+    buffer_before: integer("buffer_before").notNull().default(0),
+    buffer_after: integer("buffer_after").notNull().default(0),
     booking_type: text("booking_type").notNull().default("appointment"),
     custom_data: customData(),
     booking_form: text("booking_form"),
@@ -316,6 +319,15 @@ export const bookings = sqliteTable(
     person_id: integer("person_id"),
     booked_from: integer("booked_from").notNull(),
     booked_to: integer("booked_to").notNull(),
+    // The service's buffers in minutes as they were when the booking took its times (a snapshot:
+    // a later change of the service does not move what existing bookings hold).
+    buffer_before: integer("buffer_before").notNull().default(0),
+    buffer_after: integer("buffer_after").notNull().default(0),
+    // What the booking holds of its resource for capacity: its times widened by its buffers. The
+    // one rule every capacity reader uses (docs/decisions/buffers.md); equal to booked_from and
+    // booked_to when there are no buffers. Computed, so no write path can forget it.
+    occupied_from: integer("occupied_from").generatedAlwaysAs(sql`booked_from - buffer_before * 60000`, { mode: "virtual" }),
+    occupied_to: integer("occupied_to").generatedAlwaysAs(sql`booked_to + buffer_after * 60000`, { mode: "virtual" }),
     expires_at: instant("expires_at"),
     title: text("title"),
     notes: text("notes"),
@@ -341,7 +353,7 @@ export const bookings = sqliteTable(
   },
   (t) => [
     // Capacity checks and slot generation: active bookings of a resource overlapping a range.
-    index("bookings_resource_time").on(t.resource_id, t.active, t.booked_from, t.booked_to),
+    index("bookings_resource_occupied").on(t.resource_id, t.active, t.occupied_from, t.occupied_to),
     index("bookings_account_from").on(t.account_id, t.booked_from),
     index("bookings_account_updated").on(t.account_id, t.updated_at),
     index("bookings_account_external").on(t.account_id, t.external_id),

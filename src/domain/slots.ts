@@ -1,6 +1,7 @@
 // The availability engine: bookable slots of a service over a date range, computed from plain inputs.
 import type { OpeningHours } from "../db/schema";
 import { bookableWindow, type BookablePeriods, type BookableWindow } from "./bookable-window";
+import { occupiedSpan } from "./buffers";
 import { Occupancy } from "./occupancy";
 import { WEEKDAYS, type WeeklyHours } from "./opening-hours";
 import { slotTimeTexts, type Locale } from "./slot-format";
@@ -18,7 +19,7 @@ export interface SlotResource {
   exceptions: ReadonlyMap<string, OpeningHours>;
 }
 
-/** An active booking (the caller filters out inactive ones). */
+/** An active booking (the caller filters out inactive ones), over the span it occupies: buffers included. */
 export interface SlotBooking {
   resource_id: number;
   from: number;
@@ -33,6 +34,9 @@ export interface SlotServiceSettings {
   has_day_booking: boolean;
   day_booking_specify_time: boolean;
   same_day: boolean;
+  /** Minutes a booking of the service holds its resource before and after (domain/buffers.ts); none when absent. */
+  buffer_before?: number;
+  buffer_after?: number;
 }
 
 interface SlotAccountSettings extends BookablePeriods {
@@ -83,6 +87,9 @@ interface Prepared {
   occupancies: Occupancy[];
   intervalMs: number;
   roundingMs: number;
+  /** What a slot must find free around itself: its occupied span is [start − beforeMs, end + afterMs). */
+  beforeMs: number;
+  afterMs: number;
   nextAvailable: boolean;
   window: BookableWindow;
 }
@@ -92,11 +99,14 @@ function prepare(input: SlotInput): Prepared {
   const byResource = new Map<number, SlotBooking[]>(resources.map((r) => [r.id, []]));
   for (const booking of input.bookings) byResource.get(booking.resource_id)?.push(booking);
   const rounding = input.service.interval_rounding ?? input.account.interval_rounding;
+  const held = occupiedSpan(0, 0, { buffer_before: input.service.buffer_before ?? 0, buffer_after: input.service.buffer_after ?? 0 });
   return {
     resources,
     occupancies: resources.map((r) => new Occupancy(byResource.get(r.id)!)),
     intervalMs: input.service.interval * MINUTE_MS,
     roundingMs: rounding > 0 ? rounding * MINUTE_MS : 0,
+    beforeMs: -held.from,
+    afterMs: held.to,
     nextAvailable: input.account.slot_generation_type !== 1,
     window: input.window ?? bookableWindow(input.now, input.account, input.timeZone),
   };
@@ -126,17 +136,18 @@ function roundUp(epochMs: number, p: Prepared, day: ZoneDay, timeZone: string): 
 
 /** Slot starts one resource offers in one opening span (docs/decisions/slots.md, slot_generation_type). */
 function startsInSpan(open: number, close: number, r: number, p: Prepared, day: ZoneDay, timeZone: string, out: number[]) {
-  const { intervalMs } = p;
+  const { intervalMs, beforeMs, afterMs } = p;
   const capacity = p.resources[r].capacity;
   const occupancy = p.occupancies[r];
   let t = open;
   while (t + intervalMs <= close) {
-    if (!p.nextAvailable || capacity < 1 || occupancy.peak(t, t + intervalMs) < capacity) {
+    if (!p.nextAvailable || capacity < 1 || occupancy.peak(t - beforeMs, t + intervalMs + afterMs) < capacity) {
       out.push(t);
       t += intervalMs;
       continue;
     }
-    const next = roundUp(occupancy.freedAfter(t, t + intervalMs, capacity), p, day, timeZone);
+    // The first start whose buffered span could be free: the block's end plus the slot's own buffer before.
+    const next = roundUp(occupancy.freedAfter(t - beforeMs, t + intervalMs + afterMs, capacity) + beforeMs, p, day, timeZone);
     // A block shorter than the slot moves the grid to its end; a longer one is listed as taken, so
     // a resource's own slots never overlap.
     if (next < t + intervalMs) t = next;
@@ -205,7 +216,8 @@ function eachDay(input: SlotInput, visit: (day: ZoneDay, slots: RawSlot[]) => bo
       for (let r = 0; r < p.resources.length; r++) {
         if (!openFor(spans[r], start, end, input.service)) continue;
         const { id, capacity } = p.resources[r];
-        const remaining = Math.max(0, capacity - p.occupancies[r].peak(start, end));
+        // Opening hours bound the customer's times only: a buffer may reach into closed hours (buffers.md).
+        const remaining = Math.max(0, capacity - p.occupancies[r].peak(start - p.beforeMs, end + p.afterMs));
         slot.maximum_capacity += capacity;
         slot.free += remaining;
         if (remaining >= 1) slot.available_resources.push(id);

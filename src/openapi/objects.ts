@@ -2,6 +2,7 @@
 // are closed (no unknown keys), so a field a serializer adds or drops fails the contract tests.
 import { z } from "zod";
 import { BOOKING_STATES } from "../domain/booking-states";
+import { MAX_BUFFER_MINUTES } from "../domain/buffers";
 import { WEEKDAYS } from "../domain/opening-hours";
 import { CHANNELS, MESSAGE_KINDS } from "../features/messages/kinds";
 import { BOOKING_TYPES } from "../features/services/schema";
@@ -80,6 +81,15 @@ export const Resource = z.object({
 export const ResourceExceptionDate = z.object({ resource_id: id, exception_date: calendarDate, opening_hours: hours, ...timestamps });
 export const ResourceOpeningHours = z.object({ date: calendarDate, opening_hours: hours });
 
+/** The private API's only: the booking site's service leaves them out (services/serializer.ts). */
+const serviceBuffers = {
+  buffer_before: z.number().int().min(0).max(MAX_BUFFER_MINUTES).meta({
+    description: "Minutes the resource is held before each booking of this service (preparation). A booking keeps the buffers it was made with; its booked_from and booked_to stay the customer's times.",
+  }),
+  buffer_after: z.number().int().min(0).max(MAX_BUFFER_MINUTES).meta({
+    description: "Minutes the resource is held after each booking of this service (clean-up); may reach into closed hours.",
+  }),
+};
 const serviceFields = {
   id,
   title: z.string(),
@@ -102,6 +112,7 @@ const serviceFields = {
 };
 export const Service = z.object({
   ...serviceFields,
+  ...serviceBuffers,
   ...nullableTexts("mail_verification", "mail_confirmation", "sms_verification", "sms_confirmation", "sms_reminder"),
 });
 /** The booking site's service: no message templates. */

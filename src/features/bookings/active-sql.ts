@@ -27,7 +27,7 @@ export const inEffectiveStates = (states: readonly BookingState[], now: number):
 
 /**
  * Holds capacity and reads as `active: true` (domain `isActive`). Reads the stored `active` flag
- * (every write sets it to ACTIVE_STATES.has(state), and the bookings_resource_time index leads
+ * (every write sets it to ACTIVE_STATES.has(state), and the bookings_resource_occupied index leads
  * with it) rather than the state list, plus the lapse no sweep has persisted yet.
  */
 export const isActiveSql = (now: Instant): SQL => sql`(${bookings.active} = 1 AND NOT ${lapsedSql(now)})`;

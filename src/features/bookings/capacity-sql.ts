@@ -13,6 +13,10 @@ export interface CapacityScope {
 }
 
 export interface CapacityWindow {
+  /**
+   * What the booking occupies: for a resource its times widened by its buffers (occupiedSpan in
+   * buffers.ts), for an event the event's times. Never the customer's times alone.
+   */
   from: number;
   to: number;
   count: number;
@@ -37,7 +41,7 @@ export function eventLoadSql(eventId: number, now: number, excludeBookingId = 0)
  * The load the new booking adds to: for events the sum of the event's bookings; for resources
  * the peak of concurrent counts over the window (not the plain sum of overlaps, which would
  * refuse bookings that fit when capacity > 1): the load can only peak at the window's start or
- * at the start of an overlapping booking.
+ * at the start of an overlapping booking. Bookings count over their occupied span, buffers included.
  */
 function loadSql(scope: CapacityScope, window: CapacityWindow): SqlStatement {
   const exclude = window.excludeBookingId ?? 0;
@@ -45,13 +49,13 @@ function loadSql(scope: CapacityScope, window: CapacityWindow): SqlStatement {
   const holds = holdsCapacity(window.now);
   return {
     sql: `(WITH overlapping AS (
-              SELECT booked_from, booked_to, count FROM bookings
+              SELECT occupied_from, occupied_to, count FROM bookings
               WHERE resource_id = ? AND event_id IS NULL AND id != ? AND ${holds.sql}
-                AND booked_from < ? AND booked_to > ?),
+                AND occupied_from < ? AND occupied_to > ?),
             peaks AS (
-              SELECT ? AS at UNION SELECT booked_from FROM overlapping WHERE booked_from > ?)
+              SELECT ? AS at UNION SELECT occupied_from FROM overlapping WHERE occupied_from > ?)
             SELECT COALESCE(MAX((SELECT COALESCE(SUM(count), 0) FROM overlapping
-                                  WHERE booked_from <= peaks.at AND booked_to > peaks.at)), 0)
+                                  WHERE occupied_from <= peaks.at AND occupied_to > peaks.at)), 0)
             FROM peaks)`,
     params: [scope.id, exclude, ...holds.params, window.to, window.from, window.from, window.from],
   };

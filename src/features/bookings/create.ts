@@ -4,6 +4,7 @@ import type { Booking, Resource, Service } from "../../db/schema";
 import type { SqlStatement } from "../../db/sql-statement";
 import type { Written } from "../../db/written";
 import { initialState } from "../../domain/booking-states";
+import { buffersOf, NO_BUFFERS, occupiedSpan, type Buffers } from "../../domain/buffers";
 import type { Deps } from "../../env";
 import { ApiError, ErrorCollector } from "../../http/errors";
 import type { CapacityScope } from "./capacity-sql";
@@ -28,6 +29,8 @@ interface Placement {
   to: number;
   service: Service | null;
   eventId: number | null;
+  /** Held around the times on a resource; none on an event, whose capacity is its own (buffers.md). */
+  buffers: Buffers;
   /** Where the booking may go, in the order they are tried. */
   candidates: Candidate[];
   /** The availability version read with the references, when read on the primary (refusal-memo.ts). */
@@ -51,7 +54,7 @@ async function placeOnEvent(deps: Deps, eventId: number, isPublic: boolean, pers
   if (isPublic && event.starts_at < deps.now) throw ApiError.invalid("event_id", "has already started");
   if (!resource) throw ApiError.invalid("event_id", "has no resource");
   return {
-    from: event.starts_at, to: event.ends_at, service: service ?? null, eventId: event.id,
+    from: event.starts_at, to: event.ends_at, service: service ?? null, eventId: event.id, buffers: NO_BUFFERS,
     candidates: [{ resource, scope: { kind: "event", id: event.id, capacity: event.capacity } }],
     version, personReads: personResults,
   };
@@ -108,7 +111,7 @@ async function placeOnResource(
     resources = open;
   }
   return {
-    from: from!, to: to!, service, eventId: null,
+    from: from!, to: to!, service, eventId: null, buffers: buffersOf(service),
     candidates: resources.map((resource) => ({ resource, scope: resourceScope(resource) })),
     version: refs.version, personReads: personResults,
   };
@@ -175,6 +178,8 @@ export async function draftBooking(deps: Deps, body: CreateBookingBody): Promise
     person_id: personId,
     booked_from: placement.from,
     booked_to: placement.to,
+    buffer_before: placement.buffers.buffer_before,
+    buffer_after: placement.buffers.buffer_after,
     expires_at: expiresAt,
     title: input.title ?? null,
     notes: input.notes ?? null,
@@ -210,9 +215,10 @@ const fullyBooked = (placement: Placement) =>
  */
 async function writeDraft(deps: Deps, draft: BookingDraft, extra: BookingColumns, reads?: SqlStatement[]): Promise<CreateResult> {
   const { placement, plan, ignoreCapacity } = draft;
+  const occupied = occupiedSpan(placement.from, placement.to, placement.buffers);
   const slotOf = ({ scope }: Candidate): MemoSlot => ({
     shard: deps.account.shard, accountId: deps.account.id, scope,
-    window: { from: placement.from, to: placement.to, count: draft.count, now: deps.now },
+    window: { from: occupied.from, to: occupied.to, count: draft.count, now: deps.now },
   });
   const candidates = ignoreCapacity ? placement.candidates : placement.candidates.filter((c) => !knownFull(slotOf(c), placement.version));
   if (candidates.length === 0) throw fullyBooked(placement);

@@ -58,10 +58,11 @@ export function knownFull(slot: MemoSlot, version: number | undefined): boolean 
 export function refusalReads(slot: MemoSlot): SqlStatement[] {
   const { scope, window } = slot;
   const lapses = toStatement(lapsesLaterSql(window.now));
-  // Only active bookings count (holdsCapacity); the terms follow the indexes (account, event) and (resource, active, from).
+  // Only active bookings count (holdsCapacity); the terms follow the indexes (account, event) and
+  // (resource, active, occupied_from): the window is the occupied span, as the fits condition's.
   const counted = scope.kind === "event"
     ? { sql: "account_id = ? AND event_id = ? AND active = 1", params: [slot.accountId, scope.id] }
-    : { sql: "resource_id = ? AND active = 1 AND booked_from < ? AND booked_to > ? AND event_id IS NULL", params: [scope.id, window.to, window.from] };
+    : { sql: "resource_id = ? AND active = 1 AND occupied_from < ? AND occupied_to > ? AND event_id IS NULL", params: [scope.id, window.to, window.from] };
   return [
     { sql: availabilityVersionStatement.sql, params: paramsOf(availabilityVersionStatement, { accountId: slot.accountId }) },
     { sql: `SELECT MIN(expires_at) AS lapse FROM bookings WHERE ${counted.sql} AND ${lapses.sql}`, params: [...counted.params, ...lapses.params] },

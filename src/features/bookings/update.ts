@@ -3,6 +3,7 @@
 import type { Booking } from "../../db/schema";
 import type { Written } from "../../db/written";
 import { isActive } from "../../domain/booking-states";
+import { buffersOf, occupiedSpan, type Buffers } from "../../domain/buffers";
 import type { Deps } from "../../env";
 import { ApiError, ErrorCollector } from "../../http/errors";
 import type { CapacityScope } from "./capacity-sql";
@@ -50,13 +51,19 @@ async function placementColumns(deps: Deps, booking: Booking, input: UpdateBooki
   if (serviceId !== null && !service && !errors.fields.service_id) errors.add("service_id", "does not exist");
   const count = input.count ?? booking.count;
   if (service?.booking_capacity && count > service.booking_capacity) errors.add("count", "More than maximum count per booking");
-  return { from, to, resourceId: input.resource_id ?? booking.resource_id, serviceId, count };
+  // A booking keeps the buffers it was made with (a snapshot) until it changes service; an event
+  // booking never has any (docs/decisions/buffers.md).
+  const buffers: Buffers = serviceId === booking.service_id || booking.event_id !== null
+    ? { buffer_before: booking.buffer_before, buffer_after: booking.buffer_after }
+    : buffersOf(service);
+  return { from, to, resourceId: input.resource_id ?? booking.resource_id, serviceId, count, buffers };
 }
 
 /** The guard a changed placement must pass, or undefined when it takes no new capacity. */
-async function guardFor(deps: Deps, booking: Booking, placed: { from: number; to: number; resourceId: number; count: number }) {
+async function guardFor(deps: Deps, booking: Booking, placed: { from: number; to: number; resourceId: number; count: number; buffers: Buffers }) {
   const moved = placed.from !== booking.booked_from || placed.to !== booking.booked_to
-    || placed.resourceId !== booking.resource_id || placed.count !== booking.count;
+    || placed.resourceId !== booking.resource_id || placed.count !== booking.count
+    || placed.buffers.buffer_before !== booking.buffer_before || placed.buffers.buffer_after !== booking.buffer_after;
   // An inactive booking holds no capacity, so changing it cannot overbook anything.
   if (!moved || !isActive(booking, deps.now)) return undefined;
   let scope: CapacityScope;
@@ -68,7 +75,8 @@ async function guardFor(deps: Deps, booking: Booking, placed: { from: number; to
     const resource = await resourceOf(deps, placed.resourceId);
     scope = { kind: "resource", id: placed.resourceId, capacity: resource?.capacity ?? 0 };
   }
-  return { scope, window: { from: placed.from, to: placed.to, count: placed.count, now: deps.now } };
+  const occupied = occupiedSpan(placed.from, placed.to, placed.buffers);
+  return { scope, window: { from: occupied.from, to: occupied.to, count: placed.count, now: deps.now } };
 }
 
 export async function updateBooking(deps: Deps, id: number, body: UpdateBookingBody): Promise<Written<Booking>> {
@@ -92,6 +100,8 @@ export async function updateBooking(deps: Deps, id: number, body: UpdateBookingB
     ...plainColumns(input),
     booked_from: placed.from,
     booked_to: placed.to,
+    ...(placed.buffers.buffer_before !== booking.buffer_before ? { buffer_before: placed.buffers.buffer_before } : {}),
+    ...(placed.buffers.buffer_after !== booking.buffer_after ? { buffer_after: placed.buffers.buffer_after } : {}),
     resource_id: placed.resourceId,
     service_id: placed.serviceId,
     count: placed.count,

@@ -71,8 +71,9 @@ const STATEMENTS_PER_BATCH = 50;
 
 type Row = Record<string, unknown>;
 
+/** The table's written columns, not `*`: a generated column (bookings' occupied span) cannot be inserted. */
 async function exportRows(d1: D1Database, accountId: number): Promise<Map<string, Row[]>> {
-  const results = await d1.batch(dataTables.map((t) => d1.prepare(`SELECT * FROM ${t.name} WHERE account_id = ? ORDER BY ${t.orderBy}`).bind(accountId)));
+  const results = await d1.batch(dataTables.map((t) => d1.prepare(`SELECT ${t.columns.join(", ")} FROM ${t.name} WHERE account_id = ? ORDER BY ${t.orderBy}`).bind(accountId)));
   return new Map(dataTables.map((t, i) => [t.name, (results[i].results ?? []) as Row[]]));
 }
 

@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   boolean, customData, integer, LONG_TEXT, nullableInteger, optionalText, requiredText, text,
 } from "../../http/fields";
+import { MAX_BUFFER_MINUTES } from "../../domain/buffers";
 
 export const BOOKING_TYPES = ["appointment", "attendance"] as const;
 export type BookingType = (typeof BOOKING_TYPES)[number];
@@ -37,6 +38,9 @@ const attributes = {
   same_day: boolean().optional(),
   template: optionalText(LONG_TEXT),
   interval_rounding: nullableInteger({ min: 1, max: 1440 }),
+  // Minutes held before and after each booking (docs/decisions/buffers.md).
+  buffer_before: integer({ min: 0, max: MAX_BUFFER_MINUTES }).optional(),
+  buffer_after: integer({ min: 0, max: MAX_BUFFER_MINUTES }).optional(),
   booking_type: z.enum(BOOKING_TYPES).optional(),
   booking_type_id: integer({ min: 1, max: 2 }).optional(),
   custom_data: customData(),

@@ -17,9 +17,12 @@ export function toServiceJson(service: Service, timeZone: string) {
   };
 }
 
-/** What the public booking site may see: no message templates. */
+/**
+ * What the public booking site may see: no message templates, and no buffers (how long the shop
+ * cleans up is its own business; the slots it offers already allow for them: docs/decisions/buffers.md).
+ */
 export function toPublicServiceJson(service: Service, timeZone: string) {
-  const { mail_verification, mail_confirmation, sms_verification, sms_confirmation, sms_reminder, ...visible } =
+  const { mail_verification, mail_confirmation, sms_verification, sms_confirmation, sms_reminder, buffer_before, buffer_after, ...visible } =
     toServiceJson(service, timeZone);
   return visible;
 }

@@ -29,7 +29,7 @@ interface SlotReads {
   service: SlotService | null;
   resources: SlotResourceRow[];
   exceptions: { resource_id: number; exception_date: string; opening_hours: OpeningHours }[];
-  /** Already in the engine's shape (`from`/`to` aliased in SQL), so no object per row is built here. */
+  /** Already in the engine's shape, `from`/`to` being the occupied span (buffers included). */
   bookings: { resource_id: number; from: number; to: number; count: number }[];
   events: { id: number; resource_id: number; capacity: number; starts_at: number; ends_at: number }[];
   booked: Map<number, number>;
@@ -66,7 +66,8 @@ function buildStatement({ publicOnly, selected }: Shape): FixedStatement<Bound> 
   if (publicOnly) serviceConditions.push(eq(services.active, true));
   // Named once in a WITH clause: the service's kind and its provider resources are asked by most
   // reads below, and repeating their subqueries (with their parameters) neared D1's 100 per statement.
-  const serviceKind = qb.select({ booking_type: services.booking_type }).from(services).where(and(...serviceConditions));
+  const serviceKind = qb.select({ booking_type: services.booking_type, buffer_before: services.buffer_before, buffer_after: services.buffer_after })
+    .from(services).where(and(...serviceConditions));
   const ofKind = (kind: "appointment" | "attendance"): SQL => sql`EXISTS (SELECT 1 FROM slot_service WHERE booking_type = ${kind})`;
 
   const providerConditions = [
@@ -82,6 +83,12 @@ function buildStatement({ publicOnly, selected }: Shape): FixedStatement<Bound> 
     .innerJoin(resources, and(eq(resources.id, providers.resource_id), eq(resources.account_id, p("account"))))
     .where(and(...providerConditions));
   const providerIds = sql`(SELECT id FROM slot_resource_ids)`;
+  // A slot of a service with buffers needs its buffered span free (docs/decisions/buffers.md), so
+  // the bookings read, and the hours whose versions the answer depends on, reach that far beyond the
+  // range; bookings count over their occupied span. Without buffers these are the range itself.
+  const buffer = (side: "buffer_before" | "buffer_after") => sql.raw(`COALESCE((SELECT ${side} FROM slot_service), 0)`);
+  const heldFrom = sql`${p("from")} - ${buffer("buffer_before")} * 60000`;
+  const heldTo = sql`${p("to")} + ${buffer("buffer_after")} * 60000`;
 
   const eventConditions = [
     eq(events.account_id, p("account")),
@@ -101,7 +108,7 @@ function buildStatement({ publicOnly, selected }: Shape): FixedStatement<Bound> 
   const reads: [string, unknown][] = [
     ["service", qb.select({ row: sql`json_array(${sql.join([
       services.id, services.booking_type, services.interval, services.interval_rounding, services.max_slots,
-      services.has_day_booking, services.day_booking_specify_time, services.same_day,
+      services.has_day_booking, services.day_booking_specify_time, services.same_day, services.buffer_before, services.buffer_after,
     ], sql`, `)})` }).from(services).where(and(...serviceConditions))],
     ["resources", qb.select({ rows: everyRow(resources.id, resources.capacity, ...HOURS.map((h) => resources[h])) })
       .from(resources)
@@ -115,15 +122,15 @@ function buildStatement({ publicOnly, selected }: Shape): FixedStatement<Bound> 
         lte(resourceExceptionDates.exception_date, p("dateTo")),
         ofKind("appointment"),
       ))],
-    ["bookings", qb.select({ rows: everyRow(bookings.resource_id, bookings.booked_from, bookings.booked_to, bookings.count) })
+    ["bookings", qb.select({ rows: everyRow(bookings.resource_id, bookings.occupied_from, bookings.occupied_to, bookings.count) })
       .from(bookings)
       .where(and(
         eq(bookings.account_id, p("account")),
         inArray(bookings.resource_id, providerIds),
         isNull(bookings.event_id), // event bookings count against the event, not the resource
         isActiveSql(p("now")),
-        lt(bookings.booked_from, p("to")),
-        gt(bookings.booked_to, p("from")),
+        lt(bookings.occupied_from, heldTo),
+        gt(bookings.occupied_to, heldFrom),
         ofKind("appointment"),
       ))],
     ["events", qb.select({ rows: everyRow(events.id, events.resource_id, events.capacity, events.starts_at, events.ends_at) })
@@ -136,8 +143,8 @@ function buildStatement({ publicOnly, selected }: Shape): FixedStatement<Bound> 
     ["lapse", qb.select({ lapse: sql`MIN(${bookings.expires_at})` }).from(bookings).where(and(
       lapsesLaterSql(p("now")),
       eq(bookings.account_id, p("account")),
-      lt(bookings.booked_from, p("to")),
-      gt(bookings.booked_to, p("from")),
+      lt(bookings.occupied_from, heldTo),
+      gt(bookings.occupied_to, heldFrom),
     ))],
   ];
   // Versions only grow, so the sum over the range's hour rows (and the every-hour rows) moves
@@ -146,7 +153,7 @@ function buildStatement({ publicOnly, selected }: Shape): FixedStatement<Bound> 
   const hourSum = (hours: SQL) => sql`(SELECT COALESCE(SUM(${bookingHourVersions.version}), 0) FROM ${bookingHourVersions}
     WHERE ${inArray(bookingHourVersions.resource_id, providerIds)} AND ${hours})`;
   const version = sql`SELECT COALESCE((SELECT ${calendarVersions.version} FROM ${calendarVersions} WHERE ${calendarVersions.account_id} = ${p("account")}), 0)
-    || ':' || (${hourSum(sql`${bookingHourVersions.hour} BETWEEN ${p("hourFrom")} AND ${p("hourTo")}`)}
+    || ':' || (${hourSum(sql`${bookingHourVersions.hour} BETWEEN ${p("hourFrom")} - (${buffer("buffer_before")} + 59) / 60 AND ${p("hourTo")} + (${buffer("buffer_after")} + 59) / 60`)}
       + ${hourSum(sql`${bookingHourVersions.hour} = ${EVERY_HOUR}`)}) AS version`;
   // A CASE evaluates only the branch it takes, so while the versions are a cached answer's
   // (`unless`; NULL with none at hand) no read runs: hit or miss, one statement.
@@ -198,13 +205,14 @@ export async function slotReads(
   const current = String(row?.version ?? "");
   if (current === options.unlessVersion) return "unchanged";
 
-  const service = row?.service ? (JSON.parse(row.service) as [number, string, number, number | null, number, number, number, number]) : null;
+  const service = row?.service ? (JSON.parse(row.service) as [number, string, number, number | null, number, number, number, number, number, number]) : null;
   type Hours7 = [OpeningHours, OpeningHours, OpeningHours, OpeningHours, OpeningHours, OpeningHours, OpeningHours];
   return {
     service: service
       ? {
         id: service[0], booking_type: service[1], interval: service[2], interval_rounding: service[3],
         max_slots: service[4], has_day_booking: service[5] === 1, day_booking_specify_time: service[6] === 1, same_day: service[7] === 1,
+        buffer_before: service[8], buffer_after: service[9],
       }
       : null,
     resources: rowsOf<[number, number, ...Hours7]>(row?.resources ?? null)

@@ -95,6 +95,8 @@ async function compute(
       has_day_booking: service.has_day_booking,
       day_booking_specify_time: service.day_booking_specify_time,
       same_day: service.same_day,
+      buffer_before: service.buffer_before,
+      buffer_after: service.buffer_after,
     },
     account: {
       interval_rounding: account.interval_rounding,
