@@ -56,6 +56,25 @@ export async function bookableAccount(closes = "12:00") {
   return { subdomain, serviceId: service.id as number, key };
 }
 
+/** Turns on the account's slot holds, each living `minutes` (PUT /api/v1/client). */
+export async function enableSlotHolds(key: string, minutes: number) {
+  await call("PUT", "/api/v1/client", key, { account: { slot_holds_enabled: true, slot_hold_minutes: minutes } });
+}
+
+/** Waits until the private API's slots count `free` seats at `timestamp` (a hold or release may take a moment to show). */
+export async function expectFreeSeats(key: string, serviceId: number, timestamp: string, free: number) {
+  const deadline = Date.now() + 10_000;
+  let seen: number | undefined;
+  for (;;) {
+    const slots: { slot: { timestamp: string; free: number } }[] = await call("GET", `/api/v1/services/${serviceId}/slots?from=${timestamp.slice(0, 10)}&to=${timestamp.slice(0, 10)}`, key);
+    seen = slots.find((s) => s.slot.timestamp === timestamp)?.slot.free;
+    if (seen === free) return;
+    if (Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  expect(seen, `free seats at ${timestamp}`).toBe(free);
+}
+
 /** The five-digit code of a booking's verification message, once it is stored. */
 export async function verificationCode(key: string, bookingId: number): Promise<string> {
   const deadline = Date.now() + 20_000;

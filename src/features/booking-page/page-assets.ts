@@ -1,5 +1,6 @@
 // The booking page's stylesheet and script, served as their own files so a strict CSP
 // (`script-src 'self'`, `style-src 'self'`) allows them and no inline code is needed.
+import { HOLD_JS } from "./hold-asset";
 
 export const PAGE_CSS = `
 *{box-sizing:border-box}
@@ -38,6 +39,12 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{font-we
 `;
 
 // Plain ES5-style script without template literals, so it can live in this string as written.
+// Slot holds (hold-asset.ts; comments here, not in the string, cost the bundle nothing): with
+// #slot-hold in the form, the script holds the time on load and keeps the hold in sessionStorage.
+// Leaving the page releases it (keepalive); the next page releases it again and waits before
+// holding, so a reload's new hold cannot race that release for the same seat. A booking converts
+// it (nothing left to release). A 400 (taken since the page was drawn) goes back to the day with
+// its sentence; other refusals (holds off, too many holds) leave the form booking without a hold.
 export const PAGE_JS = String.raw`(function () {
   "use strict";
   var main = document.getElementById("main");
@@ -57,12 +64,38 @@ export const PAGE_JS = String.raw`(function () {
     for (var key in body) { var v = body[key]; if (typeof v === "string") return v; if (v && v.length) return v[0]; }
     return "";
   }
+${HOLD_JS}
+  function pop(key) { try { var value = sessionStorage.getItem(key); sessionStorage.removeItem(key); return value; } catch (e) { return null; } }
+  function keep(key, value) { try { sessionStorage.setItem(key, value); } catch (e) { /* private mode */ } }
+  var left = pop("hold");
+  var freed = holdRelease("", left && JSON.parse(left));
+  var refused = pop("hold-refused");
+  var notice = document.getElementById("taken-notice");
+  if (refused && notice) notice.textContent += " (" + refused + ")";
 
   var form = document.getElementById("book-form");
   if (form) {
     var phone = form.elements.namedItem("phone_number");
     var error = document.getElementById("form-error");
     var button = form.querySelector("button");
+    var clock = document.getElementById("slot-hold");
+    var held = null;
+    var backToDay = function () { location.assign("/?service=" + form.dataset.service + "&day=" + form.dataset.day + "&taken=1"); };
+    var hold = function () {
+      button.disabled = true;
+      freed.then(function () {
+        return api("POST", "/slots/holds", { slot_hold: { service_id: Number(form.dataset.service), booked_from: form.dataset.from, booked_to: form.dataset.to } });
+      }).then(function (r) {
+        button.disabled = false;
+        if (r.status === 201) { held = holdOf(r.body); keep("hold", JSON.stringify(held)); holdClock(clock, held); }
+        if (r.status === 400) { keep("hold-refused", firstMessage(r.body)); backToDay(); }
+      }, function () { button.disabled = false; });
+    };
+    if (clock) {
+      hold();
+      addEventListener("pagehide", function () { holdRelease("", held, true); held = null; });
+      addEventListener("pageshow", function (event) { if (event.persisted) hold(); });
+    }
     phone.addEventListener("input", function () { phone.setCustomValidity(""); });
     form.addEventListener("submit", function (event) {
       event.preventDefault();
@@ -72,16 +105,19 @@ export const PAGE_JS = String.raw`(function () {
       if (number) person.phone_number = number;
       button.disabled = true;
       say(error, "");
-      api("POST", "/bookings", { booking: { service_id: Number(form.dataset.service), booked_from: form.dataset.from, booked_to: form.dataset.to, person_attributes: person } })
+      api("POST", "/bookings", { booking: { service_id: Number(form.dataset.service), booked_from: form.dataset.from, booked_to: form.dataset.to, person_attributes: person },
+        hold_secret: held ? held.secret : undefined })
         .then(function (r) {
           if (r.status === 200) {
+            held = null;
+            pop("hold");
             try { localStorage.setItem("booking-token:" + r.body.booking.id, r.body.booking_token); } catch (e) { /* private mode */ }
             location.assign("/?booking=" + r.body.booking.id + "&token=" + encodeURIComponent(r.body.booking_token));
             return;
           }
           // Someone else took the last seat: show the day again, fresh, with a notice.
           if (r.status === 400 && r.body.booked_from) {
-            location.assign("/?service=" + form.dataset.service + "&day=" + form.dataset.day + "&taken=1");
+            backToDay();
             return;
           }
           button.disabled = false;

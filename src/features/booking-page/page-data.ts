@@ -1,6 +1,6 @@
 // What the booking page shows for its query string: services by category, then for a chosen
 // service the month's available dates, the chosen day's slots, the chosen slot; or one booking.
-import type { Service } from "../../db/schema";
+import type { Account, Service } from "../../db/schema";
 import type { Slot } from "../../domain/slots";
 import { endOfMonth, todayIn } from "../../domain/time";
 import type { Deps } from "../../env";
@@ -65,7 +65,12 @@ export interface PageData {
   chosen?: ChosenService;
   booking?: BookingView | null;
   today: string;
+  /** The account's `slot_holds_enabled`: the script holds a picked time while the form is open. */
+  holds: boolean;
 }
+
+/** Whether the page and the widget hold a picked time. */
+export const holdsSlots = (account: Account & { slot_holds_enabled?: boolean }) => account.slot_holds_enabled === true;
 
 /** Active services under each category that holds any; the rest under one untitled group. */
 async function serviceGroups(deps: Deps): Promise<ServiceGroup[]> {
@@ -118,7 +123,8 @@ async function orNull<T>(work: Promise<T>): Promise<T | null> {
 
 export async function loadPage(deps: Deps, q: PageQuery): Promise<PageData> {
   const today = todayIn(deps.now, deps.account.time_zone);
-  if (q.booking !== undefined) return { groups: [], booking: await bookingView(deps, q), today };
+  const holds = holdsSlots(deps.account);
+  if (q.booking !== undefined) return { groups: [], booking: await bookingView(deps, q), today, holds };
   const [groups, chosen] = await Promise.all([serviceGroups(deps), chosenService(deps, q, today)]);
-  return { groups, chosen, today };
+  return { groups, chosen, today, holds };
 }

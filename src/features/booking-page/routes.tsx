@@ -4,7 +4,7 @@ import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "../../env";
 import { deps } from "../deps";
 import { PAGE_CSS, PAGE_JS } from "./page-assets";
-import { loadPage, pageQuery } from "./page-data";
+import { holdsSlots, loadPage, pageQuery } from "./page-data";
 import { Page } from "./view";
 import { widgetScript } from "./widget-asset";
 import { wordsFor } from "./words";
@@ -49,5 +49,6 @@ bookingPageRoutes.get("/booking-page.css", strictPage, (c) => {
 
 bookingPageRoutes.get("/widget.js", embeddable, (c) => {
   c.header("Cache-Control", ASSET_CACHE);
-  return c.body(widgetScript(wordsFor(c.var.account.locale), c.var.account.time_zone), 200, { "Content-Type": "text/javascript; charset=utf-8" });
+  const { account } = c.var;
+  return c.body(widgetScript(wordsFor(account.locale), account.time_zone, holdsSlots(account)), 200, { "Content-Type": "text/javascript; charset=utf-8" });
 });

@@ -26,8 +26,9 @@ const link = (params: Record<string, string | number | undefined>) =>
   `/?${new URLSearchParams(Object.entries(params).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]]))).toString()}`;
 
 /** Words the script needs, handed over in a data attribute (no inline script under the CSP). */
-const scriptWords = (w: Words) => JSON.stringify({
+const scriptWords = (w: Words, holds: boolean) => JSON.stringify({
   phoneInvalid: w.phoneInvalid, failed: w.failed, wrongCode: w.wrongCode, tooManyTries: w.tooManyTries, loading: w.loading,
+  ...(holds ? { holdFor: w.holdFor, holdLapsed: w.holdLapsed } : {}),
 });
 
 export function Page({ data, ctx }: { data: PageData; ctx: Ctx }) {
@@ -45,9 +46,9 @@ export function Page({ data, ctx }: { data: PageData; ctx: Ctx }) {
       </head>
       <body>
         <header><p class="brand"><a href="/">{account.name}</a></p></header>
-        <main id="main" data-words={scriptWords(w)}>
+        <main id="main" data-words={scriptWords(w, data.holds)}>
           {data.booking !== undefined ? <BookingSection booking={data.booking} ctx={ctx} />
-            : data.chosen ? <ServiceSection chosen={data.chosen} today={data.today} ctx={ctx} />
+            : data.chosen ? <ServiceSection chosen={data.chosen} today={data.today} holds={data.holds} ctx={ctx} />
             : <ServiceList data={data} ctx={ctx} />}
         </main>
       </body>
@@ -76,7 +77,7 @@ function ServiceList({ data, ctx }: { data: PageData; ctx: Ctx }) {
   );
 }
 
-function ServiceSection({ chosen, today, ctx }: { chosen: ChosenService; today: string; ctx: Ctx }) {
+function ServiceSection({ chosen, today, holds, ctx }: { chosen: ChosenService; today: string; holds: boolean; ctx: Ctx }) {
   const { service } = chosen;
   return (
     <section aria-labelledby="service-title">
@@ -85,7 +86,7 @@ function ServiceSection({ chosen, today, ctx }: { chosen: ChosenService; today: 
       {service.description ? <p class="muted">{service.description}</p> : null}
       <Month chosen={chosen} today={today} ctx={ctx} />
       {chosen.day && chosen.slots ? <Day chosen={chosen} ctx={ctx} /> : null}
-      {chosen.slot ? <BookingForm chosen={chosen} ctx={ctx} /> : null}
+      {chosen.slot ? <BookingForm chosen={chosen} holds={holds} ctx={ctx} /> : null}
     </section>
   );
 }
@@ -160,7 +161,7 @@ function Day({ chosen, ctx }: { chosen: ChosenService; ctx: Ctx }) {
   );
 }
 
-function BookingForm({ chosen, ctx }: { chosen: ChosenService; ctx: Ctx }) {
+function BookingForm({ chosen, holds, ctx }: { chosen: ChosenService; holds: boolean; ctx: Ctx }) {
   const { w, account } = ctx;
   const slot = chosen.slot!;
   const smsVerification = account.verification_method === 1;
@@ -168,6 +169,8 @@ function BookingForm({ chosen, ctx }: { chosen: ChosenService; ctx: Ctx }) {
     <section aria-labelledby="form-title">
       <h2 id="form-title">{w.yourDetails}</h2>
       <p><strong>{chosen.service.title}</strong>: {slot.formatted_timestamp} ({account.time_zone})</p>
+      {/* Its presence tells the script to hold the time; it shows the countdown (hold-asset.ts). */}
+      {holds ? <p id="slot-hold" class="notice" role="timer" hidden></p> : null}
       <form id="book-form" data-service={chosen.service.id} data-from={slot.timestamp} data-to={slot.timestamp_end} data-day={chosen.day}>
         <label for="f-name">{w.name}</label>
         <input id="f-name" name="name" autocomplete="name" required maxlength={100} />

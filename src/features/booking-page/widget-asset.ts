@@ -1,12 +1,17 @@
 // The embeddable widget: `<booking-widget service-id="…">`, a custom element in a shadow root that
 // talks only to the booking site it was loaded from (its script's origin) through the public API.
+import { HOLD_JS } from "./hold-asset";
 import type { Words } from "./words";
 
-/** The script, with the account's words and zone prepended (one file per booking site). */
-export const widgetScript = (w: Words, timeZone: string) =>
-  `(function (W, ZONE) {\n${WIDGET_BODY}\n})(${JSON.stringify(w)}, ${JSON.stringify(timeZone)});\n`;
+/** The script, with the account's words and zone and whether it holds slots prepended (one file per booking site). */
+export const widgetScript = (w: Words, timeZone: string, holds: boolean) =>
+  `(function (W, ZONE, HOLDS) {\n${WIDGET_BODY}\n})(${JSON.stringify(w)}, ${JSON.stringify(timeZone)}, ${holds});\n`;
 
 // Plain ES2017 without template literals, so it can live in this string as written.
+// Slot holds (hold-asset.ts), when HOLDS: a picked time is held before the form opens; a 400 goes
+// back to the day with its sentence, other refusals (holds off, too many) open the form without a
+// hold. Back releases it and then reads the day's slots, so the time shows free again; leaving the
+// host page releases it with keepalive; a booking converts it (nothing left to release).
 const WIDGET_BODY = String.raw`"use strict";
 var script = document.currentScript;
 var ORIGIN = script ? new URL(script.src).origin : location.origin;
@@ -41,7 +46,7 @@ function firstMessage(body) {
   return W.failed;
 }
 function pad(n) { return n < 10 ? "0" + n : String(n); }
-
+${HOLD_JS}
 class BookingWidget extends HTMLElement {
   connectedCallback() {
     if (this.root) return;
@@ -54,6 +59,7 @@ class BookingWidget extends HTMLElement {
     var now = new Date();
     this.month = now.getFullYear() + "-" + pad(now.getMonth() + 1);
     var self = this;
+    if (HOLDS) addEventListener("pagehide", function () { self.release(true); });
     api("GET", "/services/" + this.serviceId).then(function (r) {
       if (r.status !== 200) return self.show([el("p", { class: "error", text: W.failed })]);
       self.service = r.body.service;
@@ -93,7 +99,7 @@ class BookingWidget extends HTMLElement {
       slots.forEach(function (s) {
         var time = s.timestamp.slice(11, 16);
         list.appendChild(s.free > 0
-          ? el("button", { type: "button", class: "slot", "data-timestamp": s.timestamp, text: time, onclick: function () { self.showForm(s); } })
+          ? el("button", { type: "button", class: "slot", "data-timestamp": s.timestamp, text: time, onclick: function () { self.pick(s); } })
           : el("button", { type: "button", class: "slot full", disabled: true, text: time + " " + W.taken }));
       });
       self.show([
@@ -104,8 +110,25 @@ class BookingWidget extends HTMLElement {
       ]);
     });
   }
+  release(keepalive) {
+    var hold = this.hold;
+    this.hold = null;
+    return holdRelease(ORIGIN, hold, keepalive);
+  }
+  pick(slot) {
+    var self = this;
+    if (!HOLDS) return this.showForm(slot);
+    this.release().then(function () {
+      return api("POST", "/slots/holds", { slot_hold: { service_id: self.serviceId, booked_from: slot.timestamp, booked_to: slot.timestamp_end } });
+    }).then(function (r) {
+      if (r.status === 400) return self.showDay(self.day, W.justTaken + " (" + firstMessage(r.body) + ")");
+      if (r.status === 201) self.hold = holdOf(r.body);
+      self.showForm(slot);
+    }, function () { self.showForm(slot); });
+  }
   showForm(slot) {
     var self = this;
+    var clock = this.hold && el("p", { class: "notice", role: "timer" });
     var error = el("p", { class: "error", role: "alert", hidden: true });
     var name = el("input", { id: "w-name", name: "name", autocomplete: "name", required: true });
     var email = el("input", { id: "w-email", name: "email", type: "email", autocomplete: "email", required: true });
@@ -118,8 +141,9 @@ class BookingWidget extends HTMLElement {
       var person = { name: name.value, email: email.value };
       if (number) person.phone_number = number;
       submit.disabled = true;
-      api("POST", "/bookings", { booking: { service_id: self.serviceId, booked_from: slot.timestamp, booked_to: slot.timestamp_end, person_attributes: person } }).then(function (r) {
-        if (r.status === 200) { self.booking = r.body.booking; self.token = r.body.booking_token; return self.showBooking(); }
+      api("POST", "/bookings", { booking: { service_id: self.serviceId, booked_from: slot.timestamp, booked_to: slot.timestamp_end, person_attributes: person },
+        hold_secret: self.hold ? self.hold.secret : undefined }).then(function (r) {
+        if (r.status === 200) { self.hold = null; self.booking = r.body.booking; self.token = r.body.booking_token; return self.showBooking(); }
         if (r.status === 400 && r.body.booked_from) return self.showDay(self.day, W.justTaken);
         submit.disabled = false; error.hidden = false; error.textContent = firstMessage(r.body);
       }, function () { submit.disabled = false; error.hidden = false; error.textContent = W.failed; });
@@ -128,8 +152,9 @@ class BookingWidget extends HTMLElement {
       el("label", { for: "w-phone", text: W.phone }), phone, el("p", { class: "muted", text: W.phoneHint }), error, submit,
     ]);
     phone.addEventListener("input", function () { phone.setCustomValidity(""); });
-    this.show([el("button", { type: "button", text: "← " + W.back, onclick: function () { self.showDay(self.day); } }),
-      el("p", {}, [el("strong", { text: slot.formatted_timestamp }), document.createTextNode(" (" + ZONE + ")")]), form]);
+    this.show([el("button", { type: "button", text: "← " + W.back, onclick: function () { self.release().then(function () { self.showDay(self.day); }); } }),
+      el("p", {}, [el("strong", { text: slot.formatted_timestamp }), document.createTextNode(" (" + ZONE + ")")]), clock, form]);
+    if (clock) holdClock(clock, this.hold);
   }
   showBooking() {
     var self = this;

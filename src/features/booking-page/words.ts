@@ -15,6 +15,7 @@ const WORDS = {
     verify: "Confirm", wrongCode: "The code is not right.", tooManyTries: "Too many wrong codes. This booking can no longer be confirmed.",
     addToCalendar: "Add to calendar (.ics)", cancel: "Cancel booking", cancelled: "The booking is cancelled.",
     notFound: "This booking was not found.", loading: "Loading…",
+    holdFor: "We hold this time for you for", holdLapsed: "The hold has lapsed: the time may still be free, but is no longer kept for you.",
     states: {
       awaiting_verification: "awaiting your code", awaiting_payment: "awaiting payment", awaiting_confirmation: "awaiting confirmation",
       confirmed: "confirmed", declined: "declined", cancelled: "cancelled", deleted: "deleted", verification_expired: "expired",
@@ -33,6 +34,7 @@ const WORDS = {
     verify: "Bekräfta", wrongCode: "Koden stämmer inte.", tooManyTries: "För många felaktiga koder. Bokningen kan inte längre bekräftas.",
     addToCalendar: "Lägg till i kalendern (.ics)", cancel: "Avboka", cancelled: "Bokningen är avbokad.",
     notFound: "Bokningen hittades inte.", loading: "Laddar…",
+    holdFor: "Vi håller tiden åt dig i", holdLapsed: "Tiden hålls inte längre åt dig, men kan fortfarande vara ledig.",
     states: {
       awaiting_verification: "väntar på din kod", awaiting_payment: "väntar på betalning", awaiting_confirmation: "väntar på bekräftelse",
       confirmed: "bekräftad", declined: "avböjd", cancelled: "avbokad", deleted: "borttagen", verification_expired: "har gått ut",
@@ -51,6 +53,7 @@ const WORDS = {
     verify: "Bekreft", wrongCode: "Koden er feil.", tooManyTries: "For mange feil koder. Bestillingen kan ikke lenger bekreftes.",
     addToCalendar: "Legg til i kalenderen (.ics)", cancel: "Avbestill", cancelled: "Bestillingen er avbestilt.",
     notFound: "Fant ikke bestillingen.", loading: "Laster…",
+    holdFor: "Vi holder av tiden for deg i", holdLapsed: "Tiden holdes ikke lenger av for deg, men kan fortsatt være ledig.",
     states: {
       awaiting_verification: "venter på koden din", awaiting_payment: "venter på betaling", awaiting_confirmation: "venter på bekreftelse",
       confirmed: "bekreftet", declined: "avslått", cancelled: "avbestilt", deleted: "slettet", verification_expired: "utløpt",
