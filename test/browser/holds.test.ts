@@ -37,9 +37,18 @@ const secondsIn = (text: string) => {
 /** A request to the booking site from a page on it or its widget's host (Node cannot resolve *.localhost). */
 async function siteFetch(page: Page, url: string, init: { method: string; secret?: string; body?: unknown }) {
   const headers: Record<string, string> = { "content-type": "application/json", ...(init.secret ? { "x-hold-secret": init.secret } : {}) };
-  return page.evaluate<[string, string], (u: string, i: string) => Promise<{ status: number; body: any }>>(
-    `(u, i) => fetch(u, JSON.parse(i)).then(async (r) => ({ status: r.status, body: await r.json() }))`,
-    url, JSON.stringify({ method: init.method, headers, body: init.body ? JSON.stringify(init.body) : undefined }));
+  const options = JSON.stringify({ method: init.method, headers, body: init.body ? JSON.stringify(init.body) : undefined });
+  return page.evaluate(`fetch(${JSON.stringify(url)}, ${options}).then(async (r) => ({ status: r.status, body: await r.json() }))`) as
+    Promise<{ status: number; body: any }>;
+}
+
+/** Another visitor's hold on the slot at `from`, taken through the booking site from `page`. */
+async function holdElsewhere(page: Page, site: string, serviceId: number, from: string) {
+  const slots = await siteFetch(page, `${site}/services/${serviceId}/slots?from=${DAY}&to=${DAY}`, { method: "GET" });
+  const slot = slots.body.map((s: any) => s.slot).find((s: any) => s.timestamp === from);
+  const hold = await siteFetch(page, `${site}/slots/holds`, { method: "POST", body: { slot_hold: { service_id: serviceId, booked_from: from, booked_to: slot.timestamp_end } } });
+  expect(hold.status, JSON.stringify(hold.body)).toBe(201);
+  return { id: hold.body.slot_hold.id as number, secret: hold.body.hold_secret as string };
 }
 
 /** Resolves with the hold the page's own POST /slots/holds answered (its id and secret). */
@@ -116,15 +125,14 @@ describe("slot holds on the booking page", () => {
     });
     await page.goto(`${origin}/?service=${serviceId}&day=${DAY}&slot=${encodeURIComponent(from)}`);
     expect(await page.$("#book-form")).not.toBeNull();
-    const theirs = await siteFetch(other, "/slots/holds", { method: "POST", body: { slot_hold: { service_id: serviceId, booked_from: from } } });
-    expect(theirs.status, JSON.stringify(theirs.body)).toBe(201);
+    const theirs = await holdElsewhere(other, origin, serviceId, from);
     await Promise.all([page.waitForNavigation(), release()]);
 
     expect(new URL(page.url()).searchParams.get("taken")).toBe("1");
     expect(await page.$eval("#taken-notice", (e: any) => e.textContent)).toBe(
       "That time was just taken. Please choose another. (is not available: the resource is fully booked at this time)");
     expect(await page.$$eval(".slot.full", (s) => s.map((e: any) => e.textContent))).toEqual(["09:00 taken"]);
-    await siteFetch(other, `/slots/holds/${theirs.body.slot_hold.id}`, { method: "DELETE", secret: theirs.body.hold_secret });
+    await siteFetch(other, `/slots/holds/${theirs.id}`, { method: "DELETE", secret: theirs.secret });
     await expectFreeSeats(key, serviceId, from, 1);
     await Promise.all([other.close(), page.close()]);
   });
@@ -222,17 +230,17 @@ describe("slot holds in the widget on another website", () => {
     const { page, problems, inWidget, textOf, openDay } = await widgetPage(subdomain, serviceId);
     const from = await openDay();
     const site = siteOrigin(subdomain);
-    const theirs = await siteFetch(page, `${site}/slots/holds`, { method: "POST", body: { slot_hold: { service_id: serviceId, booked_from: from } } });
-    expect(theirs.status).toBe(201);
+    const theirs = await holdElsewhere(page, site, serviceId, from);
 
     await (await inWidget("button[data-timestamp]")).click();
     await inWidget(".notice[role=alert]");
     expect(await textOf(".notice[role=alert]")).toBe(
       "That time was just taken. Please choose another. (is not available: the resource is fully booked at this time)");
     expect(await textOf(".slot.full")).toBe("09:00 taken");
-    await siteFetch(page, `${site}/slots/holds/${theirs.body.slot_hold.id}`, { method: "DELETE", secret: theirs.body.hold_secret });
+    await siteFetch(page, `${site}/slots/holds/${theirs.id}`, { method: "DELETE", secret: theirs.secret });
     await expectFreeSeats(key, serviceId, from, 1);
-    expect(problems).toEqual([]);
+    // Chromium logs the refused hold's 400 to the console; nothing else may go wrong.
+    expect(problems.filter((p) => !p.includes("status of 400"))).toEqual([]);
     await page.close();
   });
 });

@@ -58,7 +58,7 @@ export async function bookableAccount(closes = "12:00") {
 
 /** Turns on the account's slot holds, each living `minutes` (PUT /api/v1/client). */
 export async function enableSlotHolds(key: string, minutes: number) {
-  await call("PUT", "/api/v1/client", key, { account: { slot_holds_enabled: true, slot_hold_minutes: minutes } });
+  await call("PUT", "/api/v1/client", key, { client: { slot_holds_enabled: true, slot_hold_minutes: minutes } });
 }
 
 /** Waits until the private API's slots count `free` seats at `timestamp` (a hold or release may take a moment to show). */

@@ -87,7 +87,7 @@ ${HOLD_JS}
         return api("POST", "/slots/holds", { slot_hold: { service_id: Number(form.dataset.service), booked_from: form.dataset.from, booked_to: form.dataset.to } });
       }).then(function (r) {
         button.disabled = false;
-        if (r.status === 201) { held = holdOf(r.body); keep("hold", JSON.stringify(held)); holdClock(clock, held); }
+        if (r.status < 300) { held = holdOf(r.body); keep("hold", JSON.stringify(held)); holdClock(clock, held); }
         if (r.status === 400) { keep("hold-refused", firstMessage(r.body)); backToDay(); }
       }, function () { button.disabled = false; });
     };

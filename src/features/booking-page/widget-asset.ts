@@ -122,7 +122,7 @@ class BookingWidget extends HTMLElement {
       return api("POST", "/slots/holds", { slot_hold: { service_id: self.serviceId, booked_from: slot.timestamp, booked_to: slot.timestamp_end } });
     }).then(function (r) {
       if (r.status === 400) return self.showDay(self.day, W.justTaken + " (" + firstMessage(r.body) + ")");
-      if (r.status === 201) self.hold = holdOf(r.body);
+      if (r.status < 300) self.hold = holdOf(r.body);
       self.showForm(slot);
     }, function () { self.showForm(slot); });
   }
