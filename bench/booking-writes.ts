@@ -1,6 +1,7 @@
 // POST /bookings throughput through a real `wrangler dev`: clients spread over 20 resources (one
-// CapacityGuard each) and all clients on one resource, then the capacity invariant read back
-// from D1 after the server has stopped; figures as JSON.
+// CapacityGuard each), all clients on one resource, and a mix of slot holds, their conversions and
+// releases with plain creates on a service with buffers; then the capacity invariant read back
+// from D1 after the server has stopped (buffers and live holds included); figures as JSON.
 import autocannon from "autocannon";
 import { costOf, expectStatuses, fire, floorPath, floorSummary, round, summarise, type Figure, type Run } from "./load";
 import { profileWhile } from "./cpu-profile";
@@ -12,6 +13,11 @@ const ACCOUNT_ID = 1;
 const SERVICE_ID = 1;
 const SPREAD = 20;
 const SINGLE = SPREAD + 1;
+/** The mix: a service with a clean-up after each booking, on resources of its own. */
+const BUFFERED_SERVICE_ID = 2;
+const BUFFER_AFTER_MIN = 15;
+const MIX_RESOURCES = Array.from({ length: 5 }, (_, i) => SINGLE + 1 + i);
+const MIX_ATTEMPTS = 300;
 const CONNECTIONS = 20;
 const ATTEMPTS = 600;
 /**
@@ -50,6 +56,70 @@ interface Row {
   count: number;
 }
 
+interface MixOutcome {
+  seconds: number;
+  holds: number;
+  holdsRefused: number;
+  converted: number;
+  /** A conversion of a live hold must never be refused: any here is a failure. */
+  conversionsRefused: number;
+  released: number;
+  plainBooked: number;
+  plainRefused: number;
+  other: string[];
+}
+
+/**
+ * Slot holds and buffers in the mix: each client takes the next slot of a 30-minute grid whose
+ * bookings hold 15 minutes more (so neighbours contend), holds it and then books it with the
+ * hold's secret (three in four) or releases it; when the hold is refused it tries a plain create.
+ * Sequential per client, because a conversion needs the secret its hold answered.
+ */
+async function holdsAndBuffersMix(port: number, key: string): Promise<MixOutcome> {
+  const out: MixOutcome = { seconds: 0, holds: 0, holdsRefused: 0, converted: 0, conversionsRefused: 0, released: 0, plainBooked: 0, plainRefused: 0, other: [] };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
+      method,
+      headers: { "user-agent": "booking-bench/1.0", authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
+  };
+  let n = 0;
+  const started = performance.now();
+  const client = async () => {
+    for (let ask = n++; ask < MIX_ATTEMPTS; ask = n++) {
+      const resource = MIX_RESOURCES[ask % MIX_RESOURCES.length];
+      const from = FIRST_SLOT + Math.floor(ask / MIX_RESOURCES.length) * SLOT_MS;
+      const slot = { service_id: BUFFERED_SERVICE_ID, resource_id: resource, booked_from: iso(from), booked_to: iso(from + SLOT_MS) };
+      const held = await call("POST", "/slots/holds", { slot_hold: slot });
+      if (held.status === 200) {
+        out.holds += 1;
+        if (ask % 4 === 3) {
+          const released = await call("DELETE", `/slots/holds/${held.body.slot_hold.id}`);
+          if (released.status === 200) out.released += 1; else out.other.push(`release ${released.status}`);
+        } else {
+          const booked = await call("POST", "/bookings", { booking: slot, hold_secret: held.body.hold_secret });
+          if (booked.status === 200) out.converted += 1;
+          else if (booked.status === 400) out.conversionsRefused += 1;
+          else out.other.push(`conversion ${booked.status}`);
+        }
+      } else if (held.status === 400) {
+        out.holdsRefused += 1;
+        const booked = await call("POST", "/bookings", { booking: slot });
+        if (booked.status === 200) out.plainBooked += 1;
+        else if (booked.status === 400) out.plainRefused += 1;
+        else out.other.push(`create ${booked.status}`);
+      } else {
+        out.other.push(`hold ${held.status}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, client));
+  out.seconds = (performance.now() - started) / 1000;
+  return out;
+}
+
 /** The most `count` held at any instant on each resource, from the stored rows (half-open ranges). */
 function peakPerResource(rows: Row[]): Map<number, number> {
   const edges = new Map<number, [number, number][]>();
@@ -76,6 +146,8 @@ const sql = [
   tenant.sql,
   resources(ACCOUNT_ID, ids.map((id) => ({ id, capacity: 1, hours: null }))),
   serviceWithProviders(ACCOUNT_ID, SERVICE_ID, 30, ids),
+  resources(ACCOUNT_ID, MIX_RESOURCES.map((id) => ({ id, capacity: 1, hours: null }))),
+  serviceWithProviders(ACCOUNT_ID, BUFFERED_SERVICE_ID, 30, MIX_RESOURCES, { buffer_after: BUFFER_AFTER_MIN }),
 ].join("\n");
 const key = tenant.apiKey;
 
@@ -111,6 +183,9 @@ const figures = await withBenchServer("writes", sql, async (server) => {
     runs.push({ label, run, asked });
     floorRuns.push(await fire(server, floor, { connections: CONNECTIONS, seconds: 3 }));
   }
+  log("writes", `holds and buffers in the mix: ${MIX_ATTEMPTS} slots from ${CONNECTIONS} clients`);
+  const mix = await holdsAndBuffersMix(server.port, key);
+  floorRuns.push(await fire(server, floor, { connections: CONNECTIONS, seconds: 3 }));
   // Refusals alone: every client asks for the probe's slot, full since the probe took it.
   const full = { ...target, body: bookingBody(1, PROBE_FROM) };
   log("writes", `refusals of one full slot: ${CONNECTIONS} clients for ${REFUSAL_SECONDS} s`);
@@ -125,14 +200,25 @@ const figures = await withBenchServer("writes", sql, async (server) => {
   const refusalCost = await costOf(server, full);
   const createCost = await costOf(server, { ...target, body: bookingBody(1, PROBE_FROM + SLOT_MS) });
   await server.stop();
-  const rows = server.query<Row>(`SELECT resource_id, booked_from, booked_to, count FROM bookings WHERE account_id = ${ACCOUNT_ID} AND active = 1 AND booked_from < ${PROBE_FROM}`);
+  const allRows = server.query<Row>(`SELECT resource_id, occupied_from AS booked_from, occupied_to AS booked_to, count FROM bookings WHERE account_id = ${ACCOUNT_ID} AND active = 1 AND booked_from < ${PROBE_FROM}`);
+  const mixIds = new Set(MIX_RESOURCES);
+  const rows = allRows.filter((r) => !mixIds.has(r.resource_id));
+  // The mix's bookings over their occupied span, with the holds no booking took over (as if none had lapsed).
+  const mixRows = [
+    ...allRows.filter((r) => mixIds.has(r.resource_id)),
+    ...server.query<Row>(`SELECT resource_id, occupied_from AS booked_from, occupied_to AS booked_to, count FROM slot_holds WHERE account_id = ${ACCOUNT_ID} AND ended_at IS NULL`),
+  ];
+  const mixPeaks = peakPerResource(mixRows);
+  const mixOver = [...mixPeaks].filter(([, peak]) => peak > 1);
+  const mixBooked = allRows.length - rows.length;
+  const mixPass = mixOver.length === 0 && mix.conversionsRefused === 0 && mix.other.length === 0 && mixBooked === mix.converted + mix.plainBooked;
   const capacity = 1;
   const peaks = peakPerResource(rows);
   const over = [...peaks].filter(([, peak]) => peak > capacity);
   const created = runs.reduce((n, r) => n + (r.run.statuses.get(200) ?? 0), 0);
   const slots = runs.reduce((n, r) => n + r.asked.size, 0);
   const distinct = new Set(rows.map((r) => `${r.resource_id}@${(r.booked_from - FIRST_SLOT) / SLOT_MS}`)).size;
-  const pass = over.length === 0 && rows.length === created && created === slots && distinct === slots;
+  const pass = over.length === 0 && rows.length === created && created === slots && distinct === slots && mixPass;
 
   const floorFigure = floorSummary("POST /bookings", floorRuns, bytes);
   const out: Figure[] = [];
@@ -156,11 +242,21 @@ const figures = await withBenchServer("writes", sql, async (server) => {
     do_calls: refusalCost.doCalls,
     detail: `${refusals.statuses.get(400) ?? 0} refused (${round((refusals.statuses.get(400) ?? 0) / refusals.seconds, 1)}/s); a create: ${createCost.d1} D1 + ${createCost.doCalls} DO waits`,
   });
+  out.push({
+    name: `http: slot holds and buffers in the mix: hold, then book with its secret or release (${CONNECTIONS} clients)`, unit: "requests/s",
+    calls: mix.holds + mix.holdsRefused + mix.converted + mix.conversionsRefused + mix.released + mix.plainBooked + mix.plainRefused,
+    rps: round((mix.holds + mix.holdsRefused + mix.converted + mix.conversionsRefused + mix.released + mix.plainBooked + mix.plainRefused) / mix.seconds, 1),
+    bookings_per_s: round((mix.converted + mix.plainBooked) / mix.seconds, 1),
+    detail: `${mix.holds} held (${mix.holdsRefused} refused), ${mix.converted} converted (${mix.conversionsRefused} refused), ${mix.released} released, `
+      + `${mix.plainBooked} plain creates after a refused hold (${mix.plainRefused} refused)${mix.other.length ? `; unexpected: ${mix.other.slice(0, 5).join(", ")}` : ""}`,
+  });
   out.push(floorFigure, {
     name: "bookings: capacity invariant, read back from D1 after the runs", unit: "", calls: rows.length,
     check: pass ? "pass" : "FAIL",
     detail: `${rows.length} rows on ${peaks.size} resources, max concurrent ${Math.max(0, ...peaks.values())} (capacity ${capacity}), `
-      + `${over.length} over capacity; ${created} answered 200, ${slots} slots asked, ${distinct} booked`,
+      + `${over.length} over capacity; ${created} answered 200, ${slots} slots asked, ${distinct} booked; `
+      + `holds and buffers: ${mixBooked} bookings and ${mixRows.length - mixBooked} live holds on ${mixPeaks.size} resources over their occupied spans, `
+      + `max concurrent ${Math.max(0, ...mixPeaks.values())}, ${mixOver.length} over capacity, ${mix.conversionsRefused} conversions refused`,
   });
   return out;
 });

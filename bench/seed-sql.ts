@@ -58,10 +58,10 @@ export function resources(accountId: number, list: { id: number; capacity: numbe
 }
 
 /** A service provided by every listed resource. */
-export function serviceWithProviders(accountId: number, serviceId: number, interval: number, resourceIds: number[]): string {
+export function serviceWithProviders(accountId: number, serviceId: number, interval: number, resourceIds: number[], settings: Row = {}): string {
   const now = Date.now();
   return [
-    insert("services", [{ id: serviceId, account_id: accountId, title: `Service ${serviceId}`, interval, created_at: now, updated_at: now }]),
+    insert("services", [{ id: serviceId, account_id: accountId, title: `Service ${serviceId}`, interval, created_at: now, updated_at: now, ...settings }]),
     insert("providers", resourceIds.map((resourceId) => ({
       account_id: accountId, resource_id: resourceId, service_id: serviceId, created_at: now, updated_at: now,
     }))),

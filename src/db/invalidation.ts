@@ -4,7 +4,8 @@
 // of the resources and hours they cover. Triggers bump a version inside the statement of every
 // write this table names, so no write path (requests, capacity guards, queues, cron, the operator
 // API, a console) can forget it. The triggers in drizzle/0006, 0009 and 0012 are these tables
-// rendered by `versionTriggers` and `bookingHourTriggers` (0013 replaces those buffers changed); test/integration/invalidation.test.ts
+// rendered by `versionTriggers` and `bookingHourTriggers` (0013 replaces those buffers changed, 0014
+// adds slot holds'); test/integration/invalidation.test.ts
 // compares them with the database's own, so the tables and the migrations cannot drift. A new rule
 // is a new migration written with `npm run db:triggers`.
 //
@@ -43,6 +44,7 @@ export const AVAILABILITY: VersionedAnswers = {
     { table: "events", columns: ["resource_id", "service_id", "published", "capacity", "starts_at", "ends_at", "active"], why: "an event is the slot of an attendance service" },
     { table: "resources", columns: ["active", "capacity", "opening_hours_mon", "opening_hours_tue", "opening_hours_wed", "opening_hours_thu", "opening_hours_fri", "opening_hours_sat", "opening_hours_sun"], why: "opening hours and capacity bound every slot" },
     { table: "resource_exception_dates", columns: ["resource_id", "exception_date", "opening_hours"], why: "an exception date replaces a weekday's hours" },
+    { table: "slot_holds", columns: ["resource_id", "event_id", "occupied_from", "occupied_to", "count", "expires_at", "ended_at"], why: "a live hold takes capacity as a booking does, until it is released, converted or lapses (docs/decisions/holds.md)" },
     { table: "services", columns: ["active", "booking_type", "interval", "interval_rounding", "max_slots", "has_day_booking", "day_booking_specify_time", "same_day", "buffer_before", "buffer_after"], why: "the service's settings shape its slots; its buffers widen what a slot needs free" },
     { table: "providers", columns: ["resource_id", "service_id", "active"], why: "providers say which resources offer a service" },
     { table: "accounts", columns: ["time_zone", "locale", "country_code", "closed_for_holidays", "interval_rounding", "slot_generation_type", "first_bookable_period", "future_bookable_period"], accountColumn: "id", updatesOnly: true, why: "the zone, holidays and bookable window apply to every slot" },
@@ -62,6 +64,9 @@ export const LISTING: VersionedAnswers = {
   ],
 };
 
+/** Tables whose rows take a resource's capacity over a span: their writes bump hours, not the calendar (BOOKING_HOURS). */
+const HOUR_BUMPING_TABLES: readonly string[] = ["bookings", "slot_holds"];
+
 const BOOKINGS_OF_EVENTS = {
   insert: "NEW.event_id IS NOT NULL",
   update: "NEW.event_id IS NOT NULL OR OLD.event_id IS NOT NULL",
@@ -77,7 +82,7 @@ export const CALENDAR: VersionedAnswers = {
   versionTable: "calendar_versions",
   tag: "calendar",
   rules: AVAILABILITY.rules.map((rule) =>
-    rule.table === "bookings" ? { ...rule, when: BOOKINGS_OF_EVENTS, why: "a booking of an event holds its seats" } : rule),
+    HOUR_BUMPING_TABLES.includes(rule.table) ? { ...rule, when: BOOKINGS_OF_EVENTS, why: `a ${rule.table === "bookings" ? "booking" : "hold"} of an event holds its seats` } : rule),
 };
 
 export const VERSIONED_ANSWERS = [AVAILABILITY, LISTING, CALENDAR] as const;
@@ -101,9 +106,8 @@ const MAX_BUMPED_HOURS = 14 * 24;
  */
 export const BOOKING_HOURS = {
   versionTable: "booking_hour_versions",
-  table: "bookings",
-  columns: AVAILABILITY.rules.find((r) => r.table === "bookings")!.columns as readonly string[],
-  why: "a booking of a resource holds its capacity over the hours it covers, and nothing else",
+  tables: HOUR_BUMPING_TABLES.map((table) => ({ table, columns: AVAILABILITY.rules.find((r) => r.table === table)!.columns as readonly string[] })),
+  why: "a booking (or hold) of a resource takes its capacity over the hours it covers, and nothing else",
 } as const;
 
 /**
@@ -124,16 +128,17 @@ function bumpHours(row: "NEW" | "OLD"): string {
 }
 
 export function bookingHourTriggers(): { name: string; sql: string }[] {
-  const { table, columns } = BOOKING_HOURS;
-  const name = (op: Operation) => `${table}_booking_hour_${op}`;
-  return [
-    { name: name("insert"), sql: [`CREATE TRIGGER ${name("insert")} AFTER INSERT ON ${table}`, "WHEN NEW.event_id IS NULL", "BEGIN", bumpHours("NEW"), "END"].join("\n") },
-    {
-      name: name("update"),
-      sql: [`CREATE TRIGGER ${name("update")} AFTER UPDATE OF ${columns.join(", ")} ON ${table}`, "WHEN NEW.event_id IS NULL OR OLD.event_id IS NULL", "BEGIN", bumpHours("OLD"), bumpHours("NEW"), "END"].join("\n"),
-    },
-    { name: name("delete"), sql: [`CREATE TRIGGER ${name("delete")} AFTER DELETE ON ${table}`, "WHEN OLD.event_id IS NULL", "BEGIN", bumpHours("OLD"), "END"].join("\n") },
-  ];
+  return BOOKING_HOURS.tables.flatMap(({ table, columns }) => {
+    const name = (op: Operation) => `${table}_booking_hour_${op}`;
+    return [
+      { name: name("insert"), sql: [`CREATE TRIGGER ${name("insert")} AFTER INSERT ON ${table}`, "WHEN NEW.event_id IS NULL", "BEGIN", bumpHours("NEW"), "END"].join("\n") },
+      {
+        name: name("update"),
+        sql: [`CREATE TRIGGER ${name("update")} AFTER UPDATE OF ${columns.join(", ")} ON ${table}`, "WHEN NEW.event_id IS NULL OR OLD.event_id IS NULL", "BEGIN", bumpHours("OLD"), bumpHours("NEW"), "END"].join("\n"),
+      },
+      { name: name("delete"), sql: [`CREATE TRIGGER ${name("delete")} AFTER DELETE ON ${table}`, "WHEN OLD.event_id IS NULL", "BEGIN", bumpHours("OLD"), "END"].join("\n") },
+    ];
+  });
 }
 
 /** One trigger per table and operation, in the rule table's order, as the migrations hold them. */

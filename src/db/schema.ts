@@ -59,6 +59,9 @@ export const accounts = sqliteTable("accounts", {
   reminder_sms: flag("reminder_sms", false),
   closed_for_holidays: flag("closed_for_holidays", false),
   allow_cancellation: flag("allow_cancellation", true),
+  // Slot holds (docs/decisions/holds.md): the booking site holds a picked time only when enabled.
+  slot_holds_enabled: flag("slot_holds_enabled", false),
+  slot_hold_minutes: integer("slot_hold_minutes").notNull().default(5),
   mail_notification_recipient: text("mail_notification_recipient"),
   settings: text("settings", { mode: "json" }).$type<Record<string, unknown> | null>(),
   interval_rounding: integer("interval_rounding").notNull().default(15),
@@ -372,6 +375,44 @@ export const bookings = sqliteTable(
   ],
 );
 
+/**
+ * Seats of one time held for a short while (docs/decisions/holds.md): its own table, not a booking
+ * state, so only the capacity readers see it. Its occupied span is written, not generated: a hold
+ * is never moved, so the span is fixed when it is taken (buffers included).
+ */
+export const slotHolds = sqliteTable(
+  "slot_holds",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    account_id: accountId(),
+    service_id: integer("service_id").notNull(),
+    resource_id: integer("resource_id"),
+    event_id: integer("event_id"),
+    booked_from: instant("booked_from").notNull(),
+    booked_to: instant("booked_to").notNull(),
+    occupied_from: instant("occupied_from").notNull(),
+    occupied_to: instant("occupied_to").notNull(),
+    count: integer("count").notNull(),
+    secret_hash: text("secret_hash").notNull(),
+    /** The visitor's address as a keyed hash, for the per-visitor limit; null on the private API. */
+    client_hash: text("client_hash"),
+    expires_at: instant("expires_at").notNull(),
+    ended_at: instant("ended_at"),
+    /** How it ended before it lapsed: "released" or "converted" (into booking_id). */
+    ended_by: text("ended_by"),
+    booking_id: integer("booking_id"),
+    created_at: instant("created_at").notNull(),
+  },
+  (t) => [
+    // The capacity readers: live holds of a resource overlapping a span, as bookings_resource_occupied.
+    index("slot_holds_resource_occupied").on(t.resource_id, t.occupied_from, t.occupied_to),
+    index("slot_holds_account_event").on(t.account_id, t.event_id),
+    // The limits and the lapse of cached answers: an account's (or visitor's) holds by lapse.
+    index("slot_holds_account_expires").on(t.account_id, t.expires_at),
+    uniqueIndex("slot_holds_secret").on(t.secret_hash),
+  ],
+);
+
 /** One skipped occurrence of a recurring collection and why (the 400 body a single create would give). */
 export interface SkippedOccurrence {
   index: number;
@@ -572,6 +613,7 @@ export type Category = typeof categories.$inferSelect;
 export type Person = typeof people.$inferSelect;
 export type Event = typeof events.$inferSelect;
 export type Booking = typeof bookings.$inferSelect;
+export type SlotHold = typeof slotHolds.$inferSelect;
 export type User = typeof users.$inferSelect;
 export type UserLink = typeof userLinks.$inferSelect;
 export type WebHook = typeof webHooks.$inferSelect;

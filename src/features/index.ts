@@ -16,6 +16,7 @@ export const privateFeatures: [string, Hono<AppEnv>][] = [
   ["/client/users", onFirstUse("users")],
   ["/client/webhook_secret", onFirstUse("webhookSecret")],
   ["/client", onFirstUse("account")],
+  ["/slots/holds", onFirstUse("privateHolds")],
   ["/services", onFirstUse("privateSlots")],
   ["/services", onFirstUse("services")],
   ["/providers", onFirstUse("providers")],
@@ -36,6 +37,7 @@ export const privateFeatures: [string, Hono<AppEnv>][] = [
 ];
 
 export const publicFeatures: [string, Hono<AppEnv>][] = [
+  ["/slots/holds", onFirstUse("publicHolds")],
   ["/services", onFirstUse("publicSlots")],
   ["/services", onFirstUse("publicServices")],
   ["/bookings", onFirstUse("publicBookings")],

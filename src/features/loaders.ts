@@ -20,6 +20,8 @@ export const routeLoaders = {
   resources: () => import("./resources/routes").then((m) => m.resourceRoutes),
   services: () => import("./services/routes").then((m) => m.serviceRoutes),
   publicServices: () => import("./services/routes").then((m) => m.publicServiceRoutes),
+  privateHolds: () => import("./holds/routes").then((m) => m.privateHoldRoutes),
+  publicHolds: () => import("./holds/routes").then((m) => m.publicHoldRoutes),
   privateSlots: () => import("./slots/routes").then((m) => m.privateSlotRoutes),
   publicSlots: () => import("./slots/routes").then((m) => m.publicSlotRoutes),
   users: () => import("./users/routes").then((m) => m.userRoutes),

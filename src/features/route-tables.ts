@@ -261,6 +261,22 @@ export const ROUTE_TABLES: Record<FeatureRoutes, RouteTable> = {
     ["GET", "/:id"],
     ["GET", "/:id"],
   ],
+  privateHolds: [
+    ["POST", "/"],
+    ["POST", "/"],
+    ["GET", "/:id"],
+    ["GET", "/:id"],
+    ["DELETE", "/:id"],
+    ["DELETE", "/:id"],
+  ],
+  publicHolds: [
+    ["POST", "/"],
+    ["POST", "/"],
+    ["GET", "/:id"],
+    ["GET", "/:id"],
+    ["DELETE", "/:id"],
+    ["DELETE", "/:id"],
+  ],
   privateSlots: [
     ["GET", "/:id/slots"],
     ["GET", "/:id/slots"],

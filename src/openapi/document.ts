@@ -57,7 +57,8 @@ const RESPONSES = {
   UnsupportedMediaType: errorResponse("A body that is neither JSON nor a form."),
   UnprocessableEntity: errorResponse("This Idempotency-Key was used for a different request."),
   MoveRefused: errorResponse("The account still has background work on its shard, or the target shard already uses some of its ids: nothing was moved (docs/scaling.md)."),
-  TooManyRequests: errorResponse("Over the per-address budget (80 requests per 20 s by default).", "Error", [...RATE_HEADERS, "Retry-After"]),
+  HoldsDisabled: errorResponse("The account has not enabled slot holds on its booking site (`slot_holds_enabled`)."),
+  TooManyRequests: errorResponse("Over the per-address budget (80 requests per 20 s by default), or, for POST /slots/holds, over the live holds a visitor (3) or an account (50) may have; `Retry-After` says when one lapses.", "Error", [...RATE_HEADERS, "Retry-After"]),
   ServerError: errorResponse("`{\"error\": \"system error\"}`; details only in the service's logs."),
 };
 
@@ -72,6 +73,12 @@ const PARAMETERS = {
 const BOOKING_TOKEN = {
   name: "X-Booking-Token", in: "header", required: true,
   description: "The `booking_token` POST /bookings answered: it opens that one booking. A missing or wrong token is a 404.",
+  schema: { type: "string" },
+};
+
+const HOLD_SECRET = {
+  name: "X-Hold-Secret", in: "header", required: true,
+  description: "The `hold_secret` POST /slots/holds answered: it opens that one hold. A missing or wrong secret is a 404.",
   schema: { type: "string" },
 };
 
@@ -136,6 +143,7 @@ function errorsOf(op: Operation): Json {
   refs["400"] = "BadRequest";
   if (op.surface !== "public") refs["401"] = "Unauthorized";
   if (op.surface === "private") refs["402"] = "PaymentRequired";
+  if (op.surface === "public" && op.method === "post" && op.path === "/slots/holds") refs["403"] = "HoldsDisabled";
   refs["404"] = "NotFound";
   refs["406"] = "NotAcceptable";
   if (op.body) Object.assign(refs, { "413": "PayloadTooLarge", "415": "UnsupportedMediaType" });
@@ -152,6 +160,7 @@ function operationObject(op: Operation, inputSchemas: Json): Json {
     ...pathParams,
     ...(op.query ? queryParameters(op.query) : []),
     ...(op.bookingToken ? [BOOKING_TOKEN] : []),
+    ...(op.holdSecret ? [HOLD_SECRET] : []),
     ...(op.surface !== "operator" && (op.method === "post" || op.method === "put") ? [refTo("parameters", "IdempotencyKey")] : []),
   ];
   const ok = op.html || op.media

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { BOOKING_STATES } from "../domain/booking-states";
 import { MAX_BUFFER_MINUTES } from "../domain/buffers";
+import { MAX_HOLD_MINUTES } from "../features/holds/limits";
 import { WEEKDAYS } from "../domain/opening-hours";
 import { CHANNELS, MESSAGE_KINDS } from "../features/messages/kinds";
 import { BOOKING_TYPES } from "../features/services/schema";
@@ -45,6 +46,8 @@ export const Account = z.object({
   reminder_sms: z.boolean(),
   closed_for_holidays: z.boolean(),
   allow_cancellation: z.boolean(),
+  slot_holds_enabled: z.boolean().meta({ description: "The booking page and widget hold a picked time while the visitor fills in the form, and the booking site's POST /slots/holds answers (403 otherwise). The private API's holds work either way." }),
+  slot_hold_minutes: z.number().int().min(1).max(MAX_HOLD_MINUTES).meta({ description: "How long a slot hold lives, in minutes (default 5, at most 15); it cannot be extended." }),
   settings: z.record(z.string(), z.unknown()).nullable(),
   interval_rounding: z.number().int(),
   slot_generation_type: z.number().int(),
@@ -207,6 +210,20 @@ export const PublicBooking = z.object({
   resource: Brief.nullable(),
   service: Brief.nullable(),
   event: Brief.nullable().optional(),
+});
+
+export const SlotHold = z.object({
+  id,
+  service_id: id,
+  resource_id: id.nullable().meta({ description: "The resource whose capacity is held; for an event, the event's." }),
+  event_id: id.nullable(),
+  booked_from: instant,
+  booked_to: instant,
+  count: count.meta({ description: "Seats held." }),
+  expires_at: instant.meta({ description: "When the hold lapses by itself (slot_hold_minutes after it was made); it cannot be extended." }),
+  ended: z.enum(["released", "converted", "expired"]).nullable().meta({ description: "Null while the hold is live." }),
+  booking_id: id.nullable().meta({ description: "The booking that took the hold over, once converted." }),
+  created_at: instant,
 });
 
 export const Slot = z.object({

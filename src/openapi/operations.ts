@@ -13,6 +13,7 @@ import { listMessagesQuery } from "../features/messages/schema";
 import { createAccountBody, moveAccountBody, operatorUpdateBody } from "../features/operator/schema";
 import { mergeBody, mergeQuery, pageQuery, peopleQuery, personBody } from "../features/people/schema";
 import { sendTokenBody, verifyTokenBody } from "../features/perishable-tokens/schema";
+import { createHoldBody } from "../features/holds/schema";
 import { createProviderBody, listProvidersQuery } from "../features/providers/schema";
 import { collectionQuery, recurringBookingBody, recurringEventBody } from "../features/recurrence/schema";
 import { exceptionDateBody, exceptionDatesBody, exceptionDatesQuery } from "../features/resources/exception-date-schema";
@@ -22,7 +23,7 @@ import { slotsQuery } from "../features/slots/schema";
 import { createUserLinkBody } from "../features/users/schema";
 import { createWebHookBody, deliveriesQuery, updateWebHookBody } from "../features/webhooks/schema";
 import { list, one, other, type Answer } from "./answers";
-import { OperatorAccount, PerishableToken, Person, PublicBooking, PublicPerson } from "./objects";
+import { OperatorAccount, PerishableToken, Person, PublicBooking, PublicPerson, SlotHold } from "./objects";
 import type { Tag } from "./tags";
 
 /** private: `/api/v1`, API key; public: the booking site on `<subdomain>.<root>`; operator: `/admin/v1`. */
@@ -46,16 +47,23 @@ export interface Operation {
   media?: string;
   /** Needs the visitor's `X-Booking-Token` (docs/decisions/booking-site.md). */
   bookingToken?: boolean;
+  /** Needs the visitor's `X-Hold-Secret` (docs/decisions/holds.md). */
+  holdSecret?: boolean;
   /** A 503 answer, for the health check when the database does not answer. */
   unavailable?: Json;
 }
 
 type Json = Record<string, unknown>;
 
-type Entry = [method: Method, path: string, summary: string, answer: Answer, extra?: Pick<Operation, "query" | "body" | "html" | "media" | "bookingToken">];
+type Entry = [method: Method, path: string, summary: string, answer: Answer, extra?: Pick<Operation, "query" | "body" | "html" | "media" | "bookingToken" | "holdSecret">];
 
 const body = (id: string, schema: z.ZodType) => ({ body: { id, schema } });
 const query = (schema: z.ZodType) => ({ query: schema });
+
+const holdCreated = other("SlotHoldCreated", z.object({
+  slot_hold: SlotHold,
+  hold_secret: z.string().meta({ description: "Opens this one hold (X-Hold-Secret on the booking site) and converts it: send it as `hold_secret` with POST /bookings. Shown only here." }),
+}));
 
 const group = (surface: Surface, prefix: string, tag: Tag, entries: Entry[]): Operation[] =>
   entries.map(([method, path, summary, answer, extra]) => ({
@@ -172,6 +180,11 @@ export const operations: Operation[] = [
     ["put", "/{id}/exception_dates/{date}", "Set one exception date", one("resource_exception_date", "ResourceExceptionDate"), body("ExceptionDateBody", exceptionDateBody)],
     ["delete", "/{id}/exception_dates/{date}", "Remove one exception date", one("resource_exception_date", "ResourceExceptionDate")],
   ]),
+  ...group("private", `${P}/slots/holds`, "Slot holds", [
+    ["post", "", "Hold seats of a time while a booking is made", holdCreated, body("CreateHoldBody", createHoldBody)],
+    ["get", "/{id}", "One slot hold", one("slot_hold", "SlotHold")],
+    ["delete", "/{id}", "Release a slot hold at once", one("slot_hold", "SlotHold")],
+  ]),
   ...group("private", `${P}/bookings/recurring`, "Recurring bookings", [
     ["post", "", "Create a recurring booking collection", other("CollectionCreated", z.object({ collection_id: z.string() })), body("RecurringBookingBody", recurringBookingBody)],
     ["get", "/{collection_id}", "The collection's bookings", list("booking", "Booking", { paginated: true }), query(collectionQuery)],
@@ -230,6 +243,11 @@ export const operations: Operation[] = [
     ["put", "/{id}/verify_code", "Verify the visitor's booking with the sent code; five wrong codes, then 429 (booking token)", one("booking", "PublicBooking"),
       { ...body("SiteVerifyCodeBody", siteVerifyCodeBody), bookingToken: true }],
     ["put", "/{id}/cancel", "Cancel the visitor's booking while the account allows it (booking token)", one("booking", "PublicBooking"), { bookingToken: true }],
+  ]),
+  ...group("public", "/slots/holds", "Booking site", [
+    ["post", "", "Hold seats of a time while the visitor fills in the form (when the account enables holds); answers the hold's secret", holdCreated, body("CreateHoldBody", createHoldBody)],
+    ["get", "/{id}", "The visitor's own hold (hold secret)", one("slot_hold", "SlotHold"), { holdSecret: true }],
+    ["delete", "/{id}", "Release the visitor's hold at once (hold secret)", one("slot_hold", "SlotHold"), { holdSecret: true }],
   ]),
   ...group("public", "", "Booking page", [
     ["get", "/", "The booking page (HTML; the choice in the query string)", other("Html", z.string()), { html: true }],

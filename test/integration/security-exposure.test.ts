@@ -39,6 +39,7 @@ beforeAll(async () => {
 const SERVICE_KEYS = ["id", "title", "description", "active", "booking_capacity", "day_booking_specify_time", "has_day_booking", "interval", "max_slots",
   "price", "same_day", "template", "interval_rounding", "booking_type", "booking_type_id", "custom_data", "booking_form", "created_at", "updated_at"].sort();
 const SLOT_KEYS = ["timestamp", "timestamp_end", "formatted_timestamp", "formatted_timestamp_end", "free", "available_resources", "maximum_capacity"].sort();
+const HOLD_KEYS = ["id", "service_id", "resource_id", "event_id", "booked_from", "booked_to", "count", "expires_at", "ended", "booking_id", "created_at"].sort();
 const PUBLIC_BOOKING_KEYS = ["id", "service_id", "event_id", "resource_id", "person_id", "booked_from", "booked_to", "expires_at", "title", "state", "active", "count",
   "created_at", "updated_at", "resource", "service"].sort();
 const VISITOR_PERSON_KEYS = ["id", "name", "email", "phone_number", "phonenumber", "phone_number_formatted", "date_of_birth", "street", "city",
@@ -49,6 +50,7 @@ const CHECKED_SITE_ROUTES = [
   "GET /services", "GET /services/:id", "GET /services/:id/slots", "GET /services/:id/next_available_date", "GET /services/:id/available_dates",
   "POST /bookings", "POST /people/perishable_token/send", "POST /people/perishable_token/verify",
   "GET /bookings/:id", "PUT /bookings/:id/verify_code", "PUT /bookings/:id/cancel",
+  "POST /slots/holds", "GET /slots/holds/:id", "DELETE /slots/holds/:id",
   "GET /", "GET /booking-page.js", "GET /booking-page.css", "GET /widget.js",
   "GET /health", "GET /favicon.ico",
 ].sort();
@@ -210,6 +212,35 @@ describe("the booking page and its assets on the site", () => {
       expect((await site.get(`${path}?x=${HIDDEN}`)).body).toBe(plain.body);
       expect(plain.body).not.toContain(HIDDEN);
     }
+  });
+});
+
+describe("slot holds on the site (X-Hold-Secret)", () => {
+  it("answers a hold with its times, seats and expiry and the secret once; the secret alone opens it again", async () => {
+    await must(api.put("/client", { client: { slot_holds_enabled: true } }));
+    const hold = (payload: unknown) => send("POST", `${site.origin}/slots/holds`, {
+      headers: { "content-type": "application/json", "cf-connecting-ip": "192.0.2.77" }, body: JSON.stringify(payload),
+    });
+    const res = await hold({ slot_hold: { service_id: ids.service, booked_from: `${DAY} 10:00`, booked_to: `${DAY} 11:00` } });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(["hold_secret", "slot_hold"]);
+    expect(Object.keys(res.body.slot_hold).sort()).toEqual(HOLD_KEYS);
+    const id = res.body.slot_hold.id;
+    // Another visitor's hold of the same site: its secret does not open this one.
+    const other = await hold({ slot_hold: { service_id: ids.service, booked_from: `${DAY} 14:00`, booked_to: `${DAY} 15:00` } });
+    for (const secret of [undefined, "", other.body.hold_secret]) {
+      for (const method of ["GET", "DELETE"]) {
+        const tried = await site.request(method, `/slots/holds/${id}`, secret === undefined ? {} : { "x-hold-secret": secret });
+        expect({ method, secret, status: tried.status }).toEqual({ method, secret, status: 404 });
+        expect(tried.body).toEqual({ error: expect.any(String) });
+      }
+    }
+    const opened = await site.request("GET", `/slots/holds/${id}`, { "x-hold-secret": res.body.hold_secret });
+    expect(opened.body).toEqual({ slot_hold: res.body.slot_hold });
+    // Holding is a visitor's convenience, not a way to read bookings: a full time says only that it is full.
+    const full = await hold({ slot_hold: { service_id: ids.service, booked_from: `${DAY} 09:00`, booked_to: `${DAY} 10:00` } });
+    expect(full.status).toBe(400);
+    expect(JSON.stringify(full.body)).not.toContain(HIDDEN);
   });
 });
 

@@ -48,11 +48,13 @@ beforeAll(async () => {
   const [delivery] = (await must(owner.get(`/web_hooks/${webHook.id}/deliveries`))).map((e: any) => e.webhook_delivery);
   await must(owner.post("/people/perishable_token/send", { person: { phone_number: person.phone_number } }));
   const [message] = await settledMessagesOf(owner, "?kind=token");
+  const held = (await must(owner.post("/slots/holds", { slot_hold: { service_id: service.id, booked_from: "2030-01-09 12:00", booked_to: "2030-01-09 13:00" } })));
 
   o = {
     resource: resource.id, service: service.id, attendance: attendance.id, provider: provider.id, person: person.id, personPhone: person.phone_number,
     otherPerson: otherPerson.id, child: child.id, category: category.id, userLink: userLink.id, webHook: webHook.id, delivery: delivery.id,
     event, booking: booking.id, eventBooking: eventBooking.id, bookingCollection, eventCollection, message: message.id,
+    hold: held.slot_hold.id, holdSecret: held.hold_secret,
   };
 
   const own = catalogue(intruder);
@@ -127,6 +129,10 @@ function sweep(): Record<string, Probe[]> {
       ["GET", `/services/${mine.service}/slots${slotsQuery}&selected_resources[]=${o.resource}`, null, 200]],
     "GET /services/:id/next_available_date": [["GET", `/services/${o.service}/next_available_date?from=${DATE}`, null, 404]],
     "GET /services/:id/available_dates": [["GET", `/services/${o.service}/available_dates?from=${DATE}`, null, 404]],
+    "POST /slots/holds": [["POST", "/slots/holds", { slot_hold: { service_id: o.service, ...window } }, 400], ["POST", "/slots/holds", { slot_hold: { event_id: o.event } }, 400],
+      ["POST", "/slots/holds", { slot_hold: { service_id: mine.service, resource_id: o.resource, ...window } }, 400]],
+    "GET /slots/holds/:id": [["GET", `/slots/holds/${o.hold}`, null, 404]],
+    "DELETE /slots/holds/:id": [["DELETE", `/slots/holds/${o.hold}`, null, 404]],
     "GET /providers": [["GET", "/providers", null, 200], ["GET", `/providers?service_id=${o.service}&resource_id=${o.resource}`, null, 200]],
     "GET /providers/:id": [["GET", `/providers/${o.provider}`, null, 404]],
     "POST /providers": [["POST", "/providers", { provider: { resource_id: o.resource, service_id: mine.service } }, 400], ["POST", "/providers", { provider: { resource_id: mine.resource, service_id: o.service } }, 400]],

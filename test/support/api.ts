@@ -85,7 +85,9 @@ export async function newAccount(attributes: Record<string, unknown> = {}) {
 export function publicSite(subdomain: string) {
   const origin = `http://${subdomain}.localhost`;
   return {
+    origin,
     get: (path: string, headers: Record<string, string> = {}) => send("GET", `${origin}${path}`, { headers }),
+    request: (method: string, path: string, headers: Record<string, string> = {}) => send(method, `${origin}${path}`, { headers }),
     post: (path: string, payload: unknown) =>
       send("POST", `${origin}${path}`, { headers: { "content-type": "application/json" }, body: JSON.stringify(payload) }),
     put: (path: string, payload: unknown, headers: Record<string, string> = {}) =>

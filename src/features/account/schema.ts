@@ -7,6 +7,7 @@ import {
 } from "../../http/fields";
 import { HOLIDAY_YEARS } from "../../domain/holiday-years";
 import { parsePeriod } from "../../domain/periods";
+import { MAX_HOLD_MINUTES } from "../holds/limits";
 
 const LOCALES = ["en", "sv", "nb"] as const;
 const COUNTRIES = new Set<string>(getCountries());
@@ -70,6 +71,9 @@ export const accountAttributes = {
   reminder_sms: boolean(),
   closed_for_holidays: boolean(),
   allow_cancellation: boolean(),
+  // Slot holds on the booking site (docs/decisions/holds.md).
+  slot_holds_enabled: boolean(),
+  slot_hold_minutes: integer({ min: 1, max: MAX_HOLD_MINUTES }),
   mail_notification_recipient: z.union([email(), z.null(), z.literal("")]).transform((v) => v || null).optional(),
   settings: z
     .union([z.record(z.string(), z.unknown()), z.null(), z.literal("")], { error: "must be an object of named settings" })

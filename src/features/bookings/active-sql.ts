@@ -3,7 +3,7 @@
 // domain/booking-states.ts (effectiveState, isActive); test/integration/booking-states-sql.test.ts
 // runs both over every state × expiry and demands the same answer.
 import { sql, type Placeholder, type SQL } from "drizzle-orm";
-import { bookings } from "../../db/schema";
+import { bookings, slotHolds } from "../../db/schema";
 import { toStatement, type SqlStatement } from "../../db/sql-statement";
 import type { BookingState } from "../../domain/booking-states";
 
@@ -34,3 +34,12 @@ export const isActiveSql = (now: Instant): SQL => sql`(${bookings.active} = 1 AN
 
 /** The same condition as text, for the raw statements of capacity-sql.ts and events/writes.ts. */
 export const holdsCapacity = (now: number): SqlStatement => toStatement(isActiveSql(now));
+
+/**
+ * A slot hold that takes capacity now (docs/decisions/holds.md): not released or converted, and
+ * not lapsed. Like an unverified booking it lapses by time alone, with no write.
+ */
+export const liveHoldSql = (now: Instant): SQL => sql`(${slotHolds.ended_at} IS NULL AND ${slotHolds.expires_at} > ${now})`;
+
+/** The same condition as text, for the raw statements of capacity-sql.ts. */
+export const liveHold = (now: number): SqlStatement => toStatement(liveHoldSql(now));

@@ -2,7 +2,7 @@
 // statement: the second line of defence behind the CapacityGuard Durable Object.
 // "Holds capacity" is active-sql.ts's one definition, rendered to text here.
 import type { SqlStatement } from "../../db/sql-statement";
-import { holdsCapacity } from "./active-sql";
+import { holdsCapacity, liveHold } from "./active-sql";
 
 
 export interface CapacityScope {
@@ -23,17 +23,21 @@ export interface CapacityWindow {
   now: number;
   /** The booking being moved or re-activated: its own count must not block it. */
   excludeBookingId?: number;
+  /** The hold a create converts: its seats pass to the booking, so they must not block it (holds.md). */
+  excludeHoldId?: number;
 }
 
 /**
- * The count an event's bookings hold now. Exported for the events feature, whose capacity
+ * The count an event's bookings and live holds take now. Exported for the events feature, whose capacity
  * changes must be checked against exactly what event bookings are checked against.
  */
-export function eventLoadSql(eventId: number, now: number, excludeBookingId = 0): SqlStatement {
+export function eventLoadSql(eventId: number, now: number, excludeBookingId = 0, excludeHoldId = 0): SqlStatement {
   const holds = holdsCapacity(now);
+  const live = liveHold(now);
   return {
-    sql: `(SELECT COALESCE(SUM(count), 0) FROM bookings WHERE event_id = ? AND id != ? AND ${holds.sql})`,
-    params: [eventId, excludeBookingId, ...holds.params],
+    sql: `((SELECT COALESCE(SUM(count), 0) FROM bookings WHERE event_id = ? AND id != ? AND ${holds.sql})
+          + (SELECT COALESCE(SUM(count), 0) FROM slot_holds WHERE event_id = ? AND id != ? AND ${live.sql}))`,
+    params: [eventId, excludeBookingId, ...holds.params, eventId, excludeHoldId, ...live.params],
   };
 }
 
@@ -41,23 +45,34 @@ export function eventLoadSql(eventId: number, now: number, excludeBookingId = 0)
  * The load the new booking adds to: for events the sum of the event's bookings; for resources
  * the peak of concurrent counts over the window (not the plain sum of overlaps, which would
  * refuse bookings that fit when capacity > 1): the load can only peak at the window's start or
- * at the start of an overlapping booking. Bookings count over their occupied span, buffers included.
+ * at the start of an overlapping booking. Bookings count over their occupied span, buffers included,
+ * and live slot holds count as bookings do (docs/decisions/holds.md).
  */
 function loadSql(scope: CapacityScope, window: CapacityWindow): SqlStatement {
   const exclude = window.excludeBookingId ?? 0;
-  if (scope.kind === "event") return eventLoadSql(scope.id, window.now, exclude);
+  const excludeHold = window.excludeHoldId ?? 0;
+  if (scope.kind === "event") return eventLoadSql(scope.id, window.now, exclude, excludeHold);
   const holds = holdsCapacity(window.now);
+  const live = liveHold(window.now);
   return {
     sql: `(WITH overlapping AS (
               SELECT occupied_from, occupied_to, count FROM bookings
               WHERE resource_id = ? AND event_id IS NULL AND id != ? AND ${holds.sql}
+                AND occupied_from < ? AND occupied_to > ?
+              UNION ALL
+              SELECT occupied_from, occupied_to, count FROM slot_holds
+              WHERE resource_id = ? AND event_id IS NULL AND id != ? AND ${live.sql}
                 AND occupied_from < ? AND occupied_to > ?),
             peaks AS (
               SELECT ? AS at UNION SELECT occupied_from FROM overlapping WHERE occupied_from > ?)
             SELECT COALESCE(MAX((SELECT COALESCE(SUM(count), 0) FROM overlapping
                                   WHERE occupied_from <= peaks.at AND occupied_to > peaks.at)), 0)
             FROM peaks)`,
-    params: [scope.id, exclude, ...holds.params, window.to, window.from, window.from, window.from],
+    params: [
+      scope.id, exclude, ...holds.params, window.to, window.from,
+      scope.id, excludeHold, ...live.params, window.to, window.from,
+      window.from, window.from,
+    ],
   };
 }
 

@@ -19,12 +19,13 @@ import { bookingReferences, eventWithReferences, instantOf, reminderBefore, type
 import { knownFull, type MemoSlot } from "./refusal-memo";
 import { CREATE_MESSAGE_FLAGS, type CreateBookingBody } from "./schema";
 import { holdOnCreate } from "./hold";
+import { heldSeatsFor, holdBySecretReads, holdFromReads, type Conversion } from "../holds/conversion";
 import { checkVerificationContact, newVerificationCode, verificationRequired } from "./verification";
 
 export const FULLY_BOOKED = "is not available: the resource is fully booked at this time";
 export const EVENT_FULL = "is fully booked";
 
-interface Placement {
+export interface Placement {
   from: number;
   to: number;
   service: Service | null;
@@ -35,11 +36,11 @@ interface Placement {
   candidates: Candidate[];
   /** The availability version read with the references, when read on the primary (refusal-memo.ts). */
   version: CurrentVersion;
-  /** The results of the person's reads, made in the references batch. */
-  personReads: D1Result[];
+  /** The results of the caller's reads (`MoreReads` groups, in order), made in the references batch. */
+  moreReads: D1Result[][];
 }
 
-interface Candidate {
+export interface Candidate {
   resource: Resource;
   scope: CapacityScope;
 }
@@ -47,8 +48,8 @@ interface Candidate {
 const resourceScope = (resource: Resource): CapacityScope => ({ kind: "resource", id: resource.id, capacity: resource.capacity });
 
 /** An event booking takes the event's times, resource and service, and the event's capacity. */
-async function placeOnEvent(deps: Deps, eventId: number, isPublic: boolean, personReads: MoreReads): Promise<Placement> {
-  const { event, resource, service, version, more: [personResults] } = await eventWithReferences(deps, eventId, [personReads]);
+async function placeOnEvent(deps: Deps, eventId: number, isPublic: boolean, moreReads: MoreReads[]): Promise<Placement> {
+  const { event, resource, service, version, more } = await eventWithReferences(deps, eventId, moreReads);
   if (!event) throw ApiError.invalid("event_id", "does not exist");
   if (!event.active || (isPublic && !event.published)) throw ApiError.invalid("event_id", "is not open for booking");
   if (isPublic && event.starts_at < deps.now) throw ApiError.invalid("event_id", "has already started");
@@ -56,12 +57,12 @@ async function placeOnEvent(deps: Deps, eventId: number, isPublic: boolean, pers
   return {
     from: event.starts_at, to: event.ends_at, service: service ?? null, eventId: event.id, buffers: NO_BUFFERS,
     candidates: [{ resource, scope: { kind: "event", id: event.id, capacity: event.capacity } }],
-    version, personReads: personResults,
+    version, moreReads: more,
   };
 }
 
 async function placeOnResource(
-  deps: Deps, input: CreateBookingBody["booking"], isPublic: boolean, personReads: MoreReads,
+  deps: Deps, input: SlotInput, isPublic: boolean, moreReads: MoreReads[],
 ): Promise<Placement> {
   const errors = new ErrorCollector();
   const from = instantOf(deps, errors, "booked_from", input.booked_from);
@@ -75,8 +76,8 @@ async function placeOnResource(
   const named = { serviceId: input.service_id ?? undefined, resourceId: input.resource_id ?? undefined };
   const date = isPublic && typeof from === "number" ? bookingDate(deps, from) : undefined;
   const exceptionReads: MoreReads = (d1) => (date === undefined ? [] : [exceptionHoursOfDate(d1, deps, date, named)]);
-  const refs = await bookingReferences(deps, { ...named, withProviders: !input.resource_id || isPublic }, [personReads, exceptionReads]);
-  const [personResults, [exceptionRows]] = refs.more;
+  const refs = await bookingReferences(deps, { ...named, withProviders: !input.resource_id || isPublic }, [...moreReads, exceptionReads]);
+  const [exceptionRows] = refs.more[moreReads.length];
   let service: Service | null = null;
   if (input.service_id) {
     service = refs.service ?? null;
@@ -113,9 +114,19 @@ async function placeOnResource(
   return {
     from: from!, to: to!, service, eventId: null, buffers: buffersOf(service),
     candidates: resources.map((resource) => ({ resource, scope: resourceScope(resource) })),
-    version: refs.version, personReads: personResults,
+    version: refs.version, moreReads: refs.more.slice(0, moreReads.length),
   };
 }
+
+/** What places a booking or a hold: a service's time, or an event (domain of `placeSlot`). */
+type SlotInput = Pick<CreateBookingBody["booking"], "service_id" | "event_id" | "resource_id" | "booked_from" | "booked_to">;
+
+/**
+ * Where a booking (or a slot hold: features/holds) of `input` may go, under the public rules when
+ * `isPublic`, with the caller's `moreReads` in the same round trip as the references.
+ */
+export const placeSlot = (deps: Deps, input: SlotInput, isPublic: boolean, moreReads: MoreReads[] = []): Promise<Placement> =>
+  input.event_id ? placeOnEvent(deps, input.event_id, isPublic, moreReads) : placeOnResource(deps, input, isPublic, moreReads);
 
 function messageFlags(body: Record<string, unknown>, names: readonly string[]): Record<string, boolean> | null {
   const given = names.filter((n) => typeof body[n] === "boolean").map((n) => [n, body[n] as boolean]);
@@ -129,6 +140,8 @@ interface BookingDraft {
   ignoreCapacity: boolean;
   count: number;
   values: (resourceId: number, personId: number | null) => BookingColumns;
+  /** The live hold whose seats the booking takes over (docs/decisions/holds.md), when a hold_secret named one. */
+  conversion?: Conversion;
 }
 
 /**
@@ -146,9 +159,10 @@ export async function draftBooking(deps: Deps, body: CreateBookingBody): Promise
   // A visitor may not attach a booking to a stored person by id: only by who they say they are.
   // The person's reads go into the references batch; its errors still come after the booking's own.
   const person = lookUpPerson(deps, { person_id: onSite ? undefined : input.person_id, person_attributes: input.person_attributes });
-  const placement = input.event_id
-    ? await placeOnEvent(deps, input.event_id, isPublic, person.reads)
-    : await placeOnResource(deps, input, isPublic, person.reads);
+  const holdSecret = body.hold_secret ?? undefined;
+  const holdReads = holdSecret ? await holdBySecretReads(deps, holdSecret) : () => [];
+  const placement = await placeSlot(deps, input, isPublic, [person.reads, holdReads]);
+  const [personResults, holdResults] = placement.moreReads;
   const count = input.count ?? 1;
   if (placement.service?.booking_capacity && count > placement.service.booking_capacity) {
     throw ApiError.invalid("count", "More than maximum count per booking");
@@ -163,7 +177,9 @@ export async function draftBooking(deps: Deps, body: CreateBookingBody): Promise
   const expiresAt = holdOnCreate(deps, errors, onSite ? undefined : input.expires_at, verify);
   errors.throwIfAny();
 
-  const plan = person.decide(placement.personReads);
+  // Checked after the booking's own errors: a hold only matters for a booking that could be made.
+  const conversion = holdSecret ? heldSeatsFor(deps, holdFromReads(holdResults), placement, count) : undefined;
+  const plan = person.decide(personResults);
   // The site needs someone to verify; public_booking on the private API applies only the spec's
   // time rules (inside opening hours, not past, not beyond the horizon), so no person is needed.
   if (onSite && plan.kind === "none") throw personError(["can't be blank"]);
@@ -197,7 +213,7 @@ export async function draftBooking(deps: Deps, body: CreateBookingBody): Promise
     created_at: deps.now,
     updated_at: deps.now,
   });
-  return { placement, plan, ignoreCapacity, count, values };
+  return { placement, plan, ignoreCapacity, count, values, conversion };
 }
 
 const fullyBooked = (placement: Placement) =>
@@ -214,20 +230,26 @@ const fullyBooked = (placement: Placement) =>
  * is the caller's (`insertDraft`, `insertDraftAndRead`): only once the booking is in.
  */
 async function writeDraft(deps: Deps, draft: BookingDraft, extra: BookingColumns, reads?: SqlStatement[]): Promise<CreateResult> {
-  const { placement, plan, ignoreCapacity } = draft;
+  const { placement, plan, ignoreCapacity, conversion } = draft;
   const occupied = occupiedSpan(placement.from, placement.to, placement.buffers);
   const slotOf = ({ scope }: Candidate): MemoSlot => ({
     shard: deps.account.shard, accountId: deps.account.id, scope,
-    window: { from: occupied.from, to: occupied.to, count: draft.count, now: deps.now },
+    window: { from: occupied.from, to: occupied.to, count: draft.count, now: deps.now, excludeHoldId: conversion?.holdId },
   });
-  const candidates = ignoreCapacity ? placement.candidates : placement.candidates.filter((c) => !knownFull(slotOf(c), placement.version));
+  // A converted hold's seats are the booking's: only its candidate, and never refused from memory
+  // (the memo saw the slot full of this very hold).
+  const candidates = conversion ? [conversion.candidate]
+    : ignoreCapacity ? placement.candidates : placement.candidates.filter((c) => !knownFull(slotOf(c), placement.version));
   if (candidates.length === 0) throw fullyBooked(placement);
   const person = newPersonColumns(deps, plan);
   for (const candidate of candidates) {
     const booking = { ...draft.values(candidate.resource.id, plan.kind === "existing" ? plan.person.id : null), ...extra };
     let written: CreateResult | null;
     try {
-      written = await runCreate(deps, { booking, person, slot: ignoreCapacity ? undefined : slotOf(candidate), reads });
+      written = await runCreate(deps, {
+        booking, person, slot: ignoreCapacity && !conversion ? undefined : slotOf(candidate), reads,
+        convertsHold: conversion ? { id: conversion.holdId, now: deps.now } : undefined,
+      });
     } catch (error) {
       // Another request took one of the new person's identifiers between the check and the insert.
       if (person && isUniqueViolation(error)) throw personTakenMeanwhile();

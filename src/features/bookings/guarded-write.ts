@@ -82,6 +82,19 @@ export async function runWrite(deps: Pick<Deps, "env" | "account" | "capacityGua
   return row?.id ?? null;
 }
 
+/**
+ * Ends a converted hold (docs/decisions/holds.md). Right after the booking's insert: `changes()` is
+ * that insert's row count (a trigger's writes do not count), so a refused booking leaves the hold
+ * live, and the booking is the largest id (ids only grow, and a transaction runs alone).
+ */
+function convertHoldStatement(hold: { id: number; now: number }): SqlStatement {
+  return {
+    sql: `UPDATE slot_holds SET ended_at = ?, ended_by = 'converted', booking_id = (SELECT MAX(id) FROM bookings)
+          WHERE id = ? AND ended_at IS NULL AND changes() = 1`,
+    params: [hold.now, hold.id],
+  };
+}
+
 type SqlRow = Record<string, string | number | null>;
 
 /** What a create writes in one transaction: its booking, and the new person it links to when there is one. */
@@ -93,6 +106,8 @@ export interface CreateWrite {
   slot?: MemoSlot;
   /** Reads run after the insert in the same transaction (the booking with its related rows): their rows are answered. */
   reads?: SqlStatement[];
+  /** The live hold the booking takes the seats of: ended in the same transaction, only when the booking went in. */
+  convertsHold?: { id: number; now: number };
 }
 
 export interface CreateResult {
@@ -113,6 +128,7 @@ export async function runCreate(deps: Pick<Deps, "env" | "account" | "capacityGu
   const statements: SqlStatement[] = [];
   const personAt = write.person ? statements.push(insertPersonStatement(write.person, slot)) - 1 : -1;
   const bookingAt = statements.push(insertBookingStatement(write.booking, slot, { personInserted: personAt >= 0 })) - 1;
+  if (write.convertsHold) statements.push(convertHoldStatement(write.convertsHold));
   const memoAt = statements.length;
   if (slot) statements.push(...refusalReads(slot));
   const readsAt = statements.length;

@@ -8,7 +8,7 @@ import { availabilityVersionStatement, versionOf } from "../../db/availability-v
 import { paramsOf } from "../../db/fixed-statement";
 import type { SqlStatement } from "../../db/sql-statement";
 import { toStatement } from "../../db/sql-statement";
-import { lapsesLaterSql } from "./active-sql";
+import { lapsesLaterSql, liveHold } from "./active-sql";
 import type { CapacityScope, CapacityWindow } from "./capacity-sql";
 
 interface Full {
@@ -44,15 +44,15 @@ const keyOf = ({ shard, accountId, scope, window }: MemoSlot) =>
  * a replica's older snapshot could carry a version that a freeing write has already moved on.
  */
 export function knownFull(slot: MemoSlot, version: number | undefined): boolean {
-  if (version === undefined || slot.window.excludeBookingId !== undefined) return false;
+  if (version === undefined || slot.window.excludeBookingId !== undefined || slot.window.excludeHoldId !== undefined) return false;
   const entry = fullSlots.get(keyOf(slot));
   return entry !== undefined && entry.version === version && slot.window.now < entry.validUntil;
 }
 
 /**
  * What the refused insert reads in the same batch (one transaction, so the same rows its check
- * saw): the version, and the first `expires_at` still ahead among the unverified bookings its load
- * counts (the lapse frees capacity without a write, so without a version bump). Harmless reads
+ * saw): the version, and the first `expires_at` still ahead among the unverified bookings and live
+ * holds its load counts (the lapse frees capacity without a write, so without a version bump). Harmless reads
  * when the insert applied.
  */
 export function refusalReads(slot: MemoSlot): SqlStatement[] {
@@ -63,9 +63,19 @@ export function refusalReads(slot: MemoSlot): SqlStatement[] {
   const counted = scope.kind === "event"
     ? { sql: "account_id = ? AND event_id = ? AND active = 1", params: [slot.accountId, scope.id] }
     : { sql: "resource_id = ? AND active = 1 AND occupied_from < ? AND occupied_to > ? AND event_id IS NULL", params: [scope.id, window.to, window.from] };
+  // Live holds lapse by time too (docs/decisions/holds.md): the first of either ends the entry.
+  const live = liveHold(window.now);
+  const held = scope.kind === "event"
+    ? { sql: "account_id = ? AND event_id = ?", params: [slot.accountId, scope.id] }
+    : { sql: "resource_id = ? AND occupied_from < ? AND occupied_to > ? AND event_id IS NULL", params: [scope.id, window.to, window.from] };
   return [
     { sql: availabilityVersionStatement.sql, params: paramsOf(availabilityVersionStatement, { accountId: slot.accountId }) },
-    { sql: `SELECT MIN(expires_at) AS lapse FROM bookings WHERE ${counted.sql} AND ${lapses.sql}`, params: [...counted.params, ...lapses.params] },
+    {
+      sql: `SELECT MIN(lapse) AS lapse FROM (
+              SELECT MIN(expires_at) AS lapse FROM bookings WHERE ${counted.sql} AND ${lapses.sql}
+              UNION ALL SELECT MIN(expires_at) FROM slot_holds WHERE ${held.sql} AND ${live.sql})`,
+      params: [...counted.params, ...lapses.params, ...held.params, ...live.params],
+    },
   ];
 }
 
@@ -73,7 +83,7 @@ type Rows = Record<string, string | number | null>[];
 
 /** Remembers a refusal from the rows of `refusalReads` (nothing when a guard answered without them). */
 export function rememberFull(slot: MemoSlot, [versionRows, lapseRows]: Rows[]): void {
-  if (!versionRows || !lapseRows || slot.window.excludeBookingId !== undefined) return;
+  if (!versionRows || !lapseRows || slot.window.excludeBookingId !== undefined || slot.window.excludeHoldId !== undefined) return;
   const version = versionOf(versionRows as { version: number }[]);
   const lapse = lapseRows[0]?.lapse;
   const key = keyOf(slot);

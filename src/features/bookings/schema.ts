@@ -52,6 +52,8 @@ const bookingInput = z.object({ ...attributes, public_booking: flag() });
 
 export const createBookingBody = z.object({
   booking: bookingInput,
+  // The secret a slot hold answered (features/holds): the booking takes over the held seats.
+  hold_secret: optionalText(),
   confirm: flag(),
   ignore_capacity: flag(),
   add_reminder_sms: flag(),

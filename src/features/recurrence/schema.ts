@@ -12,7 +12,8 @@ import { createEventBody } from "../events/schema";
  */
 const recurrenceObject = z.record(z.string(), z.unknown());
 
-export const recurringBookingBody = createBookingBody.extend({ recurring: recurrenceObject });
+// A hold is of one time: a recurring create takes none (docs/decisions/holds.md).
+export const recurringBookingBody = createBookingBody.omit({ hold_secret: true }).extend({ recurring: recurrenceObject });
 
 // spec: events take the recurrence under `recurrence`, bookings under `recurring`.
 export const recurringEventBody = createEventBody.extend({ recurrence: recurrenceObject });

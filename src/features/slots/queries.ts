@@ -7,13 +7,14 @@
 // range are thousands of rows, and Drizzle's row mapping was 41% of the request's CPU.
 import { and, eq, gt, gte, inArray, isNull, lt, lte, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
-import { bookingHourVersions, bookings, calendarVersions, events, hoursFromColumn, providers, resourceExceptionDates, resources, services, type OpeningHours } from "../../db/schema";
+import { bookingHourVersions, bookings, calendarVersions, events, hoursFromColumn, providers, resourceExceptionDates, resources, services, slotHolds, type OpeningHours } from "../../db/schema";
 import { EVERY_HOUR, HOUR_MS } from "../../db/invalidation";
 import { bindFixed, fixedStatement, type FixedStatement } from "../../db/fixed-statement";
 import type { SlotServiceSettings } from "../../domain/slots";
 import type { Deps } from "../../env";
 import { accountD1 } from "../../db/shards";
 import { isActiveSql, lapsesLaterSql } from "../bookings/queries";
+import { liveHoldSql } from "../bookings/active-sql";
 import { bookedCountsWhere } from "../events/queries";
 
 /** The service columns the slot reads select: the engine's settings, and what picks the slot kind. */
@@ -105,6 +106,15 @@ function buildStatement({ publicOnly, selected }: Shape): FixedStatement<Bound> 
     .groupBy(bookings.event_id)
     .as("seats_held");
 
+  const seatsOnHold = qb.select({ event_id: slotHolds.event_id, held: sql`SUM(${slotHolds.count})`.as("held") }).from(slotHolds)
+    .where(and(
+      eq(slotHolds.account_id, p("account")),
+      inArray(slotHolds.event_id, qb.select({ id: events.id }).from(events).where(and(...eventConditions))),
+      liveHoldSql(p("now")),
+    ))
+    .groupBy(slotHolds.event_id)
+    .as("seats_on_hold");
+
   const reads: [string, unknown][] = [
     ["service", qb.select({ row: sql`json_array(${sql.join([
       services.id, services.booking_type, services.interval, services.interval_rounding, services.max_slots,
@@ -138,6 +148,26 @@ function buildStatement({ publicOnly, selected }: Shape): FixedStatement<Bound> 
       .where(and(...eventConditions))],
     // Seats held as the events feature counts them, so slots and event availability agree.
     ["booked", qb.select({ rows: everyRow(sql`${seatsHeld.event_id}`, sql`${seatsHeld.held}`) }).from(seatsHeld)],
+    // Live slot holds count as bookings do (docs/decisions/holds.md): a resource's over their
+    // occupied span, an event's as its seats. None at all for an account that holds nothing.
+    ["holds", qb.select({ rows: everyRow(slotHolds.resource_id, slotHolds.occupied_from, slotHolds.occupied_to, slotHolds.count) })
+      .from(slotHolds)
+      .where(and(
+        inArray(slotHolds.resource_id, providerIds),
+        isNull(slotHolds.event_id),
+        liveHoldSql(p("now")),
+        lt(slotHolds.occupied_from, heldTo),
+        gt(slotHolds.occupied_to, heldFrom),
+        ofKind("appointment"),
+      ))],
+    ["event_holds", qb.select({ rows: everyRow(sql`${seatsOnHold.event_id}`, sql`${seatsOnHold.held}`) }).from(seatsOnHold)],
+    // A hold lapses by time, as an unverified booking does: the first of either ends a cached answer.
+    ["hold_lapse", qb.select({ lapse: sql`MIN(${slotHolds.expires_at})` }).from(slotHolds).where(and(
+      eq(slotHolds.account_id, p("account")),
+      liveHoldSql(p("now")),
+      lt(slotHolds.occupied_from, heldTo),
+      gt(slotHolds.occupied_to, heldFrom),
+    ))],
     // Over every booking of the account in range, of either service kind: an early lapse only
     // makes a cached answer expire sooner.
     ["lapse", qb.select({ lapse: sql`MIN(${bookings.expires_at})` }).from(bookings).where(and(
@@ -182,10 +212,25 @@ interface ReadRow {
   bookings: string | null;
   events: string | null;
   booked: string | null;
+  holds: string | null;
+  event_holds: string | null;
   lapse: number | null;
+  hold_lapse: number | null;
 }
 
 const rowsOf = <T>(text: string | null): T[] => (text ? (JSON.parse(text) as T[]) : []);
+
+/** Seats per event: booked, plus held by live holds. */
+function seatsTaken(booked: [number, number | null][], held: [number, number | null][]): Map<number, number> {
+  const seats = new Map(booked.map(([eventId, n]) => [eventId, Number(n ?? 0)]));
+  for (const [eventId, n] of held) seats.set(eventId, (seats.get(eventId) ?? 0) + Number(n ?? 0));
+  return seats;
+}
+
+const earliest = (...instants: (number | null | undefined)[]): number | null => {
+  const known = instants.filter((t): t is number => t != null).map(Number);
+  return known.length ? Math.min(...known) : null;
+};
 
 export async function slotReads(
   { env, account, now }: Deps,
@@ -220,13 +265,14 @@ export async function slotReads(
       .sort((a, b) => a.id - b.id),
     exceptions: rowsOf<[number, string, OpeningHours]>(row?.exceptions ?? null)
       .map(([resource_id, exception_date, hours]) => ({ resource_id, exception_date, opening_hours: hoursFromColumn(hours) })),
-    bookings: rowsOf<[number, number, number, number]>(row?.bookings ?? null).map(([resource_id, from, to, count]) => ({ resource_id, from, to, count })),
+    bookings: [...rowsOf<[number, number, number, number]>(row?.bookings ?? null), ...rowsOf<[number, number, number, number]>(row?.holds ?? null)]
+      .map(([resource_id, from, to, count]) => ({ resource_id, from, to, count })),
     // Sorted here: an aggregate keeps no order.
     events: rowsOf<[number, number, number, number, number]>(row?.events ?? null)
       .map(([id, resource_id, capacity, starts_at, ends_at]) => ({ id, resource_id, capacity, starts_at, ends_at }))
       .sort((a, b) => a.starts_at - b.starts_at || a.id - b.id),
-    booked: new Map(rowsOf<[number, number | null]>(row?.booked ?? null).map(([eventId, held]) => [eventId, Number(held ?? 0)])),
+    booked: seatsTaken(rowsOf<[number, number | null]>(row?.booked ?? null), rowsOf<[number, number | null]>(row?.event_holds ?? null)),
     version: current,
-    firstLapse: row?.lapse == null ? null : Number(row.lapse),
+    firstLapse: earliest(row?.lapse, row?.hold_lapse),
   };
 }

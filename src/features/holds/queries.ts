@@ -1,0 +1,56 @@
+// The statements of slot holds: the guarded insert with its limits, what a refused one reads to
+// say why, and a hold by id for its holder.
+import { and, eq } from "drizzle-orm";
+import { slotHolds, type SlotHold } from "../../db/schema";
+import { toSqlRow, type SqlStatement } from "../../db/sql-statement";
+import type { Deps } from "../../env";
+import { liveHold } from "../bookings/active-sql";
+import { fitsCondition, type CapacityScope, type CapacityWindow } from "../bookings/capacity-sql";
+import { MAX_LIVE_HOLDS_PER_ACCOUNT, MAX_LIVE_HOLDS_PER_VISITOR } from "./limits";
+
+export type HoldColumns = Omit<SlotHold, "id">;
+
+/** Live holds of the account, or of one visitor of it when `clientHash` is given, as SQL with its parameters. */
+function liveCount(accountId: number, now: number, clientHash?: string): SqlStatement {
+  const live = liveHold(now);
+  return clientHash === undefined
+    ? { sql: `(SELECT COUNT(*) FROM slot_holds WHERE account_id = ? AND ${live.sql})`, params: [accountId, ...live.params] }
+    : { sql: `(SELECT COUNT(*) FROM slot_holds WHERE account_id = ? AND client_hash = ? AND ${live.sql})`, params: [accountId, clientHash, ...live.params] };
+}
+
+/**
+ * `INSERT … SELECT … WHERE <fits> AND <under the limits> RETURNING id`: the hold goes in only
+ * when its seats fit (counted as bookings and the other live holds are) and neither its visitor
+ * nor its account already holds the most they may.
+ */
+export function insertHoldStatement(values: HoldColumns, scope: CapacityScope, window: CapacityWindow): SqlStatement {
+  const row = toSqlRow(values);
+  const columns = Object.keys(row);
+  const fits = fitsCondition(scope, window);
+  const account = liveCount(values.account_id, window.now);
+  const conditions = [fits, { sql: `${account.sql} < ?`, params: [...account.params, MAX_LIVE_HOLDS_PER_ACCOUNT] }];
+  if (values.client_hash !== null) {
+    const visitor = liveCount(values.account_id, window.now, values.client_hash);
+    conditions.push({ sql: `${visitor.sql} < ?`, params: [...visitor.params, MAX_LIVE_HOLDS_PER_VISITOR] });
+  }
+  return {
+    sql: `INSERT INTO slot_holds (${columns.join(", ")}) SELECT ${columns.map(() => "?").join(", ")}
+          WHERE ${conditions.map((c) => c.sql).join(" AND ")} RETURNING id`,
+    params: [...Object.values(row), ...conditions.flatMap((c) => c.params)],
+  };
+}
+
+/** Read in the insert's transaction, so a refusal can say whether a limit or the time was full. */
+export function limitReadStatement(values: HoldColumns, now: number): SqlStatement {
+  const live = liveHold(now);
+  const account = liveCount(values.account_id, now);
+  const visitor = liveCount(values.account_id, now, values.client_hash ?? "");
+  return {
+    sql: `SELECT ${account.sql} AS account_live, ${visitor.sql} AS visitor_live,
+            (SELECT MIN(expires_at) FROM slot_holds WHERE account_id = ? AND client_hash = ? AND ${live.sql}) AS visitor_first_lapse,
+            (SELECT MIN(expires_at) FROM slot_holds WHERE account_id = ? AND ${live.sql}) AS account_first_lapse`,
+    params: [...account.params, ...visitor.params, values.account_id, values.client_hash ?? "", ...live.params, values.account_id, ...live.params],
+  };
+}
+
+export const holdOfAccount = (deps: Pick<Deps, "account">, id: number) => and(eq(slotHolds.id, id), eq(slotHolds.account_id, deps.account.id));

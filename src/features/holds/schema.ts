@@ -1,0 +1,16 @@
+// POST /slots/holds input: the time (a service's, on a resource when named) or the event, and seats.
+import { z } from "zod";
+import { dateTime, integer, nullableInteger } from "../../http/fields";
+
+export const createHoldBody = z.object({
+  slot_hold: z.object({
+    service_id: nullableInteger({ min: 1 }),
+    event_id: nullableInteger({ min: 1 }),
+    resource_id: nullableInteger({ min: 1 }),
+    booked_from: dateTime().optional(),
+    booked_to: dateTime().optional(),
+    count: integer({ min: 1, max: 100_000 }).optional(),
+  }),
+});
+
+export type CreateHoldBody = z.output<typeof createHoldBody>;
