@@ -46,9 +46,10 @@ interface AppOptions {
 // private and operator APIs send no CORS headers: their keys must never live in a browser.
 const bookingSiteCors = cors({
   origin: "*",
-  allowMethods: ["GET", "POST", "PUT", "OPTIONS"],
+  // DELETE and X-Hold-Secret: the widget releases its visitor's slot hold (docs/decisions/holds.md).
+  allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
   // X-Booking-Token opens one visitor's own booking (docs/decisions/booking-site.md).
-  allowHeaders: ["Content-Type", "Idempotency-Key", "If-None-Match", "X-Booking-Token", "x-d1-bookmark"],
+  allowHeaders: ["Content-Type", "Idempotency-Key", "If-None-Match", "X-Booking-Token", "X-Hold-Secret", "x-d1-bookmark"],
   exposeHeaders: ["Link", "Current-Page", "Page-Items", "Total-Count", "Total-Pages", "Retry-After",
     "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "X-Request-Id", "ETag", "Server-Timing", "x-d1-bookmark"],
   maxAge: 86_400,

@@ -21,6 +21,15 @@ describe("CORS on the booking site", () => {
     expect(res.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("content-type");
   });
 
+  it("lets a widget release its visitor's slot hold: DELETE with X-Hold-Secret", async () => {
+    const res = await send("OPTIONS", `http://${subdomain}.localhost/slots/holds/1`, {
+      headers: { origin: "https://shop.example", "access-control-request-method": "DELETE", "access-control-request-headers": "x-hold-secret" },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-methods")).toContain("DELETE");
+    expect(res.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("x-hold-secret");
+  });
+
   it("marks public reads as readable from any origin", async () => {
     const res = await send("GET", `http://${subdomain}.localhost/services`, { headers: { origin: "https://shop.example" } });
     expect(res.status).toBe(200);

@@ -70,7 +70,7 @@ export interface PageData {
 }
 
 /** Whether the page and the widget hold a picked time. */
-export const holdsSlots = (account: Account & { slot_holds_enabled?: boolean }) => account.slot_holds_enabled === true;
+export const holdsSlots = (account: Account) => account.slot_holds_enabled;
 
 /** Active services under each category that holds any; the rest under one untitled group. */
 async function serviceGroups(deps: Deps): Promise<ServiceGroup[]> {
