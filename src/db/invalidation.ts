@@ -5,7 +5,7 @@
 // write this table names, so no write path (requests, capacity guards, queues, cron, the operator
 // API, a console) can forget it. The triggers in drizzle/0006, 0009 and 0012 are these tables
 // rendered by `versionTriggers` and `bookingHourTriggers` (0013 replaces those buffers changed, 0014
-// adds slot holds'); test/integration/invalidation.test.ts
+// adds slot holds', 0015 the accounts' buffers_within_opening_hours); test/integration/invalidation.test.ts
 // compares them with the database's own, so the tables and the migrations cannot drift. A new rule
 // is a new migration written with `npm run db:triggers`.
 //
@@ -47,7 +47,7 @@ export const AVAILABILITY: VersionedAnswers = {
     { table: "slot_holds", columns: ["resource_id", "event_id", "occupied_from", "occupied_to", "count", "expires_at", "ended_at"], why: "a live hold takes capacity as a booking does, until it is released, converted or lapses (docs/decisions/holds.md)" },
     { table: "services", columns: ["active", "booking_type", "interval", "interval_rounding", "max_slots", "has_day_booking", "day_booking_specify_time", "same_day", "buffer_before", "buffer_after"], why: "the service's settings shape its slots; its buffers widen what a slot needs free" },
     { table: "providers", columns: ["resource_id", "service_id", "active"], why: "providers say which resources offer a service" },
-    { table: "accounts", columns: ["time_zone", "locale", "country_code", "closed_for_holidays", "interval_rounding", "slot_generation_type", "first_bookable_period", "future_bookable_period"], accountColumn: "id", updatesOnly: true, why: "the zone, holidays and bookable window apply to every slot" },
+    { table: "accounts", columns: ["time_zone", "locale", "country_code", "closed_for_holidays", "interval_rounding", "slot_generation_type", "first_bookable_period", "future_bookable_period", "buffers_within_opening_hours"], accountColumn: "id", updatesOnly: true, why: "the zone, holidays and bookable window apply to every slot" },
   ],
 };
 

@@ -62,6 +62,8 @@ export const accounts = sqliteTable("accounts", {
   // Slot holds (docs/decisions/holds.md): the booking site holds a picked time only when enabled.
   slot_holds_enabled: flag("slot_holds_enabled", false),
   slot_hold_minutes: integer("slot_hold_minutes").notNull().default(5),
+  // Services' buffers must fall inside opening hours too (docs/decisions/buffers.md); off: they may reach into closed hours.
+  buffers_within_opening_hours: flag("buffers_within_opening_hours", false),
   mail_notification_recipient: text("mail_notification_recipient"),
   settings: text("settings", { mode: "json" }).$type<Record<string, unknown> | null>(),
   interval_rounding: integer("interval_rounding").notNull().default(15),

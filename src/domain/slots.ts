@@ -42,6 +42,8 @@ export interface SlotServiceSettings {
 interface SlotAccountSettings extends BookablePeriods {
   interval_rounding: number;
   slot_generation_type: 1 | 2;
+  /** Buffers must fall inside opening hours too, not only the customer's times (docs/decisions/buffers.md). */
+  buffers_within_opening_hours?: boolean;
 }
 
 export interface SlotInput {
@@ -90,6 +92,8 @@ interface Prepared {
   /** What a slot must find free around itself: its occupied span is [start − beforeMs, end + afterMs). */
   beforeMs: number;
   afterMs: number;
+  /** Opening spans narrowed by the buffers, so a slot's buffers stay inside them too. */
+  buffersInside: boolean;
   nextAvailable: boolean;
   window: BookableWindow;
 }
@@ -107,6 +111,7 @@ function prepare(input: SlotInput): Prepared {
     roundingMs: rounding > 0 ? rounding * MINUTE_MS : 0,
     beforeMs: -held.from,
     afterMs: held.to,
+    buffersInside: input.account.buffers_within_opening_hours === true && (held.from !== 0 || held.to !== 0),
     nextAvailable: input.account.slot_generation_type !== 1,
     window: input.window ?? bookableWindow(input.now, input.account, input.timeZone),
   };
@@ -123,6 +128,20 @@ function openSpans(resource: SlotResource, day: ZoneDay, timeZone: string): numb
     if (close > open) spans.push(open, close);
   }
   return spans;
+}
+
+/**
+ * The spans a slot's customer times may take when its buffers must stay inside opening hours:
+ * each opening pair less the buffer before at its start and the buffer after at its end.
+ */
+function narrowed(spans: number[], p: Prepared): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < spans.length; i += 2) {
+    const open = spans[i] + p.beforeMs;
+    const close = spans[i + 1] - p.afterMs;
+    if (close > open) out.push(open, close);
+  }
+  return out;
 }
 
 /** Rounds up to the rounding step counted from local midnight on the wall clock, moving by real time. */
@@ -208,7 +227,7 @@ function eachDay(input: SlotInput, visit: (day: ZoneDay, slots: RawSlot[]) => bo
     const day = zoneDay(n, input.timeZone);
     if (day.startMs > p.window.latest) return;
     const closed = input.holidays.has(day.date) || day.endMs <= p.window.earliest;
-    const spans = closed ? [] : p.resources.map((r) => openSpans(r, day, input.timeZone));
+    const spans = closed ? [] : p.resources.map((r) => (p.buffersInside ? narrowed(openSpans(r, day, input.timeZone), p) : openSpans(r, day, input.timeZone)));
     const slots: RawSlot[] = [];
     for (const { start, end } of closed ? [] : candidatesOfDay(input, p, day, spans)) {
       if (start < p.window.earliest || start > p.window.latest) continue;
@@ -216,7 +235,8 @@ function eachDay(input: SlotInput, visit: (day: ZoneDay, slots: RawSlot[]) => bo
       for (let r = 0; r < p.resources.length; r++) {
         if (!openFor(spans[r], start, end, input.service)) continue;
         const { id, capacity } = p.resources[r];
-        // Opening hours bound the customer's times only: a buffer may reach into closed hours (buffers.md).
+        // Opening hours bound the customer's times (and, with buffers_within_opening_hours, the spans
+        // were narrowed by the buffers): a buffer may otherwise reach into closed hours (buffers.md).
         const remaining = Math.max(0, capacity - p.occupancies[r].peak(start - p.beforeMs, end + p.afterMs));
         slot.maximum_capacity += capacity;
         slot.free += remaining;

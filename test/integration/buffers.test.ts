@@ -3,7 +3,7 @@
 // reader of capacity (the guarded write, the refusal memo, slots and their cached answers, recurring
 // bookings) agrees; the booking's own times stay the customer's.
 import { beforeAll, describe, expect, it } from "vitest";
-import { newAccount, type Client } from "../support/api";
+import { newAccount, publicSite, type Client } from "../support/api";
 import { catalogue, must, rawBooking } from "../support/bookings";
 import { runQueue } from "../support/queues";
 
@@ -204,5 +204,22 @@ describe("recurring bookings with buffers", () => {
     await runQueue("booking-recurrence", [{ collection_id, account_id: accountId, from: 0 }]);
     const status = (await must(api.get(`/bookings/recurring/${collection_id}/status`))).recurring_collection;
     expect(status).toMatchObject({ created: 2, skipped: [{ booked_from: "2030-01-14T10:00:00+01:00", errors: FULL }] });
+  });
+});
+
+describe("an account that keeps buffers inside opening hours", () => {
+  it("offers and takes only times whose buffers fit the hours, and says so as it does for closed hours", async () => {
+    const { api: mine, account } = await newAccount();
+    const { resource, service } = await setUp(mine, { interval: 60, buffer_before: 30, buffer_after: 30 }, { opening_hours_mon: ["09:00", "12:00"] });
+    const site = publicSite(account.subdomain);
+    const visit = (from: string, to: string) => site.post("/bookings", { booking: { service_id: service.id, booked_from: from, booked_to: to, person_attributes: { name: "Kari", email: "kari@example.com" } } });
+    expect(freeStarts(await slotsOf(mine, service.id, "2030-01-07"))).toEqual(["09:00", "10:00", "11:00"]);
+    await must(mine.put("/client", { client: { buffers_within_opening_hours: true } }));
+    expect(freeStarts(await slotsOf(mine, service.id, "2030-01-07"))).toEqual(["09:30", "10:30"]);
+    const early = await visit("2030-01-07 09:00", "2030-01-07 10:00");
+    expect([early.status, early.body]).toEqual([400, { booked_from: ["is outside the resource's opening hours"] }]);
+    await must(visit("2030-01-07 09:30", "2030-01-07 10:30"));
+    // The private API books outside opening hours as it always has.
+    await must(book(mine, resource.id, null, "2030-01-07 11:30", "2030-01-07 13:00"));
   });
 });

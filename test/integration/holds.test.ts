@@ -117,11 +117,13 @@ describe("a hold", () => {
     await must(api.post("/bookings", { booking: { service_id: cut.id, ...at("12:00") }, hold_secret: secret }));
   });
 
-  it("is released at once by its holder, and by nobody else", async () => {
+  it("is released at once by its holder, and by nobody else: slots and the refusal memo see it", async () => {
     const { cut } = await shop(api);
     const visit = site(subdomain);
     const { slot_hold: hold, hold_secret: secret } = await must(visit.post("/slots/holds", holdOf(cut.id, "09:00")));
     expect((await freeOn(cut.id))["09:00"]).toBe(0);
+    // Refused twice: the second from this isolate's memory of the full time.
+    for (let i = 0; i < 2; i++) expect((await api.post("/bookings", { booking: { service_id: cut.id, ...at("09:00") } })).body).toEqual(FULL);
     expect((await visit.delete(`/slots/holds/${hold.id}`)).status).toBe(404);
     expect((await visit.delete(`/slots/holds/${hold.id}`, { "x-hold-secret": "not-the-secret" })).status).toBe(404);
     expect((await freeOn(cut.id))["09:00"]).toBe(0);

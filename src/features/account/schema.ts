@@ -74,6 +74,7 @@ export const accountAttributes = {
   // Slot holds on the booking site (docs/decisions/holds.md).
   slot_holds_enabled: boolean(),
   slot_hold_minutes: integer({ min: 1, max: MAX_HOLD_MINUTES }),
+  buffers_within_opening_hours: boolean(),
   mail_notification_recipient: z.union([email(), z.null(), z.literal("")]).transform((v) => v || null).optional(),
   settings: z
     .union([z.record(z.string(), z.unknown()), z.null(), z.literal("")], { error: "must be an object of named settings" })

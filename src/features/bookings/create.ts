@@ -107,7 +107,9 @@ async function placeOnResource(
   if (isPublic) {
     const exceptions = exceptionHoursByResource(exceptionRows);
     const holiday = await closedForHoliday(deps, bookingDate(deps, from!));
-    const open = resources.filter((resource) => isInsideOpeningHours(deps, resource, from!, to!, exceptions, holiday));
+    // Buffers reach into closed hours unless the account keeps them inside (docs/decisions/buffers.md).
+    const inside = deps.account.buffers_within_opening_hours ? occupiedSpan(from!, to!, buffersOf(service)) : { from: from!, to: to! };
+    const open = resources.filter((resource) => isInsideOpeningHours(deps, resource, inside.from, inside.to, exceptions, holiday));
     if (open.length === 0) throw ApiError.invalid("booked_from", "is outside the resource's opening hours");
     resources = open;
   }

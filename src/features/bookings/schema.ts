@@ -53,7 +53,9 @@ const bookingInput = z.object({ ...attributes, public_booking: flag() });
 export const createBookingBody = z.object({
   booking: bookingInput,
   // The secret a slot hold answered (features/holds): the booking takes over the held seats.
-  hold_secret: optionalText(),
+  hold_secret: optionalText().meta({
+    description: "The hold_secret POST /slots/holds answered: the booking takes over the hold's seats (same service, times or event, resource; count up to the hold's), and nothing can refuse it for capacity. A lapsed hold's secret is ignored.",
+  }),
   confirm: flag(),
   ignore_capacity: flag(),
   add_reminder_sms: flag(),

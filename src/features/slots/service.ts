@@ -101,6 +101,7 @@ async function compute(
     account: {
       interval_rounding: account.interval_rounding,
       slot_generation_type: account.slot_generation_type === 1 ? 1 : 2,
+      buffers_within_opening_hours: account.buffers_within_opening_hours,
       first_bookable_period: account.first_bookable_period,
       future_bookable_period: account.future_bookable_period,
     },
