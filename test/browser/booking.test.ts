@@ -1,11 +1,10 @@
 // A person books in a real browser: on the booking page and with the widget on another website,
 // each through the emailed code to `confirmed` and then cancelled; and two browsers race for a seat.
 import { mkdirSync } from "node:fs";
-import { createServer, type Server } from "node:http";
 import { gzipSync } from "node:zlib";
 import type { Browser, ElementHandle, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bookableAccount, DAY, launchBrowser, siteOrigin, verificationCode } from "./support";
+import { bookableAccount, DAY, hostWebsite, launchBrowser, siteOrigin, verificationCode } from "./support";
 
 const SCREENSHOTS = "test/browser/screenshots";
 let browser: Browser;
@@ -134,24 +133,19 @@ describe("the booking page", () => {
 });
 
 describe("the widget on another website", () => {
-  let host: Server;
-  let hostOrigin: string;
-  let html = "";
+  let host: Awaited<ReturnType<typeof hostWebsite>>;
 
   beforeAll(async () => {
-    // A plain HTML page on another origin: one script tag and one element, as the README shows.
-    host = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(html));
-    await new Promise<void>((r) => host.listen(0, "127.0.0.1", r));
-    hostOrigin = `http://127.0.0.1:${(host.address() as { port: number }).port}`;
+    host = await hostWebsite();
   });
 
-  afterAll(() => new Promise<void>((r) => { host.closeAllConnections(); host.close(() => r()); }));
+  afterAll(() => host.close());
 
   it("books a slot, takes the emailed code, shows confirmed, and cancels", async () => {
     const { subdomain, serviceId, key } = await bookableAccount();
-    html = `<!doctype html><title>My salon</title><h1>Book with us</h1>
+    host.serve(`<!doctype html><title>My salon</title><h1>Book with us</h1>
 <script src="${siteOrigin(subdomain)}/widget.js"></script>
-<booking-widget service-id="${serviceId}"></booking-widget>`;
+<booking-widget service-id="${serviceId}"></booking-widget>`);
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on("pageerror", (e) => problems.push(String(e)));
@@ -168,7 +162,7 @@ describe("the widget on another website", () => {
     };
     const has = async (selector: string) => page.evaluate(`!!document.querySelector("booking-widget").shadowRoot.querySelector(${JSON.stringify(selector)})`);
 
-    await page.goto(hostOrigin);
+    await page.goto(host.origin);
     await inWidget("nav");
     if (!(await has(`button[data-date="${DAY}"]`))) await (await inWidget("nav button:last-child")).click();
     await (await inWidget(`button[data-date="${DAY}"]`)).click();

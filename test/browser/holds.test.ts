@@ -1,10 +1,9 @@
 // Slot holds in a real browser, on the booking page and in the widget: picking a time holds it
 // with a countdown (the slot's free seats drop), going back releases it, the countdown shows the
 // lapse, a booking takes the held seat, and a time taken meanwhile sends the visitor back.
-import { createServer, type Server } from "node:http";
 import type { Browser, ElementHandle, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bookableAccount, DAY, enableSlotHolds, expectFreeSeats, launchBrowser, siteOrigin } from "./support";
+import { bookableAccount, DAY, enableSlotHolds, expectFreeSeats, hostWebsite, launchBrowser, siteOrigin } from "./support";
 
 let browser: Browser;
 
@@ -139,23 +138,19 @@ describe("slot holds on the booking page", () => {
 });
 
 describe("slot holds in the widget on another website", () => {
-  let host: Server;
-  let hostOrigin: string;
-  let html = "";
+  let host: Awaited<ReturnType<typeof hostWebsite>>;
 
   beforeAll(async () => {
-    host = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(html));
-    await new Promise<void>((r) => host.listen(0, "127.0.0.1", r));
-    hostOrigin = `http://127.0.0.1:${(host.address() as { port: number }).port}`;
+    host = await hostWebsite();
   });
 
-  afterAll(() => new Promise<void>((r) => { host.closeAllConnections(); host.close(() => r()); }));
+  afterAll(() => host.close());
 
   /** The host page with the widget, its errors collected, and a poll for elements in its shadow root. */
   async function widgetPage(subdomain: string, serviceId: number) {
-    html = `<!doctype html><title>My salon</title><h1>Book with us</h1>
+    host.serve(`<!doctype html><title>My salon</title><h1>Book with us</h1>
 <script src="${siteOrigin(subdomain)}/widget.js"></script>
-<booking-widget service-id="${serviceId}"></booking-widget>`;
+<booking-widget service-id="${serviceId}"></booking-widget>`);
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on("pageerror", (e) => problems.push(String(e)));
@@ -171,7 +166,7 @@ describe("slot holds in the widget on another website", () => {
     const textOf = (selector: string) => page.evaluate(`${shadow(selector)}?.textContent ?? ""`) as Promise<string>;
     /** Opens the day of DAY in the widget and answers the first slot's timestamp. */
     const openDay = async () => {
-      await page.goto(hostOrigin);
+      await page.goto(host.origin);
       await inWidget("nav");
       if (!(await page.evaluate(`!!${shadow(`button[data-date="${DAY}"]`)}`))) await (await inWidget("nav button:last-child")).click();
       await (await inWidget(`button[data-date="${DAY}"]`)).click();

@@ -1,5 +1,6 @@
 // Helpers of the browser tests: the system Chromium, and the dev server's operator and private
 // APIs for setting up an account and reading the messages it sent (MESSAGE_PROVIDER=sink).
+import { createServer } from "node:http";
 import { existsSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import puppeteer, { type Browser } from "puppeteer-core";
@@ -90,3 +91,18 @@ export async function verificationCode(key: string, bookingId: number): Promise<
 
 /** A day a week ahead (bookable under any notice period), as YYYY-MM-DD. */
 export const DAY = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * A plain page on another origin (the widget's host website, as the README shows it): serves
+ * whatever `html` was last set, on a free loopback port.
+ */
+export async function hostWebsite() {
+  let html = "";
+  const server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(html));
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    serve(page: string) { html = page; },
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
