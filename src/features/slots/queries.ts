@@ -9,8 +9,6 @@ import { and, eq, gt, gte, inArray, isNull, lt, lte, sql, type SQL, type SQLWrap
 import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { bookingHourVersions, bookings, calendarVersions, events, hoursFromColumn, providers, resourceExceptionDates, resources, services, slotHolds, type OpeningHours } from "../../db/schema";
 import { EVERY_HOUR, HOUR_MS } from "../../db/invalidation";
-import { MAX_BUFFER_MINUTES } from "../../domain/buffers";
-import { MINUTE_MS } from "../../domain/zone-days";
 import { bindFixed, fixedStatement, type FixedStatement } from "../../db/fixed-statement";
 import type { SlotServiceSettings } from "../../domain/slots";
 import type { Deps } from "../../env";
@@ -134,19 +132,18 @@ function buildStatement({ publicOnly, selected }: Shape): FixedStatement<Bound> 
         lte(resourceExceptionDates.exception_date, p("dateTo")),
         ofKind("appointment"),
       ))],
+    // No account_id term: the resource ids are the account's own (slot_resource_ids joins resources
+    // on account_id), and with it SQLite (no statistics, as D1) read every booking of the account by
+    // (account_id, event_id) instead of each resource's range by bookings_resource_occupied: a
+    // week's miss on the large account read all 5,000 rows.
     ["bookings", qb.select({ rows: everyRow(bookings.resource_id, bookings.occupied_from, bookings.occupied_to, bookings.count) })
       .from(bookings)
       .where(and(
-        eq(bookings.account_id, p("account")),
         inArray(bookings.resource_id, providerIds),
         isNull(bookings.event_id), // event bookings count against the event, not the resource
         isActiveSql(p("now")),
         lt(bookings.occupied_from, heldTo),
         gt(bookings.occupied_to, heldFrom),
-        // Implied by the line above (no buffer is longer than a day), but on an indexed column: without
-        // it SQLite reads every booking of the account by (account_id, event_id) rather than the range
-        // by (account_id, booked_from), and a week's miss read all 5,000 rows of the large account.
-        lt(bookings.booked_from, sql`${heldTo} + ${MAX_BUFFER_MINUTES * MINUTE_MS}`),
         ofKind("appointment"),
       ))],
     ["events", qb.select({ rows: everyRow(events.id, events.resource_id, events.capacity, events.starts_at, events.ends_at) })
