@@ -3,6 +3,7 @@ import { badConfig, configErrorLine } from "../config";
 import { appliedMigrations, shardD1, shardNames } from "../db/shards";
 import type { Env } from "../env";
 import { expireVerifications } from "./jobs/expire-verifications";
+import { offerWaitlist } from "./jobs/offer-waitlist";
 import { purgeIdempotencyKeys } from "./jobs/purge-idempotency-keys";
 import { purgePerishableTokens } from "./jobs/purge-perishable-tokens";
 import { sendReminders } from "./jobs/send-reminders";
@@ -13,6 +14,7 @@ type CronJob = (env: Env, now: number, shard: string) => Promise<void>;
 /** Background features register their jobs here, in the order they should run. */
 const cronJobs: { name: string; run: CronJob }[] = [
   { name: "expire-verifications", run: expireVerifications },
+  { name: "offer-waitlist", run: offerWaitlist },
   { name: "send-reminders", run: sendReminders },
   { name: "purge-perishable-tokens", run: purgePerishableTokens },
   { name: "purge-idempotency-keys", run: purgeIdempotencyKeys },

@@ -64,6 +64,9 @@ export const accounts = sqliteTable("accounts", {
   slot_hold_minutes: integer("slot_hold_minutes").notNull().default(5),
   // Services' buffers must fall inside opening hours too (docs/decisions/buffers.md); off: they may reach into closed hours.
   buffers_within_opening_hours: flag("buffers_within_opening_hours", false),
+  // The waitlist (docs/decisions/waitlist.md): visitors may join it on the booking site only when enabled.
+  waitlist_enabled: flag("waitlist_enabled", false),
+  waitlist_offer_minutes: integer("waitlist_offer_minutes").notNull().default(30),
   mail_notification_recipient: text("mail_notification_recipient"),
   settings: text("settings", { mode: "json" }).$type<Record<string, unknown> | null>(),
   interval_rounding: integer("interval_rounding").notNull().default(15),
@@ -415,6 +418,39 @@ export const slotHolds = sqliteTable(
   ],
 );
 
+/**
+ * A place in line for a full time or event (docs/decisions/waitlist.md). An offer is a slot hold
+ * (`hold_id`) whose secret is the entry's own token, so accepting is converting that hold.
+ */
+export const waitlistEntries = sqliteTable(
+  "waitlist_entries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    account_id: accountId(),
+    service_id: integer("service_id").notNull(),
+    resource_id: integer("resource_id"),
+    event_id: integer("event_id"),
+    booked_from: instant("booked_from").notNull(),
+    booked_to: instant("booked_to").notNull(),
+    count: integer("count").notNull(),
+    /** What a booking create takes as person_attributes, kept for the booking an offer becomes. */
+    person_attributes: text("person_attributes", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    token_hash: text("token_hash").notNull(),
+    /** "waiting", "offered", "accepted", "expired" (an offer that lapsed) or "left". */
+    state: text("state").notNull(),
+    hold_id: integer("hold_id"),
+    booking_id: integer("booking_id"),
+    created_at: instant("created_at").notNull(),
+    updated_at: instant("updated_at").notNull(),
+  },
+  (t) => [
+    // The line of one time: an account's entries by time, in the order they joined (id).
+    index("waitlist_account_time").on(t.account_id, t.booked_from, t.state),
+    index("waitlist_account_event").on(t.account_id, t.event_id),
+    uniqueIndex("waitlist_token").on(t.token_hash),
+  ],
+);
+
 /** One skipped occurrence of a recurring collection and why (the 400 body a single create would give). */
 export interface SkippedOccurrence {
   index: number;
@@ -616,6 +652,7 @@ export type Person = typeof people.$inferSelect;
 export type Event = typeof events.$inferSelect;
 export type Booking = typeof bookings.$inferSelect;
 export type SlotHold = typeof slotHolds.$inferSelect;
+export type WaitlistEntry = typeof waitlistEntries.$inferSelect;
 export type User = typeof users.$inferSelect;
 export type UserLink = typeof userLinks.$inferSelect;
 export type WebHook = typeof webHooks.$inferSelect;

@@ -17,6 +17,7 @@ export const privateFeatures: [string, Hono<AppEnv>][] = [
   ["/client/webhook_secret", onFirstUse("webhookSecret")],
   ["/client", onFirstUse("account")],
   ["/slots/holds", onFirstUse("privateHolds")],
+  ["/waitlist", onFirstUse("privateWaitlist")],
   ["/services", onFirstUse("privateSlots")],
   ["/services", onFirstUse("services")],
   ["/providers", onFirstUse("providers")],
@@ -38,6 +39,7 @@ export const privateFeatures: [string, Hono<AppEnv>][] = [
 
 export const publicFeatures: [string, Hono<AppEnv>][] = [
   ["/slots/holds", onFirstUse("publicHolds")],
+  ["/waitlist", onFirstUse("publicWaitlist")],
   ["/services", onFirstUse("publicSlots")],
   ["/services", onFirstUse("publicServices")],
   ["/bookings", onFirstUse("publicBookings")],

@@ -22,6 +22,8 @@ export const routeLoaders = {
   publicServices: () => import("./services/routes").then((m) => m.publicServiceRoutes),
   privateHolds: () => import("./holds/routes").then((m) => m.privateHoldRoutes),
   publicHolds: () => import("./holds/routes").then((m) => m.publicHoldRoutes),
+  privateWaitlist: () => import("./waitlist/routes").then((m) => m.privateWaitlistRoutes),
+  publicWaitlist: () => import("./waitlist/routes").then((m) => m.publicWaitlistRoutes),
   privateSlots: () => import("./slots/routes").then((m) => m.privateSlotRoutes),
   publicSlots: () => import("./slots/routes").then((m) => m.publicSlotRoutes),
   users: () => import("./users/routes").then((m) => m.userRoutes),

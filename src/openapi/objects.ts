@@ -49,6 +49,8 @@ export const Account = z.object({
   slot_holds_enabled: z.boolean().meta({ description: "The booking page and widget hold a picked time while the visitor fills in the form, and the booking site's POST /slots/holds answers (403 otherwise). The private API's holds work either way." }),
   slot_hold_minutes: z.number().int().min(1).max(MAX_HOLD_MINUTES).meta({ description: "How long a slot hold lives, in minutes (default 5, at most 15); it cannot be extended." }),
   buffers_within_opening_hours: z.boolean().meta({ description: "Services' buffers must fall inside opening hours too (slots and public bookings). Off (the default): a buffer may reach into closed hours, e.g. the clean-up after the day's last appointment." }),
+  waitlist_enabled: z.boolean().meta({ description: "Visitors may join the waitlist of a full time on the booking site (docs/decisions/waitlist.md)." }),
+  waitlist_offer_minutes: z.number().int().min(1).max(1440).meta({ description: "How long a seat offered to the first in line is held for them (default 30)." }),
   settings: z.record(z.string(), z.unknown()).nullable(),
   interval_rounding: z.number().int(),
   slot_generation_type: z.number().int(),
@@ -211,6 +213,21 @@ export const PublicBooking = z.object({
   resource: Brief.nullable(),
   service: Brief.nullable(),
   event: Brief.nullable().optional(),
+});
+
+export const WaitlistEntry = z.object({
+  id,
+  service_id: id,
+  resource_id: id.nullable(),
+  event_id: id.nullable(),
+  booked_from: instant,
+  booked_to: instant,
+  count: count.meta({ description: "Seats waited for." }),
+  state: z.enum(["waiting", "offered", "accepted", "expired", "left"]),
+  booking_id: id.nullable().meta({ description: "The booking an accepted offer became." }),
+  person_attributes: z.record(z.string(), z.unknown()),
+  created_at: instant,
+  updated_at: instant,
 });
 
 export const SlotHold = z.object({

@@ -75,6 +75,8 @@ export const accountAttributes = {
   slot_holds_enabled: boolean(),
   slot_hold_minutes: integer({ min: 1, max: MAX_HOLD_MINUTES }),
   buffers_within_opening_hours: boolean(),
+  waitlist_enabled: boolean(),
+  waitlist_offer_minutes: integer({ min: 1, max: 1440 }),
   mail_notification_recipient: z.union([email(), z.null(), z.literal("")]).transform((v) => v || null).optional(),
   settings: z
     .union([z.record(z.string(), z.unknown()), z.null(), z.literal("")], { error: "must be an object of named settings" })

@@ -23,13 +23,15 @@ function liveCount(accountId: number, now: number, clientHash?: string): SqlStat
  * when its seats fit (counted as bookings and the other live holds are) and neither its visitor
  * nor its account already holds the most they may.
  */
-export function insertHoldStatement(values: HoldColumns, scope: CapacityScope, window: CapacityWindow): SqlStatement {
+export function insertHoldStatement(values: HoldColumns, scope: CapacityScope, window: CapacityWindow, opts: { limited?: boolean } = {}): SqlStatement {
   const row = toSqlRow(values);
   const columns = Object.keys(row);
   const fits = fitsCondition(scope, window);
   const account = liveCount(values.account_id, window.now);
-  const conditions = [fits, { sql: `${account.sql} < ?`, params: [...account.params, MAX_LIVE_HOLDS_PER_ACCOUNT] }];
-  if (values.client_hash !== null) {
+  // A waitlist offer (features/waitlist) is a hold the account's own line makes: no visitor's limit.
+  const limited = opts.limited ?? true;
+  const conditions = [fits, ...(limited ? [{ sql: `${account.sql} < ?`, params: [...account.params, MAX_LIVE_HOLDS_PER_ACCOUNT] }] : [])];
+  if (limited && values.client_hash !== null) {
     const visitor = liveCount(values.account_id, window.now, values.client_hash);
     conditions.push({ sql: `${visitor.sql} < ?`, params: [...visitor.params, MAX_LIVE_HOLDS_PER_VISITOR] });
   }

@@ -9,9 +9,10 @@ export const WEBHOOK_EVENTS = [
   "booking.created", "booking.modified", "booking.verified", "booking.confirmed", "booking.declined",
   "booking.cancelled", "booking.deleted", "event.created", "event.modified", "event.deleted",
   "person.created", "person.modified", "person.deleted", "message.processed",
+  "waitlist.joined", "waitlist.offered", "waitlist.accepted", "waitlist.expired",
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
-export type WebhookObject = "booking" | "event" | "person" | "message";
+export type WebhookObject = "booking" | "event" | "person" | "message" | "waitlist_entry";
 
 /** `performed_by` is `{via}` plus the user when one is known (docs/decisions/webhooks.md). */
 export interface PerformedBy {

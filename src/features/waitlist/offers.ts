@@ -1,0 +1,97 @@
+// Offers (docs/decisions/waitlist.md): when a full time has a seat again, the first in its line
+// who is still waiting gets it held for them, as a slot hold whose secret is their own token,
+// taken through the capacity guard like any booking, so a freed seat is offered or sold, never
+// both. Lapsed offers are noticed at read time (the hold lapses by itself, freeing the seat) and
+// passed on by the next pass: every minute from the cron, and right after a freeing write.
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { slotHolds, waitlistEntries, type WaitlistEntry } from "../../db/schema";
+import { followBookmark } from "../../db/request-scope";
+import { occupiedSpan } from "../../domain/buffers";
+import type { Deps } from "../../env";
+import { formatInstant } from "../../domain/time";
+import { placeSlot } from "../bookings/create";
+import { insertHoldStatement } from "../holds/queries";
+import { emitEvent, performedByOf } from "../webhooks/emit";
+import { toWaitlistJson } from "./serializer";
+
+const MINUTE_MS = 60_000;
+
+/** Offers of this account whose hold lapsed unconverted: expired, and the next in line may be offered. */
+async function expireLapsedOffers(deps: Deps): Promise<WaitlistEntry[]> {
+  const lapsed = deps.db.select({ id: slotHolds.id }).from(slotHolds)
+    .where(and(eq(slotHolds.account_id, deps.account.id), sql`${slotHolds.ended_at} IS NULL AND ${slotHolds.expires_at} <= ${deps.now}`));
+  return deps.db.update(waitlistEntries).set({ state: "expired", updated_at: deps.now })
+    .where(and(eq(waitlistEntries.account_id, deps.account.id), eq(waitlistEntries.state, "offered"), inArray(waitlistEntries.hold_id, lapsed)))
+    .returning();
+}
+
+/** The first waiting entry of each line of the account (no earlier entry of the same time still waits), of a future time. */
+async function firstsInLine(deps: Deps): Promise<WaitlistEntry[]> {
+  return deps.db.select().from(waitlistEntries).where(and(
+    eq(waitlistEntries.account_id, deps.account.id),
+    eq(waitlistEntries.state, "waiting"),
+    sql`${waitlistEntries.booked_to} > ${deps.now}`,
+    sql`NOT EXISTS (SELECT 1 FROM waitlist_entries AS earlier WHERE earlier.account_id = ${waitlistEntries.account_id}
+      AND earlier.state = 'waiting' AND earlier.id < ${waitlistEntries.id}
+      AND earlier.service_id = ${waitlistEntries.service_id} AND earlier.booked_from = ${waitlistEntries.booked_from}
+      AND earlier.booked_to = ${waitlistEntries.booked_to} AND earlier.event_id IS ${waitlistEntries.event_id}
+      AND earlier.resource_id IS ${waitlistEntries.resource_id})`,
+  )).orderBy(waitlistEntries.id);
+}
+
+/** Holds the entry's seats for it when they fit; the hold's secret is the entry's token (hashed as it). */
+async function offer(deps: Deps, entry: WaitlistEntry): Promise<boolean> {
+  const placement = await placeSlot(deps, {
+    service_id: entry.service_id, event_id: entry.event_id, resource_id: entry.resource_id,
+    booked_from: entry.event_id ? undefined : formatInstant(entry.booked_from, "UTC"),
+    booked_to: entry.event_id ? undefined : formatInstant(entry.booked_to, "UTC"),
+  }, false).catch(() => undefined);
+  if (!placement) return false;
+  const occupied = placement.eventId ? { from: placement.from, to: placement.to } : occupiedSpan(placement.from, placement.to, placement.buffers);
+  for (const { resource, scope } of placement.candidates) {
+    const values = {
+      account_id: deps.account.id, service_id: entry.service_id, resource_id: resource.id, event_id: placement.eventId,
+      booked_from: placement.from, booked_to: placement.to, occupied_from: occupied.from, occupied_to: occupied.to,
+      count: entry.count, secret_hash: entry.token_hash, client_hash: null,
+      expires_at: deps.now + deps.account.waitlist_offer_minutes * MINUTE_MS,
+      ended_at: null, ended_by: null, booking_id: null, created_at: deps.now,
+    };
+    // The entry changes only while it still waits, in the hold's own transaction.
+    const result = await deps.capacityGuard.apply(scope, {
+      statements: [
+        insertHoldStatement(values, scope, { from: occupied.from, to: occupied.to, count: entry.count, now: deps.now }, { limited: false }),
+        {
+          sql: "UPDATE waitlist_entries SET state = 'offered', hold_id = (SELECT MAX(id) FROM slot_holds), updated_at = ? WHERE id = ? AND state = 'waiting' AND changes() = 1",
+          params: [deps.now, entry.id],
+        },
+      ],
+      atomic: true,
+    });
+    if (result.failure) throw new Error(result.failure);
+    followBookmark(result.shard, result.bookmark);
+    if (result.applied) return true;
+  }
+  return false;
+}
+
+/**
+ * One pass over the account's lines: lapsed offers expire, then each line's first waiting entry is
+ * offered while its seats fit (so two freed seats reach the first two). Idempotent: the cron and
+ * a freeing write may run it at once; the guard and `state = 'waiting'` keep an entry from two offers.
+ */
+export async function offerFreedSeats(deps: Deps): Promise<void> {
+  const performedBy = performedByOf("system");
+  for (const expired of await expireLapsedOffers(deps)) {
+    await emitEvent(deps.env, deps.account, "waitlist.expired", { kind: "waitlist_entry", id: expired.id, json: toWaitlistJson(expired, deps.account.time_zone) }, performedBy, deps.now);
+  }
+  for (let round = 0; round < 20; round++) {
+    let offered = 0;
+    for (const entry of await firstsInLine(deps)) {
+      if (!(await offer(deps, entry))) continue;
+      offered += 1;
+      const [now] = await deps.db.select().from(waitlistEntries).where(eq(waitlistEntries.id, entry.id));
+      await emitEvent(deps.env, deps.account, "waitlist.offered", { kind: "waitlist_entry", id: entry.id, json: toWaitlistJson(now ?? entry, deps.account.time_zone) }, performedBy, deps.now);
+    }
+    if (offered === 0) return;
+  }
+}
