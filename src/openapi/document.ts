@@ -58,6 +58,7 @@ const RESPONSES = {
   UnprocessableEntity: errorResponse("This Idempotency-Key was used for a different request."),
   MoveRefused: errorResponse("The account still has background work on its shard, or the target shard already uses some of its ids: nothing was moved (docs/scaling.md)."),
   HoldsDisabled: errorResponse("The account has not enabled slot holds on its booking site (`slot_holds_enabled`)."),
+  WaitlistDisabled: errorResponse("The account has not enabled the waitlist on its booking site (`waitlist_enabled`)."),
   TooManyRequests: errorResponse("Over the per-address budget (80 requests per 20 s by default), or, for POST /slots/holds, over the live holds a visitor (3) or an account (50) may have; `Retry-After` says when one lapses.", "Error", [...RATE_HEADERS, "Retry-After"]),
   ServerError: errorResponse("`{\"error\": \"system error\"}`; details only in the service's logs."),
 };
@@ -79,6 +80,12 @@ const BOOKING_TOKEN = {
 const HOLD_SECRET = {
   name: "X-Hold-Secret", in: "header", required: true,
   description: "The `hold_secret` POST /slots/holds answered: it opens that one hold. A missing or wrong secret is a 404.",
+  schema: { type: "string" },
+};
+
+const WAITLIST_TOKEN = {
+  name: "X-Waitlist-Token", in: "header", required: true,
+  description: "The `waitlist_token` POST /waitlist answered: it opens that one place in line. A missing or wrong token is a 404.",
   schema: { type: "string" },
 };
 
@@ -144,6 +151,7 @@ function errorsOf(op: Operation): Json {
   if (op.surface !== "public") refs["401"] = "Unauthorized";
   if (op.surface === "private") refs["402"] = "PaymentRequired";
   if (op.surface === "public" && op.method === "post" && op.path === "/slots/holds") refs["403"] = "HoldsDisabled";
+  if (op.surface === "public" && op.method === "post" && op.path === "/waitlist") refs["403"] = "WaitlistDisabled";
   refs["404"] = "NotFound";
   refs["406"] = "NotAcceptable";
   if (op.body) Object.assign(refs, { "413": "PayloadTooLarge", "415": "UnsupportedMediaType" });
@@ -161,6 +169,7 @@ function operationObject(op: Operation, inputSchemas: Json): Json {
     ...(op.query ? queryParameters(op.query) : []),
     ...(op.bookingToken ? [BOOKING_TOKEN] : []),
     ...(op.holdSecret ? [HOLD_SECRET] : []),
+    ...(op.waitlistToken ? [WAITLIST_TOKEN] : []),
     ...(op.surface !== "operator" && (op.method === "post" || op.method === "put") ? [refTo("parameters", "IdempotencyKey")] : []),
   ];
   const ok = op.html || op.media

@@ -14,6 +14,7 @@ import { createAccountBody, moveAccountBody, operatorUpdateBody } from "../featu
 import { mergeBody, mergeQuery, pageQuery, peopleQuery, personBody } from "../features/people/schema";
 import { sendTokenBody, verifyTokenBody } from "../features/perishable-tokens/schema";
 import { createHoldBody } from "../features/holds/schema";
+import { joinWaitlistBody, waitlistQuery } from "../features/waitlist/schema";
 import { createProviderBody, listProvidersQuery } from "../features/providers/schema";
 import { collectionQuery, recurringBookingBody, recurringEventBody } from "../features/recurrence/schema";
 import { exceptionDateBody, exceptionDatesBody, exceptionDatesQuery } from "../features/resources/exception-date-schema";
@@ -23,7 +24,7 @@ import { slotsQuery } from "../features/slots/schema";
 import { createUserLinkBody } from "../features/users/schema";
 import { createWebHookBody, deliveriesQuery, updateWebHookBody } from "../features/webhooks/schema";
 import { list, one, other, type Answer } from "./answers";
-import { OperatorAccount, PerishableToken, Person, PublicBooking, PublicPerson, SlotHold } from "./objects";
+import { OperatorAccount, PerishableToken, Person, PublicBooking, PublicPerson, SlotHold, WaitlistEntry } from "./objects";
 import type { Tag } from "./tags";
 
 /** private: `/api/v1`, API key; public: the booking site on `<subdomain>.<root>`; operator: `/admin/v1`. */
@@ -49,13 +50,15 @@ export interface Operation {
   bookingToken?: boolean;
   /** Needs the visitor's `X-Hold-Secret` (docs/decisions/holds.md). */
   holdSecret?: boolean;
+  /** Needs the visitor's `X-Waitlist-Token` (docs/decisions/waitlist.md). */
+  waitlistToken?: boolean;
   /** A 503 answer, for the health check when the database does not answer. */
   unavailable?: Json;
 }
 
 type Json = Record<string, unknown>;
 
-type Entry = [method: Method, path: string, summary: string, answer: Answer, extra?: Pick<Operation, "query" | "body" | "html" | "media" | "bookingToken" | "holdSecret">];
+type Entry = [method: Method, path: string, summary: string, answer: Answer, extra?: Pick<Operation, "query" | "body" | "html" | "media" | "bookingToken" | "holdSecret" | "waitlistToken">];
 
 const body = (id: string, schema: z.ZodType) => ({ body: { id, schema } });
 const query = (schema: z.ZodType) => ({ query: schema });
@@ -63,6 +66,11 @@ const query = (schema: z.ZodType) => ({ query: schema });
 const holdCreated = other("SlotHoldCreated", z.object({
   slot_hold: SlotHold,
   hold_secret: z.string().meta({ description: "Opens this one hold (X-Hold-Secret on the booking site) and converts it: send it as `hold_secret` with POST /bookings. Shown only here." }),
+}));
+
+const waitlistJoined = other("WaitlistJoined", z.object({
+  waitlist_entry: WaitlistEntry,
+  waitlist_token: z.string().meta({ description: "Opens this one place (X-Waitlist-Token on the booking site), and accepts its offer. Shown only here." }),
 }));
 
 const group = (surface: Surface, prefix: string, tag: Tag, entries: Entry[]): Operation[] =>
@@ -185,6 +193,12 @@ export const operations: Operation[] = [
     ["get", "/{id}", "One slot hold", one("slot_hold", "SlotHold")],
     ["delete", "/{id}", "Release a slot hold at once", one("slot_hold", "SlotHold")],
   ]),
+  ...group("private", `${P}/waitlist`, "Waitlist", [
+    ["get", "", "The waitlist of a service or an event, in order", list("waitlist_entry", "WaitlistEntry"), query(waitlistQuery)],
+    ["post", "", "Join the waitlist of a full time or event", waitlistJoined, body("JoinWaitlistBody", joinWaitlistBody)],
+    ["get", "/{id}", "One waitlist entry", one("waitlist_entry", "WaitlistEntry")],
+    ["delete", "/{id}", "Remove an entry (an offer it holds is released at once)", one("waitlist_entry", "WaitlistEntry")],
+  ]),
   ...group("private", `${P}/bookings/recurring`, "Recurring bookings", [
     ["post", "", "Create a recurring booking collection", other("CollectionCreated", z.object({ collection_id: z.string() })), body("RecurringBookingBody", recurringBookingBody)],
     ["get", "/{collection_id}", "The collection's bookings", list("booking", "Booking", { paginated: true }), query(collectionQuery)],
@@ -248,6 +262,16 @@ export const operations: Operation[] = [
     ["post", "", "Hold seats of a time while the visitor fills in the form (when the account enables holds); answers the hold's secret", holdCreated, body("CreateHoldBody", createHoldBody)],
     ["get", "/{id}", "The visitor's own hold (hold secret)", one("slot_hold", "SlotHold"), { holdSecret: true }],
     ["delete", "/{id}", "Release the visitor's hold at once (hold secret)", one("slot_hold", "SlotHold"), { holdSecret: true }],
+  ]),
+  ...group("public", "/waitlist", "Booking site", [
+    ["post", "", "Join the waitlist of a full time or event (when the account enables it); answers the place's token", waitlistJoined, body("JoinWaitlistBody", joinWaitlistBody)],
+    ["get", "/{id}", "The visitor's own place in line (waitlist token)", one("waitlist_entry", "WaitlistEntry"), { waitlistToken: true }],
+    ["delete", "/{id}", "Leave the line, or decline an offer (waitlist token)", one("waitlist_entry", "WaitlistEntry"), { waitlistToken: true }],
+    ["post", "/{id}/accept", "Accept the offered seat: books exactly it (waitlist token)", other("WaitlistAccepted", z.object({
+      waitlist_entry: WaitlistEntry,
+      booking: PublicBooking,
+      booking_token: z.string().meta({ description: "Opens the booking (X-Booking-Token), as POST /bookings answers." }),
+    })), { waitlistToken: true }],
   ]),
   ...group("public", "", "Booking page", [
     ["get", "/", "The booking page (HTML; the choice in the query string)", other("Html", z.string()), { html: true }],

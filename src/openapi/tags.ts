@@ -9,6 +9,7 @@ export const TAGS = {
   People: "The people who book: contact details, children, merging duplicates, their bookings, and one-time codes by SMS.",
   Resources: "Who or what is booked (a person, a room, a machine): opening hours, and exception dates that close or change a day.",
   "Slot holds": "Seats of a time held for a few minutes while a booking is made: counted as taken everywhere, lapsing by time, released early, or taken over by the booking created with the hold's secret.",
+  Waitlist: "Lines of people waiting for a full time or event: the first in line is offered a freed seat, held for them for a while, and books it by accepting.",
   "Recurring bookings": "Series of bookings made from one recurrence rule in the background, kept together under a `collection_id`.",
   Bookings: "Bookings of a service on a resource or an event: the listings, and the states they move through (verify, confirm, decline, cancel).",
   "Recurring events": "Series of events made from one recurrence rule in the background, kept together under a `collection_id`.",

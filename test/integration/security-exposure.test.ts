@@ -51,6 +51,7 @@ const CHECKED_SITE_ROUTES = [
   "POST /bookings", "POST /people/perishable_token/send", "POST /people/perishable_token/verify",
   "GET /bookings/:id", "PUT /bookings/:id/verify_code", "PUT /bookings/:id/cancel",
   "POST /slots/holds", "GET /slots/holds/:id", "DELETE /slots/holds/:id",
+  "POST /waitlist", "GET /waitlist/:id", "DELETE /waitlist/:id", "POST /waitlist/:id/accept",
   "GET /", "GET /booking-page.js", "GET /booking-page.css", "GET /widget.js",
   "GET /health", "GET /favicon.ico",
 ].sort();
@@ -241,6 +242,33 @@ describe("slot holds on the site (X-Hold-Secret)", () => {
     const full = await hold({ slot_hold: { service_id: ids.service, booked_from: `${DAY} 09:00`, booked_to: `${DAY} 10:00` } });
     expect(full.status).toBe(400);
     expect(JSON.stringify(full.body)).not.toContain(HIDDEN);
+  });
+});
+
+describe("the waitlist on the site (X-Waitlist-Token)", () => {
+  it("answers a place with the visitor's own attributes and the token once; only the token opens it, and accept needs an offer", async () => {
+    await must(api.put("/client", { client: { waitlist_enabled: true } }));
+    const join = (name: string) => send("POST", `${site.origin}/waitlist`, {
+      headers: { "content-type": "application/json", "cf-connecting-ip": "192.0.2.78" },
+      body: JSON.stringify({ waitlist_entry: { service_id: ids.service, booked_from: `${DAY} 09:00`, booked_to: `${DAY} 10:00`, person_attributes: { name, email: `${name.toLowerCase()}@example.com` } } }),
+    });
+    const res = await join("Wenche");
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(["waitlist_entry", "waitlist_token"]);
+    expect(res.body.waitlist_entry.person_attributes).toEqual({ name: "Wenche", email: "wenche@example.com" });
+    expect(JSON.stringify(res.body)).not.toContain(HIDDEN);
+    const id = res.body.waitlist_entry.id;
+    const other = await join("Vidar");
+    for (const token of [undefined, "", other.body.waitlist_token]) {
+      for (const [method, path] of [["GET", `/waitlist/${id}`], ["DELETE", `/waitlist/${id}`], ["POST", `/waitlist/${id}/accept`]]) {
+        const tried = await site.request(method, path, token === undefined ? {} : { "x-waitlist-token": token });
+        expect({ method, path, status: tried.status }).toEqual({ method, path, status: 404 });
+      }
+    }
+    const opened = await site.request("GET", `/waitlist/${id}`, { "x-waitlist-token": res.body.waitlist_token });
+    expect(opened.body).toEqual({ waitlist_entry: res.body.waitlist_entry });
+    const early = await site.request("POST", `/waitlist/${id}/accept`, { "x-waitlist-token": res.body.waitlist_token });
+    expect([early.status, early.body]).toEqual([400, { waitlist_entry: ["is waiting, not offered"] }]);
   });
 });
 

@@ -48,13 +48,15 @@ beforeAll(async () => {
   const [delivery] = (await must(owner.get(`/web_hooks/${webHook.id}/deliveries`))).map((e: any) => e.webhook_delivery);
   await must(owner.post("/people/perishable_token/send", { person: { phone_number: person.phone_number } }));
   const [message] = await settledMessagesOf(owner, "?kind=token");
+  // A full time of the owner's with someone waiting for it (the 2030-01-09 10:00 booking fills it).
+  const waiting = await must(owner.post("/waitlist", { waitlist_entry: { service_id: service.id, resource_id: resource.id, booked_from: "2030-01-09 10:00", booked_to: "2030-01-09 11:00", person_attributes: { name: `${MARK} Waiter` } } }));
   const held = (await must(owner.post("/slots/holds", { slot_hold: { service_id: service.id, booked_from: "2030-01-09 12:00", booked_to: "2030-01-09 13:00" } })));
 
   o = {
     resource: resource.id, service: service.id, attendance: attendance.id, provider: provider.id, person: person.id, personPhone: person.phone_number,
     otherPerson: otherPerson.id, child: child.id, category: category.id, userLink: userLink.id, webHook: webHook.id, delivery: delivery.id,
     event, booking: booking.id, eventBooking: eventBooking.id, bookingCollection, eventCollection, message: message.id,
-    hold: held.slot_hold.id, holdSecret: held.hold_secret,
+    hold: held.slot_hold.id, holdSecret: held.hold_secret, waitlistEntry: waiting.waitlist_entry.id,
   };
 
   const own = catalogue(intruder);
@@ -132,6 +134,11 @@ function sweep(): Record<string, Probe[]> {
     "POST /slots/holds": [["POST", "/slots/holds", { slot_hold: { service_id: o.service, ...window } }, 400], ["POST", "/slots/holds", { slot_hold: { event_id: o.event } }, 400],
       ["POST", "/slots/holds", { slot_hold: { service_id: mine.service, resource_id: o.resource, ...window } }, 400]],
     "GET /slots/holds/:id": [["GET", `/slots/holds/${o.hold}`, null, 404]],
+    "GET /waitlist": [["GET", `/waitlist?service_id=${o.service}`, null, 200]],
+    "POST /waitlist": [["POST", "/waitlist", { waitlist_entry: { service_id: o.service, ...window, person_attributes: { name: "x" } } }, 400],
+      ["POST", "/waitlist", { waitlist_entry: { event_id: o.event, person_attributes: { name: "x" } } }, 400]],
+    "GET /waitlist/:id": [["GET", `/waitlist/${o.waitlistEntry}`, null, 404]],
+    "DELETE /waitlist/:id": [["DELETE", `/waitlist/${o.waitlistEntry}`, null, 404]],
     "DELETE /slots/holds/:id": [["DELETE", `/slots/holds/${o.hold}`, null, 404]],
     "GET /providers": [["GET", "/providers", null, 200], ["GET", `/providers?service_id=${o.service}&resource_id=${o.resource}`, null, 200]],
     "GET /providers/:id": [["GET", `/providers/${o.provider}`, null, 404]],

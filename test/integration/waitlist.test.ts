@@ -48,7 +48,7 @@ const join = (serviceId: number, name: string) =>
   site().post("/waitlist", { waitlist_entry: { service_id: serviceId, ...TIME, person_attributes: { name, email: `${name.toLowerCase()}@example.com` } } });
 
 /** One run of the every-minute cron, which passes freed seats to the lines. */
-const cron = () => worker.scheduled!(createScheduledController({ scheduledTime: new Date(), cron: "* * * * *" }), env, {} as ExecutionContext);
+const cron = () => worker.scheduled!(createScheduledController({ scheduledTime: new Date(), cron: "* * * * *" }), env);
 
 const stateOf = async (id: number) => (await must(api.get(`/waitlist/${id}`))).waitlist_entry.state;
 

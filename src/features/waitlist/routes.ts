@@ -2,16 +2,14 @@
 // (a visitor, by the token the join answered: `X-Waitlist-Token`); on the private API the same
 // without accept, plus the line (GET /waitlist?service_id= or ?event_id=).
 import { Hono, type Context } from "hono";
-import { z } from "zod";
 import type { WaitlistEntry } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { wrap } from "../../http/envelope";
-import { nullableInteger } from "../../http/fields";
 import { body, params, query } from "../../http/validate";
 import { deps } from "../deps";
 import { toPublicBookingJson } from "../bookings/serializer";
 import { loadRelated } from "../bookings/service";
-import { joinWaitlistBody } from "./schema";
+import { joinWaitlistBody, waitlistQuery } from "./schema";
 import { toWaitlistJson } from "./serializer";
 import { acceptOffer, entryFor, joinWaitlist, leaveWaitlist, lineOf, type Asker } from "./service";
 
@@ -33,7 +31,7 @@ function waitlistRoutes(askerOf: (c: C) => Asker) {
 }
 
 export const privateWaitlistRoutes = waitlistRoutes(() => ({ kind: "key" }));
-privateWaitlistRoutes.get("/", query(z.object({ service_id: nullableInteger({ min: 1 }), event_id: nullableInteger({ min: 1 }) })), async (c) => {
+privateWaitlistRoutes.get("/", query(waitlistQuery), async (c) => {
   const { service_id, event_id } = c.req.valid("query");
   const line = await lineOf(deps(c), { service_id: service_id ?? undefined, event_id: event_id ?? undefined });
   return c.json(line.map((entry) => wrap("waitlist_entry", toWaitlistJson(entry, c.var.account.time_zone))));

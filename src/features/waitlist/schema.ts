@@ -15,4 +15,6 @@ export const joinWaitlistBody = z.object({
   }),
 });
 
+export const waitlistQuery = z.object({ service_id: nullableInteger({ min: 1 }), event_id: nullableInteger({ min: 1 }) });
+
 export type JoinWaitlistBody = z.output<typeof joinWaitlistBody>;
