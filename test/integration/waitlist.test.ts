@@ -144,6 +144,18 @@ describe("offers", () => {
   });
 });
 
+describe("offers right after the write that frees the seat", () => {
+  it("a cancel offers the seat at once on an account with the waitlist on, and a declined offer passes on at once", async () => {
+    const { cut, booking } = await fullTime();
+    const first = await must(join(cut.id, "Anna"));
+    const second = await must(join(cut.id, "Berit"));
+    await must(api.put(`/bookings/${booking.id}/cancel`, {}));
+    expect(await stateOf(first.waitlist_entry.id)).toBe("offered");
+    await must(site().delete(`/waitlist/${first.waitlist_entry.id}`, { "x-waitlist-token": first.waitlist_token }));
+    expect(await stateOf(second.waitlist_entry.id)).toBe("offered");
+  });
+});
+
 describe("the private API's line", () => {
   it("lists a service's entries in order", async () => {
     const { cut } = await fullTime();

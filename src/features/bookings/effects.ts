@@ -33,4 +33,21 @@ export async function afterBookingChange(
     await emitEvent(deps.env, deps.account, event, { kind: "booking", id: booking.id, json }, performedBy, deps.now);
   }
   if (opts.messages !== false) await enqueueBookingMessages(deps, change, booking, related, opts.link);
+  if (FREES_SEATS.has(change) && deps.account.waitlist_enabled) await offerToWaitlist(deps);
+}
+
+/** Changes after which a seat may be free: the waitlist's first in line gets it now, not at the next cron. */
+const FREES_SEATS = new Set<BookingChange>(["cancelled", "declined", "deleted", "modified"]);
+
+/**
+ * Only for accounts with the waitlist on (a pass is a read for everyone else's cancels too); the
+ * every-minute cron passes on any seat this misses, so a failure here is logged, not answered.
+ */
+async function offerToWaitlist(deps: Deps): Promise<void> {
+  try {
+    const { offerFreedSeats } = await import("../waitlist/offers");
+    await offerFreedSeats(deps);
+  } catch (error) {
+    console.error(JSON.stringify({ waitlist_pass: "failed", account_id: deps.account.id, error: String(error) }));
+  }
 }

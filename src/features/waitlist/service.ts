@@ -14,6 +14,7 @@ import { createOnSite } from "../bookings/site";
 import { occupiedSpan } from "../../domain/buffers";
 import { emitEvent, performedByOf } from "../webhooks/emit";
 import type { JoinWaitlistBody } from "./schema";
+import { offerFreedSeats } from "./offers";
 import { toWaitlistJson } from "./serializer";
 
 /** Who asks: a visitor by the entry's token (booking site), or the account's key. */
@@ -74,6 +75,8 @@ export async function leaveWaitlist(deps: Deps, id: number, asker: Asker): Promi
   }
   const [left] = await deps.db.update(waitlistEntries).set({ state: "left", updated_at: deps.now })
     .where(and(eq(waitlistEntries.id, entry.id), eq(waitlistEntries.state, entry.state))).returning();
+  // A declined offer's seat goes to the next in line now, not at the next cron.
+  if (entry.state === "offered") await offerFreedSeats(deps);
   return left ?? (await entryFor(deps, id, { kind: "key" }));
 }
 
