@@ -1,3 +1,4 @@
+-- The waitlist (docs/decisions/waitlist.md): its entries and the two account settings.
 CREATE TABLE `waitlist_entries` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`account_id` integer NOT NULL,
@@ -11,6 +12,7 @@ CREATE TABLE `waitlist_entries` (
 	`token_hash` text NOT NULL,
 	`state` text NOT NULL,
 	`hold_id` integer,
+	`offer_expires_at` integer,
 	`booking_id` integer,
 	`created_at` integer NOT NULL,
 	`updated_at` integer NOT NULL

@@ -439,6 +439,8 @@ export const waitlistEntries = sqliteTable(
     /** "waiting", "offered", "accepted", "expired" (an offer that lapsed) or "left". */
     state: text("state").notNull(),
     hold_id: integer("hold_id"),
+    /** Until when the current offer holds the seat (its hold's expires_at). */
+    offer_expires_at: instant("offer_expires_at"),
     booking_id: integer("booking_id"),
     created_at: instant("created_at").notNull(),
     updated_at: instant("updated_at").notNull(),

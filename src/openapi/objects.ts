@@ -224,6 +224,7 @@ export const WaitlistEntry = z.object({
   booked_to: instant,
   count: count.meta({ description: "Seats waited for." }),
   state: z.enum(["waiting", "offered", "accepted", "expired", "left"]),
+  offer_expires_at: instant.nullable().meta({ description: "While offered: until when the seat is held for this entry." }),
   booking_id: id.nullable().meta({ description: "The booking an accepted offer became." }),
   person_attributes: z.record(z.string(), z.unknown()),
   created_at: instant,

@@ -156,6 +156,29 @@ describe("offers right after the write that frees the seat", () => {
   });
 });
 
+describe("the offer's message", () => {
+  it("tells the person by e-mail with a link whose secret opens and accepts the offer", async () => {
+    const { cut, booking } = await fullTime();
+    const first = await must(join(cut.id, "Anna"));
+    await must(api.put(`/bookings/${booking.id}/cancel`, {}));
+    const message = await env.DB.prepare("SELECT * FROM messages WHERE account_id = ? AND kind = 'offer' AND recipient = 'anna@example.com' ORDER BY id DESC")
+      .bind(accountId).first<{ body: string; subject: string; channel: string }>();
+    expect(message).toMatchObject({ channel: "email", subject: expect.stringContaining("A seat is free for you") });
+    expect(message!.body).toContain("Hello Anna");
+    const link = new URL(message!.body.match(/https?:\/\/\S+/)![0]);
+    expect(link.host).toBe(`${subdomain}.localhost`);
+    expect(link.searchParams.get("waitlist")).toBe(String(first.waitlist_entry.id));
+    const secret = link.searchParams.get("offer")!;
+    const seen = await must(site().get(`/waitlist/${first.waitlist_entry.id}`, { "x-waitlist-token": secret }));
+    expect(seen.waitlist_entry.state).toBe("offered");
+    expect(Date.parse(seen.waitlist_entry.offer_expires_at) - Date.now()).toBeGreaterThan(29 * 60_000);
+    const accepted = await must(site().post(`/waitlist/${first.waitlist_entry.id}/accept`, {}, { "x-waitlist-token": secret }));
+    expect(accepted.booking.booked_from).toBe(`${DAY}T10:00:00+01:00`);
+    // The secret opened only that offer: once accepted, it opens nothing.
+    expect((await site().get(`/waitlist/${first.waitlist_entry.id}`, { "x-waitlist-token": secret })).status).toBe(404);
+  });
+});
+
 describe("the private API's line", () => {
   it("lists a service's entries in order", async () => {
     const { cut } = await fullTime();

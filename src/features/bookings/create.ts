@@ -19,7 +19,7 @@ import { bookingReferences, eventWithReferences, instantOf, reminderBefore, type
 import { knownFull, type MemoSlot } from "./refusal-memo";
 import { CREATE_MESSAGE_FLAGS, type CreateBookingBody } from "./schema";
 import { holdOnCreate } from "./hold";
-import { heldSeatsFor, holdBySecretReads, holdFromReads, type Conversion } from "../holds/conversion";
+import { heldSeatsFor, holdByIdReads, holdBySecretReads, holdFromReads, type Conversion } from "../holds/conversion";
 import { checkVerificationContact, newVerificationCode, verificationRequired } from "./verification";
 
 export const FULLY_BOOKED = "is not available: the resource is fully booked at this time";
@@ -150,7 +150,7 @@ interface BookingDraft {
  * Every check POST /bookings makes, in its order, without writing anything: recurring creates
  * validate their first booking with it and create each occurrence from it.
  */
-export async function draftBooking(deps: Deps, body: CreateBookingBody): Promise<BookingDraft> {
+export async function draftBooking(deps: Deps, body: CreateBookingBody, opts: { heldBy?: number } = {}): Promise<BookingDraft> {
   const input = body.booking;
   const onSite = deps.surface === "public_api";
   // The booking site always books under the public rules, and always through verification.
@@ -162,7 +162,8 @@ export async function draftBooking(deps: Deps, body: CreateBookingBody): Promise
   // The person's reads go into the references batch; its errors still come after the booking's own.
   const person = lookUpPerson(deps, { person_id: onSite ? undefined : input.person_id, person_attributes: input.person_attributes });
   const holdSecret = body.hold_secret ?? undefined;
-  const holdReads = holdSecret ? await holdBySecretReads(deps, holdSecret) : () => [];
+  // `heldBy`: a hold the caller already proved it may take (a waitlist offer its holder accepts).
+  const holdReads = holdSecret ? await holdBySecretReads(deps, holdSecret) : opts.heldBy ? holdByIdReads(deps, opts.heldBy) : () => [];
   const placement = await placeSlot(deps, input, isPublic, [person.reads, holdReads]);
   const [personResults, holdResults] = placement.moreReads;
   const count = input.count ?? 1;
@@ -180,7 +181,7 @@ export async function draftBooking(deps: Deps, body: CreateBookingBody): Promise
   errors.throwIfAny();
 
   // Checked after the booking's own errors: a hold only matters for a booking that could be made.
-  const conversion = holdSecret ? heldSeatsFor(deps, holdFromReads(holdResults), placement, count) : undefined;
+  const conversion = holdSecret || opts.heldBy ? heldSeatsFor(deps, holdFromReads(holdResults), placement, count) : undefined;
   const plan = person.decide(personResults);
   // The site needs someone to verify; public_booking on the private API applies only the spec's
   // time rules (inside opening hours, not past, not beyond the horizon), so no person is needed.

@@ -39,9 +39,9 @@ export async function bookingWithToken(deps: Deps, id: number, token: string | u
   return booking;
 }
 
-export async function createOnSite(deps: Deps, body: CreateBookingBody, siteOrigin: string) {
+export async function createOnSite(deps: Deps, body: CreateBookingBody, siteOrigin: string, opts: { heldBy?: number } = {}) {
   const token = newBookingToken();
-  const row = await insertDraftAndRead(deps, await draftBooking(deps, body), { public_token_hash: await sha256Hex(token) });
+  const row = await insertDraftAndRead(deps, await draftBooking(deps, body, opts), { public_token_hash: await sha256Hex(token) });
   const booking = await followed(deps, "created", { row, changed: true }, { link: bookingPageLink(siteOrigin, row.id, token) });
   return { booking, token };
 }

@@ -23,6 +23,10 @@ export async function holdBySecretReads(deps: Deps, secret: string): Promise<Mor
   return (d1) => [d1.prepare("SELECT * FROM slot_holds WHERE secret_hash = ? AND account_id = ?").bind(hash, deps.account.id)];
 }
 
+/** The read of the account's hold by id, for a caller that proved its right to it otherwise. */
+export const holdByIdReads = (deps: Deps, id: number): MoreReads =>
+  (d1) => [d1.prepare("SELECT * FROM slot_holds WHERE id = ? AND account_id = ?").bind(id, deps.account.id)];
+
 export const holdFromReads = (results: D1Result[] | undefined): SlotHold | undefined =>
   (results?.[0]?.results?.[0] as SlotHold | undefined) ?? undefined;
 

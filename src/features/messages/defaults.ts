@@ -51,6 +51,11 @@ const en: Record<MessageKind, DefaultText> = {
     subject: "New booking: {{ service.title }}, {{ booking.starts }}",
     email: `New booking of ${what.en}: {{ booking.starts }}.\nCustomer: {{ person.name }} {{ person.phone_number }} {{ person.email }}\nState: {{ booking.state }}\nBooking id: {{ booking.id }}`,
   },
+  offer: {
+    sms: "A seat is free for you: {{ service.title }}, {{ offer.starts }}. It is held for you until {{ offer.expires }}. Accept: {{ offer.url }}",
+    subject: "A seat is free for you at {{ account.name }}",
+    email: `Hello {{ person.name }},\n\na seat you waited for is free: {{ service.title }}, {{ offer.starts }}. It is held for you until {{ offer.expires }}.\n\nAccept it (or let it go) here: {{ offer.url }}${SIGN}`,
+  },
   token: {
     sms: "Your code is {{ code }}. It is valid for 10 minutes. {{ account.name }}",
     subject: "Your code",
@@ -94,6 +99,11 @@ const sv: Record<MessageKind, DefaultText> = {
     subject: "Ny bokning: {{ service.title }}, {{ booking.starts }}",
     email: `Ny bokning av ${what.sv}: {{ booking.starts }}.\nKund: {{ person.name }} {{ person.phone_number }} {{ person.email }}\nStatus: {{ booking.state }}\nBokningsnummer: {{ booking.id }}`,
   },
+  offer: {
+    sms: "En plats är ledig för dig: {{ service.title }}, {{ offer.starts }}. Den hålls för dig till {{ offer.expires }}. Acceptera: {{ offer.url }}",
+    subject: "En plats är ledig för dig hos {{ account.name }}",
+    email: `Hej {{ person.name }},\n\nen plats du väntade på är ledig: {{ service.title }}, {{ offer.starts }}. Den hålls för dig till {{ offer.expires }}.\n\nAcceptera den (eller avstå) här: {{ offer.url }}${SIGN}`,
+  },
   token: {
     sms: "Din kod är {{ code }}. Den gäller i 10 minuter. {{ account.name }}",
     subject: "Din kod",
@@ -136,6 +146,11 @@ const nb: Record<MessageKind, DefaultText> = {
     sms: `Ny bestilling: ${what.nb}, {{ booking.starts }}, {{ person.name }} ({{ booking.state }}).`,
     subject: "Ny bestilling: {{ service.title }}, {{ booking.starts }}",
     email: `Ny bestilling av ${what.nb}: {{ booking.starts }}.\nKunde: {{ person.name }} {{ person.phone_number }} {{ person.email }}\nStatus: {{ booking.state }}\nBestillingsnummer: {{ booking.id }}`,
+  },
+  offer: {
+    sms: "En plass er ledig for deg: {{ service.title }}, {{ offer.starts }}. Den holdes for deg til {{ offer.expires }}. Godta: {{ offer.url }}",
+    subject: "En plass er ledig for deg hos {{ account.name }}",
+    email: `Hei {{ person.name }},\n\nen plass du ventet på er ledig: {{ service.title }}, {{ offer.starts }}. Den holdes for deg til {{ offer.expires }}.\n\nGodta den (eller gi den fra deg) her: {{ offer.url }}${SIGN}`,
   },
   token: {
     sms: "Koden din er {{ code }}. Den er gyldig i 10 minutter. {{ account.name }}",

@@ -1,6 +1,6 @@
 // The message kinds and channels the service sends, shared by planning, rendering and the API.
 export const MESSAGE_KINDS = [
-  "verification", "confirmation", "modification", "cancellation", "decline", "reminder", "notification", "token",
+  "verification", "confirmation", "modification", "cancellation", "decline", "reminder", "notification", "token", "offer",
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 

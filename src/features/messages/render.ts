@@ -34,6 +34,8 @@ export interface MessageContext {
   code?: string | null;
   /** The visitor's booking page (with its token); null when the request does not know the token. */
   link?: string | null;
+  /** A waitlist offer (features/waitlist): the held time, until when, and where to accept it. */
+  offer?: { from: number; to: number; expiresAt: number; url: string } | null;
 }
 
 const localTime = (ms: number, account: Account) => slotTimeTexts(ms, offsetMsAt(ms, account.time_zone), localeOf(account.locale)).local;
@@ -62,6 +64,10 @@ function templateVariables(ctx: MessageContext): Record<string, unknown> {
     person: person && {
       id: person.id, name: person.name, email: person.email,
       phone_number: person.phone_number, phone_number_formatted: person.phone_e164,
+    },
+    offer: ctx.offer && {
+      starts: localTime(ctx.offer.from, account), ends: localTime(ctx.offer.to, account),
+      expires: localTime(ctx.offer.expiresAt, account), url: ctx.offer.url,
     },
     service: service && { id: service.id, title: service.title, description: service.description, price: service.price },
     resource: resource && { id: resource.id, title: resource.title },

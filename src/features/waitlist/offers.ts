@@ -12,6 +12,8 @@ import { formatInstant } from "../../domain/time";
 import { placeSlot } from "../bookings/create";
 import { insertHoldStatement } from "../holds/queries";
 import { emitEvent, performedByOf } from "../webhooks/emit";
+import { randomToken, sha256Hex } from "../../http/secrets";
+import { sendOffer } from "./offer-message";
 import { toWaitlistJson } from "./serializer";
 
 const MINUTE_MS = 60_000;
@@ -39,21 +41,26 @@ async function firstsInLine(deps: Deps): Promise<WaitlistEntry[]> {
   )).orderBy(waitlistEntries.id);
 }
 
-/** Holds the entry's seats for it when they fit; the hold's secret is the entry's token (hashed as it). */
-async function offer(deps: Deps, entry: WaitlistEntry): Promise<boolean> {
+/**
+ * Holds the entry's seats for it when they fit. The hold's secret is new and goes only into the
+ * offer's message link, so the person can accept from the message without the token they joined with.
+ */
+async function offer(deps: Deps, entry: WaitlistEntry): Promise<string | null> {
   const placement = await placeSlot(deps, {
     service_id: entry.service_id, event_id: entry.event_id, resource_id: entry.resource_id,
     booked_from: entry.event_id ? undefined : formatInstant(entry.booked_from, "UTC"),
     booked_to: entry.event_id ? undefined : formatInstant(entry.booked_to, "UTC"),
   }, false).catch(() => undefined);
-  if (!placement) return false;
+  if (!placement) return null;
+  const secret = randomToken("", 32);
+  const expiresAt = deps.now + deps.account.waitlist_offer_minutes * MINUTE_MS;
   const occupied = placement.eventId ? { from: placement.from, to: placement.to } : occupiedSpan(placement.from, placement.to, placement.buffers);
   for (const { resource, scope } of placement.candidates) {
     const values = {
       account_id: deps.account.id, service_id: entry.service_id, resource_id: resource.id, event_id: placement.eventId,
       booked_from: placement.from, booked_to: placement.to, occupied_from: occupied.from, occupied_to: occupied.to,
-      count: entry.count, secret_hash: entry.token_hash, client_hash: null,
-      expires_at: deps.now + deps.account.waitlist_offer_minutes * MINUTE_MS,
+      count: entry.count, secret_hash: await sha256Hex(secret), client_hash: null,
+      expires_at: expiresAt,
       ended_at: null, ended_by: null, booking_id: null, created_at: deps.now,
     };
     // The entry changes only while it still waits, in the hold's own transaction.
@@ -61,17 +68,18 @@ async function offer(deps: Deps, entry: WaitlistEntry): Promise<boolean> {
       statements: [
         insertHoldStatement(values, scope, { from: occupied.from, to: occupied.to, count: entry.count, now: deps.now }, { limited: false }),
         {
-          sql: "UPDATE waitlist_entries SET state = 'offered', hold_id = (SELECT MAX(id) FROM slot_holds), updated_at = ? WHERE id = ? AND state = 'waiting' AND changes() = 1",
-          params: [deps.now, entry.id],
+          sql: `UPDATE waitlist_entries SET state = 'offered', hold_id = (SELECT MAX(id) FROM slot_holds), offer_expires_at = ?, updated_at = ?
+                WHERE id = ? AND state = 'waiting' AND changes() = 1`,
+          params: [expiresAt, deps.now, entry.id],
         },
       ],
       atomic: true,
     });
     if (result.failure) throw new Error(result.failure);
     followBookmark(result.shard, result.bookmark);
-    if (result.applied) return true;
+    if (result.applied) return secret;
   }
-  return false;
+  return null;
 }
 
 /**
@@ -87,10 +95,12 @@ export async function offerFreedSeats(deps: Deps): Promise<void> {
   for (let round = 0; round < 20; round++) {
     let offered = 0;
     for (const entry of await firstsInLine(deps)) {
-      if (!(await offer(deps, entry))) continue;
+      const secret = await offer(deps, entry);
+      if (!secret) continue;
       offered += 1;
-      const [now] = await deps.db.select().from(waitlistEntries).where(eq(waitlistEntries.id, entry.id));
-      await emitEvent(deps.env, deps.account, "waitlist.offered", { kind: "waitlist_entry", id: entry.id, json: toWaitlistJson(now ?? entry, deps.account.time_zone) }, performedBy, deps.now);
+      const [offeredEntry] = await deps.db.select().from(waitlistEntries).where(eq(waitlistEntries.id, entry.id));
+      await emitEvent(deps.env, deps.account, "waitlist.offered", { kind: "waitlist_entry", id: entry.id, json: toWaitlistJson(offeredEntry ?? entry, deps.account.time_zone) }, performedBy, deps.now);
+      await sendOffer(deps, offeredEntry ?? entry, secret);
     }
     if (offered === 0) return;
   }

@@ -13,6 +13,7 @@ export function toWaitlistJson(entry: WaitlistEntry, timeZone: string) {
     booked_to: formatInstant(entry.booked_to, timeZone),
     count: entry.count,
     state: entry.state,
+    offer_expires_at: entry.offer_expires_at === null ? null : formatInstant(entry.offer_expires_at, timeZone),
     booking_id: entry.booking_id,
     person_attributes: entry.person_attributes,
     created_at: formatInstant(entry.created_at, timeZone),

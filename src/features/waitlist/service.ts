@@ -57,12 +57,24 @@ export async function joinWaitlist(deps: Deps, body: JoinWaitlistBody, asker: As
   return { entry, token };
 }
 
-/** The account's entry by id, for its holder: on the site only with its token; a wrong token looks like an unknown id. */
+/**
+ * The account's entry by id, for its holder: on the site only with its token, or with the secret of
+ * its current offer (the link its offer message carries). A wrong one looks like an unknown id.
+ */
 export async function entryFor(deps: Deps, id: number, asker: Asker): Promise<WaitlistEntry> {
   const entry = await deps.db.query.waitlistEntries.findFirst({ where: and(eq(waitlistEntries.id, id), eq(waitlistEntries.account_id, deps.account.id)) });
   if (!entry) throw notFound();
-  if (asker.kind === "visitor" && !(asker.token && (await secretsEqual(await sha256Hex(asker.token), entry.token_hash)))) throw notFound();
+  if (asker.kind === "visitor" && !(await opens(deps, entry, asker.token))) throw notFound();
   return entry;
+}
+
+async function opens(deps: Deps, entry: WaitlistEntry, token: string | undefined): Promise<boolean> {
+  if (!token) return false;
+  const hash = await sha256Hex(token);
+  if (await secretsEqual(hash, entry.token_hash)) return true;
+  if (entry.state !== "offered" || !entry.hold_id) return false;
+  const hold = await deps.db.query.slotHolds.findFirst({ where: and(eq(slotHolds.id, entry.hold_id), eq(slotHolds.account_id, deps.account.id)) });
+  return hold !== undefined && (await secretsEqual(hash, hold.secret_hash));
 }
 
 /** Leaves the line (or declines an offer: its hold is released, so the seat passes on at once). */
@@ -82,21 +94,21 @@ export async function leaveWaitlist(deps: Deps, id: number, asker: Asker): Promi
 
 /**
  * Accepting an offer books exactly the held seat: a create on the site with the entry's person
- * attributes and its token as the hold's secret, so the guard converts the hold and nothing can
- * refuse it for capacity.
+ * attributes that converts the offer's hold (its holder proved by the token or the offer's
+ * secret), so nothing can refuse it for capacity. A lapsed offer is no longer `offered` after the
+ * next pass; before it, the hold's lapse makes this a plain create, which may still succeed.
  */
 export async function acceptOffer(deps: Deps, id: number, token: string | undefined, siteOrigin: string) {
   const entry = await entryFor(deps, id, { kind: "visitor", token });
   if (entry.state !== "offered" || !entry.hold_id) throw ApiError.invalid("waitlist_entry", `is ${entry.state}, not offered`);
-  const hold = await deps.db.query.slotHolds.findFirst({ where: eq(slotHolds.id, entry.hold_id) });
+  const hold = await deps.db.query.slotHolds.findFirst({ where: and(eq(slotHolds.id, entry.hold_id), eq(slotHolds.account_id, deps.account.id)) });
   const { booking, token: bookingToken } = await createOnSite(deps, {
     booking: {
       service_id: entry.service_id, event_id: entry.event_id, resource_id: hold?.resource_id ?? entry.resource_id,
       ...(entry.event_id ? {} : { booked_from: new Date(entry.booked_from).toISOString(), booked_to: new Date(entry.booked_to).toISOString() }),
       count: entry.count, person_attributes: entry.person_attributes,
     },
-    hold_secret: token!,
-  } as never, siteOrigin);
+  } as never, siteOrigin, { heldBy: entry.hold_id });
   const [accepted] = await deps.db.update(waitlistEntries).set({ state: "accepted", booking_id: booking.id, updated_at: deps.now })
     .where(eq(waitlistEntries.id, entry.id)).returning();
   await emit(deps, "waitlist.accepted", accepted);
