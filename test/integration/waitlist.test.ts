@@ -5,6 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { env, newAccount, send, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
+import { eventually, recordingQueue } from "../support/queues";
+import { receiver } from "../support/webhooks";
 
 const DAY = "2030-01-07";
 const TIME = { booked_from: `${DAY} 10:00`, booked_to: `${DAY} 11:00` };
@@ -176,6 +178,35 @@ describe("the offer's message", () => {
     expect(accepted.booking.booked_from).toBe(`${DAY}T10:00:00+01:00`);
     // The secret opened only that offer: once accepted, it opens nothing.
     expect((await site().get(`/waitlist/${first.waitlist_entry.id}`, { "x-waitlist-token": secret })).status).toBe(404);
+  });
+});
+
+describe("webhooks", () => {
+  it("a waitlist.* subscription receives joined, offered and expired (the cron's pass passing a lapsed offer on), each with the entry", async () => {
+    // Waitlist off on the site: the private API joins, and only the cron's pass offers.
+    const { api: mine, account } = await newAccount();
+    const hooks = receiver();
+    await must(mine.post("/web_hooks", { web_hook: { target_url: hooks.url, event: "waitlist.*" } }));
+    const { cut, booking } = await fullTime(mine);
+    const joinHere = (name: string) => mine.post("/waitlist", { waitlist_entry: { service_id: cut.id, ...TIME, person_attributes: { name } } });
+    const first = (await must(joinHere("Anna"))).waitlist_entry;
+    const second = (await must(joinHere("Berit"))).waitlist_entry;
+    await must(mine.put(`/bookings/${booking.id}/cancel`, {}));
+    const webhooks = recordingQueue(env.WEBHOOK_QUEUE);
+    const pass = () => worker.scheduled!(createScheduledController({ scheduledTime: new Date(), cron: "* * * * *" }), { ...env, WEBHOOK_QUEUE: webhooks.recorder });
+    await pass();
+    const { hold_id } = (await env.DB.prepare("SELECT hold_id FROM waitlist_entries WHERE id = ?").bind(first.id).first<{ hold_id: number }>())!;
+    await env.DB.prepare("UPDATE slot_holds SET expires_at = ? WHERE id = ?").bind(Date.now() + 300, hold_id).run();
+    await new Promise((r) => setTimeout(r, 400));
+    await pass();
+    const mineSent = webhooks.sent.map((m) => m.body).filter((b) => b.account_id === account.id);
+    expect(mineSent.map((b) => `${b.event} ${b.data.id}`)).toEqual([`waitlist.offered ${first.id}`, `waitlist.expired ${first.id}`, `waitlist.offered ${second.id}`]);
+    // The real queue fans them out in the background, with the joins the private API sent.
+    const requests = await eventually(hooks.requests, (r) => r.length >= 5);
+    expect(requests.map((r) => JSON.parse(r.body)).map((b) => `${b.event} ${b.data.waitlist_entry.id} ${b.data.waitlist_entry.state}`).sort()).toEqual([
+      `waitlist.expired ${first.id} expired`, `waitlist.joined ${first.id} waiting`, `waitlist.joined ${second.id} waiting`,
+      `waitlist.offered ${first.id} offered`, `waitlist.offered ${second.id} offered`,
+    ]);
   });
 });
 

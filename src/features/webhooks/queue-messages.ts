@@ -16,7 +16,7 @@ const eventMessage = z.object({
     via: z.enum(["private_api", "public_api", "system"]),
     user: z.object({ id: z.number(), name: z.string(), email: z.string() }).optional(),
   }),
-  data: z.looseObject({ object: z.enum(["booking", "event", "person", "message"]), id: z.number() }),
+  data: z.looseObject({ object: z.enum(["booking", "event", "person", "message", "waitlist_entry"]), id: z.number() }),
 });
 
 const deliveryMessage = z.object({
