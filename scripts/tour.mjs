@@ -29,7 +29,15 @@ export function tourScript(blocks, { port, key }) {
     "set -Eeuo pipefail", // -E: the ERR trap also reports failures inside $(...)
     `trap 'echo "tour: failed at: $BASH_COMMAND" >&2' ERR`,
     // --fail-with-body: a 4xx/5xx is an error (exit 22) and its body is still shown.
-    'curl() { command curl --fail-with-body --show-error "$@"; echo; }',
+    // One run makes about 100 requests from one address, more than the budget of 80 per 20 s
+    // (spec: Limits): like a polite client, the tour waits out the window after 60 requests in it.
+    // Kept in a file ("<window start> <requests>"), since most requests run in a $(...) subshell.
+    'TOUR_WINDOW=$(mktemp)',
+    `curl() { local now start n; now=$(date +%s); read -r start n < "$TOUR_WINDOW" || { start=$now; n=0; }
+  if (( now - start > ${WINDOW_SECONDS} )); then start=$now; n=0; fi
+  if (( n >= 60 )); then echo "tour: waiting for a fresh rate-limit window" >&2; sleep $(( ${WINDOW_SECONDS + 1} - (now - start) )); start=$(date +%s); n=0; fi
+  echo "$start $(( n + 1 ))" > "$TOUR_WINDOW"
+  command curl --fail-with-body --show-error "$@"; echo; }`,
     body,
   ].join("\n");
 }
@@ -83,11 +91,10 @@ async function main() {
 
   const script = tourScript(tourBlocks(readFileSync(README, "utf8")), { port, key });
   for (const run of [1, 2]) {
-    if (run === 2) {
-      // One run makes about 50 requests from one address; the budget is 80 per 20 s (spec: Limits).
-      console.log(`\ntour: waiting ${WINDOW_SECONDS + 1} s for a fresh rate-limit window`);
-      await new Promise((resolve) => setTimeout(resolve, (WINDOW_SECONDS + 1) * 1000));
-    }
+    // Each run starts with a whole budget of 80 requests per 20 s (spec: Limits): the first after
+    // the demo seeding's requests, the second after the first run's.
+    console.log(`\ntour: waiting ${WINDOW_SECONDS + 1} s for a fresh rate-limit window`);
+    await new Promise((resolve) => setTimeout(resolve, (WINDOW_SECONDS + 1) * 1000));
     console.log(`\ntour: run ${run} of 2`);
     const result = spawnSync("bash", ["-c", script], { stdio: "inherit" });
     if (result.status !== 0) {
