@@ -1,14 +1,13 @@
 // The webhook payloads as the document's `webhooks:` entries: what a subscriber's endpoint
 // receives for each event, with the signature headers it should check.
 import { z } from "zod";
-import { WEBHOOK_EVENTS, type WebhookObject } from "../features/webhooks/emit";
+import { objectOfEvent, WEBHOOK_EVENTS, type WebhookObject } from "../features/webhooks/emit";
 import { outputs } from "./answers";
 import { Booking, Event, Message, Person, WaitlistEntry } from "./objects";
 import type { Tag } from "./tags";
 
 const OBJECTS: Record<WebhookObject, z.ZodType> = { booking: Booking, event: Event, person: Person, message: Message, waitlist_entry: WaitlistEntry };
-/** The events' prefix of an object kind: `waitlist.*` carry a waitlist_entry. */
-const prefixOf = (kind: WebhookObject) => (kind === "waitlist_entry" ? "waitlist" : kind);
+
 
 const performedBy = z.object({
   via: z.enum(["private_api", "public_api", "system"]),
@@ -19,7 +18,7 @@ const performedBy = z.object({
 const payloads = Object.fromEntries(
   (Object.entries(OBJECTS) as [WebhookObject, z.ZodType][]).map(([kind, object]) => {
     const id = `WebhookPayload${kind[0].toUpperCase()}${kind.slice(1)}`;
-    const events = WEBHOOK_EVENTS.filter((name) => name.startsWith(`${prefixOf(kind)}.`));
+    const events = WEBHOOK_EVENTS.filter((name) => objectOfEvent(name) === kind);
     const schema = z.object({
       event: z.enum(events as [string, ...string[]]),
       idempotency_id: z.string().meta({ description: "Unique per event: deduplicate on it." }),
@@ -49,7 +48,7 @@ const SIGNATURE_HEADERS = [
 export function webhookEntries(ref: (id: string) => { $ref: string }) {
   return Object.fromEntries(
     WEBHOOK_EVENTS.map((event) => {
-      const kind = event.split(".")[0] as WebhookObject;
+      const kind = objectOfEvent(event);
       return [event, {
         post: {
           operationId: `webhook_${event.replace(".", "_")}`,

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount, publicSite, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
 import { eventually } from "../support/queues";
-import { WEBHOOK_EVENTS } from "../../src/features/webhooks/emit";
+import { objectOfEvent, WEBHOOK_EVENTS } from "../../src/features/webhooks/emit";
 import {
   attemptMessage, drive, eventMessage, receiver, serviceSignatureValid, standardSignatureValid,
 } from "../support/webhooks";
@@ -85,7 +85,7 @@ describe("booking-webhooks consumer: delivery and retries", () => {
   it.each(WEBHOOK_EVENTS)("names the event %s at the root, with its object under data", async (name) => {
     const target = receiver();
     await subscribe(target.url, name);
-    const object = name.split(".")[0];
+    const object = objectOfEvent(name);
     await drive([eventMessage(accountId, name, 31)]);
     const [{ body }] = await target.requests();
     const payload = JSON.parse(body);

@@ -3,7 +3,7 @@
 // receiver would write them with node:crypto.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { env } from "cloudflare:test";
-import type { WebhookEventMessage, WebhookEventName } from "../../src/features/webhooks/emit";
+import { objectOfEvent, type WebhookEventMessage, type WebhookEventName } from "../../src/features/webhooks/emit";
 import { runQueue } from "./queues";
 
 let keys = 0;
@@ -20,7 +20,7 @@ export function receiver(behaviour = "") {
 }
 
 export function eventMessage(accountId: number, event: WebhookEventName, id = 1): WebhookEventMessage {
-  const object = event.split(".")[0] as "booking";
+  const object = objectOfEvent(event);
   return {
     account_id: accountId,
     event,

@@ -14,6 +14,12 @@ export const WEBHOOK_EVENTS = [
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 export type WebhookObject = "booking" | "event" | "person" | "message" | "waitlist_entry";
 
+/** The object an event carries: its name's first part, except `waitlist.*`, which carry a waitlist_entry. */
+export const objectOfEvent = (event: WebhookEventName): WebhookObject => {
+  const prefix = event.split(".")[0];
+  return prefix === "waitlist" ? "waitlist_entry" : (prefix as WebhookObject);
+};
+
 /** `performed_by` is `{via}` plus the user when one is known (docs/decisions/webhooks.md). */
 export interface PerformedBy {
   via: "private_api" | "public_api" | "system";
