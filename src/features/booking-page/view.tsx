@@ -1,11 +1,11 @@
 // The booking page's HTML (hono/jsx, rendered on the server): services, month, day, slot, form,
-// and one booking. Links carry the choice in the query string, so all of it reads without script.
+// one booking, and one waitlist offer. Links carry the choice in the query string, so all of it reads without script.
 import type { Child } from "hono/jsx";
 import type { Account } from "../../db/schema";
 import { slotTimeTexts, type Locale } from "../../domain/slot-format";
 import { offsetMsAt } from "../../domain/time";
 import { bookingIcs, icsDataUrl } from "./ics";
-import type { BookingView, ChosenService, PageData } from "./page-data";
+import type { BookingView, ChosenService, OfferView, PageData } from "./page-data";
 import type { Words } from "./words";
 
 interface Ctx {
@@ -26,9 +26,10 @@ const link = (params: Record<string, string | number | undefined>) =>
   `/?${new URLSearchParams(Object.entries(params).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]]))).toString()}`;
 
 /** Words the script needs, handed over in a data attribute (no inline script under the CSP). */
-const scriptWords = (w: Words, holds: boolean) => JSON.stringify({
+const scriptWords = (w: Words, holds: boolean, offer: boolean) => JSON.stringify({
   phoneInvalid: w.phoneInvalid, failed: w.failed, wrongCode: w.wrongCode, tooManyTries: w.tooManyTries, loading: w.loading,
   ...(holds ? { holdFor: w.holdFor, holdLapsed: w.holdLapsed } : {}),
+  ...(offer ? { offerPassed: w.offerPassed } : {}),
 });
 
 export function Page({ data, ctx }: { data: PageData; ctx: Ctx }) {
@@ -46,8 +47,9 @@ export function Page({ data, ctx }: { data: PageData; ctx: Ctx }) {
       </head>
       <body>
         <header><p class="brand"><a href="/">{account.name}</a></p></header>
-        <main id="main" data-words={scriptWords(w, data.holds)}>
-          {data.booking !== undefined ? <BookingSection booking={data.booking} ctx={ctx} />
+        <main id="main" data-words={scriptWords(w, data.holds, data.offer != null)}>
+          {data.offer !== undefined ? <OfferSection offer={data.offer} ctx={ctx} />
+            : data.booking !== undefined ? <BookingSection booking={data.booking} ctx={ctx} />
             : data.chosen ? <ServiceSection chosen={data.chosen} today={data.today} holds={data.holds} ctx={ctx} />
             : <ServiceList data={data} ctx={ctx} />}
         </main>
@@ -220,6 +222,36 @@ function BookingSection({ booking, ctx }: { booking: BookingView | null; ctx: Ct
         </p>
       ) : null}
       {booking.state === "cancelled" ? <p role="status">{w.cancelled}</p> : null}
+    </section>
+  );
+}
+
+/**
+ * A waitlist offer (docs/decisions/booking-site.md, "The waitlist offer on the page"): the held
+ * time and until when it is held, with Accept and Let it go while the offer stands; otherwise the
+ * sentence for its state. An offer whose hold lapsed reads as expired before the cron records it.
+ */
+function OfferSection({ offer, ctx }: { offer: OfferView | null; ctx: Ctx }) {
+  const { w, account } = ctx;
+  if (!offer) return <section><h1>{w.offerTitle}</h1><p role="alert" id="offer-invalid">{w.offerInvalid}</p></section>;
+  const open = offer.state === "offered" && offer.expiresAt !== null && offer.expiresAt > ctx.now;
+  const state = offer.state === "offered" && !open ? "expired" : offer.state;
+  return (
+    <section aria-labelledby="offer-title" id="offer" data-entry-id={offer.id} data-state={state}>
+      <h1 id="offer-title">{w.offerTitle}</h1>
+      <dl>
+        <dt>{w.service}</dt><dd id="offer-service">{offer.serviceTitle}</dd>
+        <dt>{w.time}</dt><dd id="offer-time">{localText(offer.from, ctx)}–{localText(offer.to, ctx).slice(-5)} ({account.time_zone})</dd>
+      </dl>
+      {open ? (
+        <div id="offer-actions">
+          <p class="notice" id="offer-expires">{w.offerHeld} {localText(offer.expiresAt!, ctx).slice(-5)}</p>
+          <p id="offer-error" class="error" role="alert" hidden></p>
+          <button type="button" id="offer-accept">{w.accept}</button>{" "}
+          <button type="button" id="offer-decline" class="secondary">{w.letGo}</button>
+          <noscript><p class="notice">{w.needsJs}</p></noscript>
+        </div>
+      ) : <p role="status" id="offer-state">{w.offerStates[state] ?? state}</p>}
     </section>
   );
 }
