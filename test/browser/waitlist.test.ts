@@ -1,14 +1,17 @@
-// The waitlist offer on the booking page in a real browser: a full time's line, a cancel that
-// offers the seat to the first in line by e-mail, and the e-mailed link opened in Chromium, where
-// Accept books the held seat and Let it go passes it to the next in line.
+// The waitlist on the booking page in a real browser: joining a full time's line from the day
+// view, a cancel that offers the seat to the first in line by e-mail, and the e-mailed link opened
+// in Chromium, where Accept books the held seat and Let it go passes it to the next in line.
+import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bookableAccount, DAY, launchBrowser, offerLink, privateApi, siteOrigin } from "./support";
 
+const SCREENSHOTS = "test/browser/screenshots";
 let browser: Browser;
 
 beforeAll(async () => {
   browser = await launchBrowser();
+  mkdirSync(SCREENSHOTS, { recursive: true });
 });
 
 afterAll(async () => {
@@ -50,7 +53,7 @@ async function fullSlot() {
     expect(link.origin).toBe(`http://${subdomain}.localhost`);
     return `${origin}/${link.search}`;
   };
-  return { key, slot, booking, origin, page, join, entry, linkFor };
+  return { key, serviceId, slot, booking, origin, page, join, entry, linkFor };
 }
 
 describe("the waitlist offer on the booking page", () => {
@@ -67,6 +70,7 @@ describe("the waitlist offer on the booking page", () => {
     const time = await page.$eval("#offer-time", (e: any) => e.textContent ?? "");
     expect(time).toContain(`${slot.timestamp.slice(11, 16)}–${slot.timestamp_end.slice(11, 16)} (Europe/Oslo)`);
     expect(await page.$eval("#offer-expires", (e: any) => e.textContent)).toBe(`Held for you until ${offered.offer_expires_at.slice(11, 16)}`);
+    await page.screenshot({ path: `${SCREENSHOTS}/waitlist-offer.png`, fullPage: true });
 
     await Promise.all([page.waitForNavigation(), page.click("#offer-accept")]);
     const url = new URL(page.url());
@@ -103,6 +107,40 @@ describe("the waitlist offer on the booking page", () => {
     expect((await entry(first)).state).toBe("left");
     expect((await entry(second)).state).toBe("offered");
     await linkFor("bo@example.com");
+    await page.close();
+  });
+
+  it("a full slot on the day view joins its line with name and e-mail, and the cancel's offer reaches that e-mail", async () => {
+    const { key, serviceId, slot, booking, origin, page, linkFor } = await fullSlot();
+    await page.goto(`${origin}/?service=${serviceId}&day=${DAY}`);
+    await Promise.all([page.waitForNavigation(), page.click(`a.slot.full[data-wait="${slot.timestamp}"]`)]);
+    expect(await page.$eval("#wait-title", (e: any) => e.textContent)).toBe("Join the waitlist");
+    await page.screenshot({ path: `${SCREENSHOTS}/waitlist-join.png`, fullPage: true });
+    await page.type("#w-name", "Cai");
+    await page.type("#w-email", "cai@example.com");
+    await page.click("#wait-form button[type=submit]");
+    await page.waitForFunction(`document.getElementById("in-line")?.textContent === "You are in line. We will e-mail you if a seat frees."`);
+
+    const line: { waitlist_entry: { state: string; booked_from: string; person_attributes: { email: string } } }[] =
+      await privateApi(key, "GET", `/waitlist?service_id=${serviceId}`);
+    expect(line.map((e) => e.waitlist_entry)).toEqual([expect.objectContaining({
+      state: "waiting", booked_from: slot.timestamp, person_attributes: expect.objectContaining({ name: "Cai", email: "cai@example.com" }),
+    })]);
+    await privateApi(key, "PUT", `/bookings/${booking.id}/cancel`, {});
+    await linkFor("cai@example.com");
+    await page.close();
+  });
+
+  it("a full slot offers no waitlist while the account has it off", async () => {
+    const { subdomain, serviceId, key } = await bookableAccount();
+    const slots: { slot: { timestamp: string; timestamp_end: string } }[] = await privateApi(key, "GET", `/services/${serviceId}/slots?from=${DAY}&to=${DAY}`);
+    const { timestamp, timestamp_end } = slots[0].slot;
+    await privateApi(key, "POST", "/bookings", { booking: { service_id: serviceId, booked_from: timestamp, booked_to: timestamp_end } });
+    const page = await browser.newPage();
+    await page.goto(`${siteOrigin(subdomain)}/?service=${serviceId}&day=${DAY}&wait=${encodeURIComponent(timestamp)}`);
+    expect(await page.$("span.slot.full")).not.toBeNull();
+    expect(await page.$("a.slot.full")).toBeNull();
+    expect(await page.$("#wait-form")).toBeNull();
     await page.close();
   });
 });

@@ -126,6 +126,32 @@ ${HOLD_JS}
     });
   }
 
+  var wait = document.getElementById("wait-form");
+  if (wait) {
+    var waitError = document.getElementById("wait-error");
+    var waitButton = wait.querySelector("button");
+    wait.addEventListener("submit", function (event) {
+      event.preventDefault();
+      waitButton.disabled = true;
+      say(waitError, "");
+      api("POST", "/waitlist", { waitlist_entry: { service_id: Number(wait.dataset.service), booked_from: wait.dataset.from, booked_to: wait.dataset.to,
+        person_attributes: { name: wait.elements.namedItem("name").value, email: wait.elements.namedItem("email").value } } })
+        .then(function (r) {
+          if (r.status === 200) {
+            var note = document.createElement("p");
+            note.setAttribute("role", "status");
+            note.className = "notice";
+            note.id = "in-line";
+            note.textContent = W.inLine;
+            wait.replaceWith(note);
+            return;
+          }
+          waitButton.disabled = false;
+          say(waitError, firstMessage(r.body) || W.failed);
+        }, function () { waitButton.disabled = false; say(waitError, W.failed); });
+    });
+  }
+
   var offer = document.getElementById("offer-actions");
   if (offer) {
     var entry = "/waitlist/" + document.getElementById("offer").getAttribute("data-entry-id");

@@ -19,6 +19,7 @@ interface PageQuery {
   month?: string;
   day?: string;
   slot?: string;
+  wait?: string;
   booking?: number;
   token?: string;
   waitlist?: number;
@@ -43,6 +44,7 @@ export function pageQuery(q: Record<string, string | undefined>): PageQuery {
     month: pick(q.month, MONTH) ?? day?.slice(0, 7),
     day,
     slot: q.slot && q.slot.length <= 40 ? q.slot : undefined,
+    wait: q.wait && q.wait.length <= 40 ? q.wait : undefined,
     booking: booking ? Number(booking) : undefined,
     token: q.token && q.token.length <= 100 ? q.token : undefined,
     waitlist: waitlist ? Number(waitlist) : undefined,
@@ -63,6 +65,8 @@ export interface ChosenService {
   day?: string;
   slots?: Slot[];
   slot?: Slot;
+  /** A full slot whose waitlist the visitor asked to join (`?wait=`, only with `waitlist`). */
+  waitSlot?: Slot;
 }
 
 export type BookingView = ReturnType<typeof toPublicBookingJson> & { cancellable_until: number; from: number; to: number };
@@ -86,6 +90,8 @@ export interface PageData {
   today: string;
   /** The account's `slot_holds_enabled`: the script holds a picked time while the form is open. */
   holds: boolean;
+  /** The account's `waitlist_enabled`: a full slot offers to join its line. */
+  waitlist: boolean;
 }
 
 /** Whether the page and the widget hold a picked time. */
@@ -119,7 +125,8 @@ async function chosenService(deps: Deps, q: PageQuery, today: string): Promise<C
   if (!q.day || q.day.slice(0, 7) !== month) return { service, month, dates };
   const slots = await slotsOf(deps, service.id, { from: q.day, to: q.day }, { publicOnly: true });
   const slot = q.slot ? slots.find((s) => s.timestamp === q.slot && s.free > 0) : undefined;
-  return { service, month, dates, day: q.day, slots, slot };
+  const waitSlot = q.wait && deps.account.waitlist_enabled ? slots.find((s) => s.timestamp === q.wait && s.free === 0) : undefined;
+  return { service, month, dates, day: q.day, slots, slot, waitSlot };
 }
 
 async function bookingView(deps: Deps, q: PageQuery): Promise<BookingView | null> {
@@ -154,8 +161,9 @@ async function orNull<T>(work: Promise<T>): Promise<T | null> {
 export async function loadPage(deps: Deps, q: PageQuery): Promise<PageData> {
   const today = todayIn(deps.now, deps.account.time_zone);
   const holds = holdsSlots(deps.account);
-  if (q.waitlist !== undefined) return { groups: [], offer: await offerView(deps, q), today, holds };
-  if (q.booking !== undefined) return { groups: [], booking: await bookingView(deps, q), today, holds };
+  const waitlist = deps.account.waitlist_enabled;
+  if (q.waitlist !== undefined) return { groups: [], offer: await offerView(deps, q), today, holds, waitlist };
+  if (q.booking !== undefined) return { groups: [], booking: await bookingView(deps, q), today, holds, waitlist };
   const [groups, chosen] = await Promise.all([serviceGroups(deps), chosenService(deps, q, today)]);
-  return { groups, chosen, today, holds };
+  return { groups, chosen, today, holds, waitlist };
 }
