@@ -18,6 +18,7 @@ ul.slot-list{display:flex;flex-wrap:wrap;gap:.5rem}
 .slot{display:inline-block;min-width:4.5rem;padding:.5rem .75rem;border:1px solid #0a4fb5;border-radius:.4rem;text-align:center;text-decoration:none}
 .slot.chosen,.day.chosen{background:#0a4fb5;color:#fff}
 .slot.full{border-color:#bbb;color:#595959;background:#f2f2f2}
+a.slot.full{border-color:#0a4fb5}
 table{width:100%;border-collapse:collapse;table-layout:fixed}
 th{font-weight:600;font-size:.85rem;color:#4d4d4d}
 td{text-align:center;padding:.15rem}

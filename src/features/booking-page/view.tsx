@@ -160,7 +160,7 @@ function Day({ chosen, waitlist, ctx }: { chosen: ChosenService; waitlist: boole
               : waitlist
               ? <a class={s.timestamp === chosen.waitSlot?.timestamp ? "slot full chosen" : "slot full"} data-wait={s.timestamp}
                   href={link({ service: chosen.service.id, day: chosen.day, wait: s.timestamp })}>
-                  {s.timestamp.slice(11, 16)} <small>{w.taken}</small><span class="sr-only">: {w.joinWaitlist}</span>
+                  {s.timestamp.slice(11, 16)} <small>{w.taken} · {w.joinShort}</small>
                 </a>
               : <span class="slot full" aria-disabled="true">{s.timestamp.slice(11, 16)} <small>{w.taken}</small></span>}
           </li>

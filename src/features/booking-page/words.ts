@@ -22,7 +22,7 @@ const WORDS = {
       waiting: "You are in line for this time. We will write to you when a seat frees.", accepted: "You have accepted this offer: the time is booked.",
       expired: "This offer has expired, and the seat has passed to the next in line.", left: "You have left the line for this time.",
     } as Record<string, string>,
-    joinWaitlist: "Join the waitlist", waitHint: "This time is full. Join the line, and we will e-mail you if a seat frees.",
+    joinWaitlist: "Join the waitlist", joinShort: "join the waitlist", waitHint: "This time is full. Join the line, and we will e-mail you if a seat frees.",
     inLine: "You are in line. We will e-mail you if a seat frees.",
     states: {
       awaiting_verification: "awaiting your code", awaiting_payment: "awaiting payment", awaiting_confirmation: "awaiting confirmation",
@@ -49,7 +49,7 @@ const WORDS = {
       waiting: "Du står i kö för den här tiden. Vi hör av oss när en plats blir ledig.", accepted: "Du har accepterat erbjudandet: tiden är bokad.",
       expired: "Erbjudandet har gått ut, och platsen har gått till nästa i kön.", left: "Du har lämnat kön för den här tiden.",
     } as Record<string, string>,
-    joinWaitlist: "Ställ dig i kö", waitHint: "Tiden är fullbokad. Ställ dig i kö, så mejlar vi dig om en plats blir ledig.",
+    joinWaitlist: "Ställ dig i kö", joinShort: "ställ dig i kö", waitHint: "Tiden är fullbokad. Ställ dig i kö, så mejlar vi dig om en plats blir ledig.",
     inLine: "Du står i kö. Vi mejlar dig om en plats blir ledig.",
     states: {
       awaiting_verification: "väntar på din kod", awaiting_payment: "väntar på betalning", awaiting_confirmation: "väntar på bekräftelse",
@@ -76,7 +76,7 @@ const WORDS = {
       waiting: "Du står i kø for denne tiden. Vi gir beskjed når en plass blir ledig.", accepted: "Du har godtatt tilbudet: tiden er bestilt.",
       expired: "Tilbudet har gått ut, og plassen har gått til neste i køen.", left: "Du har forlatt køen for denne tiden.",
     } as Record<string, string>,
-    joinWaitlist: "Sett deg på venteliste", waitHint: "Tiden er full. Sett deg på ventelisten, så sender vi deg e-post hvis en plass blir ledig.",
+    joinWaitlist: "Sett deg på venteliste", joinShort: "venteliste", waitHint: "Tiden er full. Sett deg på ventelisten, så sender vi deg e-post hvis en plass blir ledig.",
     inLine: "Du står på ventelisten. Vi sender deg e-post hvis en plass blir ledig.",
     states: {
       awaiting_verification: "venter på koden din", awaiting_payment: "venter på betaling", awaiting_confirmation: "venter på bekreftelse",
