@@ -48,8 +48,9 @@ const bookingSiteCors = cors({
   origin: "*",
   // DELETE and X-Hold-Secret: the widget releases its visitor's slot hold (docs/decisions/holds.md).
   allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
-  // X-Booking-Token opens one visitor's own booking (docs/decisions/booking-site.md).
-  allowHeaders: ["Content-Type", "Idempotency-Key", "If-None-Match", "X-Booking-Token", "X-Hold-Secret", "x-d1-bookmark"],
+  // X-Booking-Token opens one visitor's own booking (docs/decisions/booking-site.md); X-Waitlist-Token
+  // their place in a waitlist or its offer (docs/decisions/waitlist.md).
+  allowHeaders: ["Content-Type", "Idempotency-Key", "If-None-Match", "X-Booking-Token", "X-Hold-Secret", "X-Waitlist-Token", "x-d1-bookmark"],
   exposeHeaders: ["Link", "Current-Page", "Page-Items", "Total-Count", "Total-Pages", "Retry-After",
     "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "X-Request-Id", "ETag", "Server-Timing", "x-d1-bookmark"],
   maxAge: 86_400,

@@ -89,6 +89,22 @@ export async function verificationCode(key: string, bookingId: number): Promise<
   }
 }
 
+/** A private API call with the account's key; expects a 200 and answers its JSON. */
+export const privateApi = (key: string, method: string, path: string, body?: unknown) => call(method, `/api/v1${path}`, key, body);
+
+/** The link of the latest offer message (kind "offer") e-mailed to `email`, once it is stored. */
+export async function offerLink(key: string, email: string): Promise<URL> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const messages: { message: { recipient: string; body: string } }[] = await call("GET", "/api/v1/messages?kind=offer&channel=email", key);
+    const body = messages.find((m) => m.message.recipient === email)?.message.body;
+    const link = body && /https?:\/\/[^\s"<>]+\?waitlist=\d+&(amp;)?offer=[^\s"<>]+/.exec(body)?.[0];
+    if (link) return new URL(link.replace("&amp;", "&"));
+    if (Date.now() > deadline) throw new Error(`no offer message to ${email}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 /** A day a week ahead (bookable under any notice period), as YYYY-MM-DD. */
 export const DAY = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
 

@@ -18,6 +18,7 @@ ul.slot-list{display:flex;flex-wrap:wrap;gap:.5rem}
 .slot{display:inline-block;min-width:4.5rem;padding:.5rem .75rem;border:1px solid #0a4fb5;border-radius:.4rem;text-align:center;text-decoration:none}
 .slot.chosen,.day.chosen{background:#0a4fb5;color:#fff}
 .slot.full{border-color:#bbb;color:#595959;background:#f2f2f2}
+a.slot.full{border-color:#0a4fb5}
 table{width:100%;border-collapse:collapse;table-layout:fixed}
 th{font-weight:600;font-size:.85rem;color:#4d4d4d}
 td{text-align:center;padding:.15rem}
@@ -52,9 +53,9 @@ export const PAGE_JS = String.raw`(function () {
   var W = JSON.parse(main.getAttribute("data-words") || "{}");
   var query = new URLSearchParams(location.search);
 
-  function api(method, path, body, token) {
+  function api(method, path, body, token, header) {
     var headers = { "Content-Type": "application/json" };
-    if (token) headers["X-Booking-Token"] = token;
+    if (token) headers[header || "X-Booking-Token"] = token;
     return fetch(path, { method: method, headers: headers, body: body ? JSON.stringify(body) : undefined }).then(function (res) {
       return res.json().catch(function () { return {}; }).then(function (data) { return { status: res.status, body: data }; });
     });
@@ -123,6 +124,64 @@ ${HOLD_JS}
           button.disabled = false;
           say(error, firstMessage(r.body) || W.failed);
         }, function () { button.disabled = false; say(error, W.failed); });
+    });
+  }
+
+  var wait = document.getElementById("wait-form");
+  if (wait) {
+    var waitError = document.getElementById("wait-error");
+    var waitButton = wait.querySelector("button");
+    wait.addEventListener("submit", function (event) {
+      event.preventDefault();
+      waitButton.disabled = true;
+      say(waitError, "");
+      api("POST", "/waitlist", { waitlist_entry: { service_id: Number(wait.dataset.service), booked_from: wait.dataset.from, booked_to: wait.dataset.to,
+        person_attributes: { name: wait.elements.namedItem("name").value, email: wait.elements.namedItem("email").value } } })
+        .then(function (r) {
+          if (r.status === 200) {
+            var note = document.createElement("p");
+            note.setAttribute("role", "status");
+            note.className = "notice";
+            note.id = "in-line";
+            note.textContent = W.inLine;
+            wait.replaceWith(note);
+            return;
+          }
+          waitButton.disabled = false;
+          say(waitError, firstMessage(r.body) || W.failed);
+        }, function () { waitButton.disabled = false; say(waitError, W.failed); });
+    });
+  }
+
+  var offer = document.getElementById("offer-actions");
+  if (offer) {
+    var entry = "/waitlist/" + document.getElementById("offer").getAttribute("data-entry-id");
+    var offerError = document.getElementById("offer-error");
+    var offerButtons = offer.querySelectorAll("button");
+    var answer = function (method, path, done) {
+      for (var i = 0; i < offerButtons.length; i++) offerButtons[i].disabled = true;
+      say(offerError, "");
+      api(method, path, null, query.get("offer"), "X-Waitlist-Token").then(function (r) {
+        if (r.status === 200) { done(r.body); return; }
+        if (r.status === 400 || r.status === 404) { location.reload(); return; }
+        for (var i = 0; i < offerButtons.length; i++) offerButtons[i].disabled = false;
+        say(offerError, firstMessage(r.body) || W.failed);
+      }, function () { for (var i = 0; i < offerButtons.length; i++) offerButtons[i].disabled = false; say(offerError, W.failed); });
+    };
+    document.getElementById("offer-accept").addEventListener("click", function () {
+      answer("POST", entry + "/accept", function (body) {
+        try { localStorage.setItem("booking-token:" + body.booking.id, body.booking_token); } catch (e) { /* private mode */ }
+        location.assign("/?booking=" + body.booking.id + "&token=" + encodeURIComponent(body.booking_token));
+      });
+    });
+    document.getElementById("offer-decline").addEventListener("click", function () {
+      answer("DELETE", entry, function () {
+        var note = document.createElement("p");
+        note.setAttribute("role", "status");
+        note.id = "offer-state";
+        note.textContent = W.offerPassed;
+        offer.replaceWith(note);
+      });
     });
   }
 

@@ -1,5 +1,6 @@
 // What the booking page shows for its query string: services by category, then for a chosen
-// service the month's available dates, the chosen day's slots, the chosen slot; or one booking.
+// service the month's available dates, the chosen day's slots, the chosen slot; or one booking;
+// or one waitlist offer, opened by the link its message carried.
 import type { Account, Service } from "../../db/schema";
 import type { Slot } from "../../domain/slots";
 import { endOfMonth, todayIn } from "../../domain/time";
@@ -11,14 +12,18 @@ import { bookingWithToken, cancellableUntil } from "../bookings/site";
 import { listCategories } from "../categories/service";
 import { getService, listServices } from "../services/service";
 import { availableDatesOf, slotsOf } from "../slots/service";
+import { entryFor } from "../waitlist/service";
 
 interface PageQuery {
   service?: number;
   month?: string;
   day?: string;
   slot?: string;
+  wait?: string;
   booking?: number;
   token?: string;
+  waitlist?: number;
+  offer?: string;
   taken: boolean;
 }
 
@@ -32,14 +37,18 @@ export function pageQuery(q: Record<string, string | undefined>): PageQuery {
   const pick = (value: string | undefined, pattern: RegExp) => (value && pattern.test(value) ? value : undefined);
   const service = pick(q.service, ID);
   const booking = pick(q.booking, ID);
+  const waitlist = pick(q.waitlist, ID);
   const day = pick(q.day, DAY);
   return {
     service: service ? Number(service) : undefined,
     month: pick(q.month, MONTH) ?? day?.slice(0, 7),
     day,
     slot: q.slot && q.slot.length <= 40 ? q.slot : undefined,
+    wait: q.wait && q.wait.length <= 40 ? q.wait : undefined,
     booking: booking ? Number(booking) : undefined,
     token: q.token && q.token.length <= 100 ? q.token : undefined,
+    waitlist: waitlist ? Number(waitlist) : undefined,
+    offer: q.offer && q.offer.length <= 100 ? q.offer : undefined,
     taken: q.taken === "1",
   };
 }
@@ -56,17 +65,33 @@ export interface ChosenService {
   day?: string;
   slots?: Slot[];
   slot?: Slot;
+  /** A full slot whose waitlist the visitor asked to join (`?wait=`, only with `waitlist`). */
+  waitSlot?: Slot;
 }
 
 export type BookingView = ReturnType<typeof toPublicBookingJson> & { cancellable_until: number; from: number; to: number };
+
+/** A waitlist place as its offer link shows it: the time, and whether the offer still stands. */
+export interface OfferView {
+  id: number;
+  state: string;
+  serviceTitle: string;
+  from: number;
+  to: number;
+  expiresAt: number | null;
+}
 
 export interface PageData {
   groups: ServiceGroup[];
   chosen?: ChosenService;
   booking?: BookingView | null;
+  /** Null when the link's id and secret open no entry of this account (a 404). */
+  offer?: OfferView | null;
   today: string;
   /** The account's `slot_holds_enabled`: the script holds a picked time while the form is open. */
   holds: boolean;
+  /** The account's `waitlist_enabled`: a full slot offers to join its line. */
+  waitlist: boolean;
 }
 
 /** Whether the page and the widget hold a picked time. */
@@ -100,7 +125,8 @@ async function chosenService(deps: Deps, q: PageQuery, today: string): Promise<C
   if (!q.day || q.day.slice(0, 7) !== month) return { service, month, dates };
   const slots = await slotsOf(deps, service.id, { from: q.day, to: q.day }, { publicOnly: true });
   const slot = q.slot ? slots.find((s) => s.timestamp === q.slot && s.free > 0) : undefined;
-  return { service, month, dates, day: q.day, slots, slot };
+  const waitSlot = q.wait && deps.account.waitlist_enabled ? slots.find((s) => s.timestamp === q.wait && s.free === 0) : undefined;
+  return { service, month, dates, day: q.day, slots, slot, waitSlot };
 }
 
 async function bookingView(deps: Deps, q: PageQuery): Promise<BookingView | null> {
@@ -109,6 +135,17 @@ async function bookingView(deps: Deps, q: PageQuery): Promise<BookingView | null
   const related = await loadRelated(deps, [booking]);
   const json = toPublicBookingJson(booking, related, { timeZone: deps.account.time_zone, now: deps.now, extended: false });
   return { ...json, cancellable_until: cancellableUntil(deps, booking), from: booking.booked_from, to: booking.booked_to };
+}
+
+/** The offer's secret (or the entry's own token) opens the entry, as GET /waitlist/{id} does. */
+async function offerView(deps: Deps, q: PageQuery): Promise<OfferView | null> {
+  const entry = await orNull(entryFor(deps, q.waitlist!, { kind: "visitor", token: q.offer }));
+  if (!entry) return null;
+  const service = await orNull(getService(deps, entry.service_id));
+  return {
+    id: entry.id, state: entry.state, serviceTitle: service?.title ?? "",
+    from: entry.booked_from, to: entry.booked_to, expiresAt: entry.offer_expires_at,
+  };
 }
 
 /** A 404 (unknown or foreign id, wrong token) becomes "nothing chosen"; anything else is a real error. */
@@ -124,7 +161,9 @@ async function orNull<T>(work: Promise<T>): Promise<T | null> {
 export async function loadPage(deps: Deps, q: PageQuery): Promise<PageData> {
   const today = todayIn(deps.now, deps.account.time_zone);
   const holds = holdsSlots(deps.account);
-  if (q.booking !== undefined) return { groups: [], booking: await bookingView(deps, q), today, holds };
+  const waitlist = deps.account.waitlist_enabled;
+  if (q.waitlist !== undefined) return { groups: [], offer: await offerView(deps, q), today, holds, waitlist };
+  if (q.booking !== undefined) return { groups: [], booking: await bookingView(deps, q), today, holds, waitlist };
   const [groups, chosen] = await Promise.all([serviceGroups(deps), chosenService(deps, q, today)]);
-  return { groups, chosen, today, holds };
+  return { groups, chosen, today, holds, waitlist };
 }

@@ -1,11 +1,11 @@
 // The booking page's HTML (hono/jsx, rendered on the server): services, month, day, slot, form,
-// and one booking. Links carry the choice in the query string, so all of it reads without script.
+// one booking, and one waitlist offer. Links carry the choice in the query string, so all of it reads without script.
 import type { Child } from "hono/jsx";
 import type { Account } from "../../db/schema";
 import { slotTimeTexts, type Locale } from "../../domain/slot-format";
 import { offsetMsAt } from "../../domain/time";
 import { bookingIcs, icsDataUrl } from "./ics";
-import type { BookingView, ChosenService, PageData } from "./page-data";
+import type { BookingView, ChosenService, OfferView, PageData } from "./page-data";
 import type { Words } from "./words";
 
 interface Ctx {
@@ -26,9 +26,11 @@ const link = (params: Record<string, string | number | undefined>) =>
   `/?${new URLSearchParams(Object.entries(params).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]]))).toString()}`;
 
 /** Words the script needs, handed over in a data attribute (no inline script under the CSP). */
-const scriptWords = (w: Words, holds: boolean) => JSON.stringify({
+const scriptWords = (w: Words, holds: boolean, offer: boolean, waiting: boolean) => JSON.stringify({
   phoneInvalid: w.phoneInvalid, failed: w.failed, wrongCode: w.wrongCode, tooManyTries: w.tooManyTries, loading: w.loading,
   ...(holds ? { holdFor: w.holdFor, holdLapsed: w.holdLapsed } : {}),
+  ...(offer ? { offerPassed: w.offerPassed } : {}),
+  ...(waiting ? { inLine: w.inLine } : {}),
 });
 
 export function Page({ data, ctx }: { data: PageData; ctx: Ctx }) {
@@ -46,9 +48,10 @@ export function Page({ data, ctx }: { data: PageData; ctx: Ctx }) {
       </head>
       <body>
         <header><p class="brand"><a href="/">{account.name}</a></p></header>
-        <main id="main" data-words={scriptWords(w, data.holds)}>
-          {data.booking !== undefined ? <BookingSection booking={data.booking} ctx={ctx} />
-            : data.chosen ? <ServiceSection chosen={data.chosen} today={data.today} holds={data.holds} ctx={ctx} />
+        <main id="main" data-words={scriptWords(w, data.holds, data.offer != null, data.chosen?.waitSlot !== undefined)}>
+          {data.offer !== undefined ? <OfferSection offer={data.offer} ctx={ctx} />
+            : data.booking !== undefined ? <BookingSection booking={data.booking} ctx={ctx} />
+            : data.chosen ? <ServiceSection chosen={data.chosen} today={data.today} holds={data.holds} waitlist={data.waitlist} ctx={ctx} />
             : <ServiceList data={data} ctx={ctx} />}
         </main>
       </body>
@@ -77,7 +80,7 @@ function ServiceList({ data, ctx }: { data: PageData; ctx: Ctx }) {
   );
 }
 
-function ServiceSection({ chosen, today, holds, ctx }: { chosen: ChosenService; today: string; holds: boolean; ctx: Ctx }) {
+function ServiceSection({ chosen, today, holds, waitlist, ctx }: { chosen: ChosenService; today: string; holds: boolean; waitlist: boolean; ctx: Ctx }) {
   const { service } = chosen;
   return (
     <section aria-labelledby="service-title">
@@ -85,8 +88,9 @@ function ServiceSection({ chosen, today, holds, ctx }: { chosen: ChosenService; 
       <h1 id="service-title">{service.title}</h1>
       {service.description ? <p class="muted">{service.description}</p> : null}
       <Month chosen={chosen} today={today} ctx={ctx} />
-      {chosen.day && chosen.slots ? <Day chosen={chosen} ctx={ctx} /> : null}
+      {chosen.day && chosen.slots ? <Day chosen={chosen} waitlist={waitlist} ctx={ctx} /> : null}
       {chosen.slot ? <BookingForm chosen={chosen} holds={holds} ctx={ctx} /> : null}
+      {chosen.waitSlot ? <WaitlistForm chosen={chosen} ctx={ctx} /> : null}
     </section>
   );
 }
@@ -135,7 +139,7 @@ function Month({ chosen, today, ctx }: { chosen: ChosenService; today: string; c
   );
 }
 
-function Day({ chosen, ctx }: { chosen: ChosenService; ctx: Ctx }) {
+function Day({ chosen, waitlist, ctx }: { chosen: ChosenService; waitlist: boolean; ctx: Ctx }) {
   const { w, account } = ctx;
   const slots = chosen.slots!;
   const [y, m, d] = chosen.day!.split("-").map(Number);
@@ -152,6 +156,11 @@ function Day({ chosen, ctx }: { chosen: ChosenService; ctx: Ctx }) {
               ? <a class={s.timestamp === chosen.slot?.timestamp ? "slot chosen" : "slot"} data-free={s.free}
                   href={link({ service: chosen.service.id, day: chosen.day, slot: s.timestamp })}>
                   {s.timestamp.slice(11, 16)}<span class="sr-only"> ({s.free} {w.free})</span>
+                </a>
+              : waitlist
+              ? <a class={s.timestamp === chosen.waitSlot?.timestamp ? "slot full chosen" : "slot full"} data-wait={s.timestamp}
+                  href={link({ service: chosen.service.id, day: chosen.day, wait: s.timestamp })}>
+                  {s.timestamp.slice(11, 16)} <small>{w.taken} · {w.joinShort}</small>
                 </a>
               : <span class="slot full" aria-disabled="true">{s.timestamp.slice(11, 16)} <small>{w.taken}</small></span>}
           </li>
@@ -182,6 +191,28 @@ function BookingForm({ chosen, holds, ctx }: { chosen: ChosenService; holds: boo
         <p id="f-phone-hint" class="muted">{w.phoneHint}</p>
         <p id="form-error" class="error" role="alert" hidden></p>
         <button type="submit">{w.book}</button>
+        <noscript><p class="notice">{w.needsJs}</p></noscript>
+      </form>
+    </section>
+  );
+}
+
+/** Joining a full slot's line (POST /waitlist); the script answers "you are in line" in its place. */
+function WaitlistForm({ chosen, ctx }: { chosen: ChosenService; ctx: Ctx }) {
+  const { w, account } = ctx;
+  const slot = chosen.waitSlot!;
+  return (
+    <section aria-labelledby="wait-title">
+      <h2 id="wait-title">{w.joinWaitlist}</h2>
+      <p><strong>{chosen.service.title}</strong>: {slot.formatted_timestamp} ({account.time_zone})</p>
+      <p class="muted">{w.waitHint}</p>
+      <form id="wait-form" data-service={chosen.service.id} data-from={slot.timestamp} data-to={slot.timestamp_end}>
+        <label for="w-name">{w.name}</label>
+        <input id="w-name" name="name" autocomplete="name" required maxlength={100} />
+        <label for="w-email">{w.email}</label>
+        <input id="w-email" name="email" type="email" autocomplete="email" required maxlength={200} />
+        <p id="wait-error" class="error" role="alert" hidden></p>
+        <button type="submit">{w.joinWaitlist}</button>
         <noscript><p class="notice">{w.needsJs}</p></noscript>
       </form>
     </section>
@@ -220,6 +251,36 @@ function BookingSection({ booking, ctx }: { booking: BookingView | null; ctx: Ct
         </p>
       ) : null}
       {booking.state === "cancelled" ? <p role="status">{w.cancelled}</p> : null}
+    </section>
+  );
+}
+
+/**
+ * A waitlist offer (docs/decisions/booking-site.md, "The waitlist offer on the page"): the held
+ * time and until when it is held, with Accept and Let it go while the offer stands; otherwise the
+ * sentence for its state. An offer whose hold lapsed reads as expired before the cron records it.
+ */
+function OfferSection({ offer, ctx }: { offer: OfferView | null; ctx: Ctx }) {
+  const { w, account } = ctx;
+  if (!offer) return <section><h1>{w.offerTitle}</h1><p role="alert" id="offer-invalid">{w.offerInvalid}</p></section>;
+  const open = offer.state === "offered" && offer.expiresAt !== null && offer.expiresAt > ctx.now;
+  const state = offer.state === "offered" && !open ? "expired" : offer.state;
+  return (
+    <section aria-labelledby="offer-title" id="offer" data-entry-id={offer.id} data-state={state}>
+      <h1 id="offer-title">{w.offerTitle}</h1>
+      <dl>
+        <dt>{w.service}</dt><dd id="offer-service">{offer.serviceTitle}</dd>
+        <dt>{w.time}</dt><dd id="offer-time">{localText(offer.from, ctx)}–{localText(offer.to, ctx).slice(-5)} ({account.time_zone})</dd>
+      </dl>
+      {open ? (
+        <div id="offer-actions">
+          <p class="notice" id="offer-expires">{w.offerHeld} {localText(offer.expiresAt!, ctx).slice(-5)}</p>
+          <p id="offer-error" class="error" role="alert" hidden></p>
+          <button type="button" id="offer-accept">{w.accept}</button>{" "}
+          <button type="button" id="offer-decline" class="secondary">{w.letGo}</button>
+          <noscript><p class="notice">{w.needsJs}</p></noscript>
+        </div>
+      ) : <p role="status" id="offer-state">{w.offerStates[state] ?? state}</p>}
     </section>
   );
 }

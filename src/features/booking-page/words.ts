@@ -16,6 +16,14 @@ const WORDS = {
     addToCalendar: "Add to calendar (.ics)", cancel: "Cancel booking", cancelled: "The booking is cancelled.",
     notFound: "This booking was not found.", loading: "Loading…",
     holdFor: "We hold this time for you for", holdLapsed: "The hold has lapsed: the time may still be free, but is no longer kept for you.",
+    offerTitle: "A seat is free for you", offerHeld: "Held for you until", accept: "Accept", letGo: "Let it go",
+    offerPassed: "The seat goes to the next in line.", offerInvalid: "This offer link is not valid.",
+    offerStates: {
+      waiting: "You are in line for this time. We will write to you when a seat frees.", accepted: "You have accepted this offer: the time is booked.",
+      expired: "This offer has expired, and the seat has passed to the next in line.", left: "You have left the line for this time.",
+    } as Record<string, string>,
+    joinWaitlist: "Join the waitlist", joinShort: "join the waitlist", waitHint: "This time is full. Join the line, and we will e-mail you if a seat frees.",
+    inLine: "You are in line. We will e-mail you if a seat frees.",
     states: {
       awaiting_verification: "awaiting your code", awaiting_payment: "awaiting payment", awaiting_confirmation: "awaiting confirmation",
       confirmed: "confirmed", declined: "declined", cancelled: "cancelled", deleted: "deleted", verification_expired: "expired",
@@ -35,6 +43,14 @@ const WORDS = {
     addToCalendar: "Lägg till i kalendern (.ics)", cancel: "Avboka", cancelled: "Bokningen är avbokad.",
     notFound: "Bokningen hittades inte.", loading: "Laddar…",
     holdFor: "Vi håller tiden åt dig i", holdLapsed: "Tiden hålls inte längre åt dig, men kan fortfarande vara ledig.",
+    offerTitle: "En plats är ledig för dig", offerHeld: "Hålls åt dig till", accept: "Acceptera", letGo: "Släpp platsen",
+    offerPassed: "Platsen går till nästa i kön.", offerInvalid: "Den här länken till erbjudandet är inte giltig.",
+    offerStates: {
+      waiting: "Du står i kö för den här tiden. Vi hör av oss när en plats blir ledig.", accepted: "Du har accepterat erbjudandet: tiden är bokad.",
+      expired: "Erbjudandet har gått ut, och platsen har gått till nästa i kön.", left: "Du har lämnat kön för den här tiden.",
+    } as Record<string, string>,
+    joinWaitlist: "Ställ dig i kö", joinShort: "ställ dig i kö", waitHint: "Tiden är fullbokad. Ställ dig i kö, så mejlar vi dig om en plats blir ledig.",
+    inLine: "Du står i kö. Vi mejlar dig om en plats blir ledig.",
     states: {
       awaiting_verification: "väntar på din kod", awaiting_payment: "väntar på betalning", awaiting_confirmation: "väntar på bekräftelse",
       confirmed: "bekräftad", declined: "avböjd", cancelled: "avbokad", deleted: "borttagen", verification_expired: "har gått ut",
@@ -54,6 +70,14 @@ const WORDS = {
     addToCalendar: "Legg til i kalenderen (.ics)", cancel: "Avbestill", cancelled: "Bestillingen er avbestilt.",
     notFound: "Fant ikke bestillingen.", loading: "Laster…",
     holdFor: "Vi holder av tiden for deg i", holdLapsed: "Tiden holdes ikke lenger av for deg, men kan fortsatt være ledig.",
+    offerTitle: "En plass er ledig for deg", offerHeld: "Holdes av for deg til", accept: "Godta", letGo: "Gi fra meg plassen",
+    offerPassed: "Plassen går til neste i køen.", offerInvalid: "Denne lenken til tilbudet er ikke gyldig.",
+    offerStates: {
+      waiting: "Du står i kø for denne tiden. Vi gir beskjed når en plass blir ledig.", accepted: "Du har godtatt tilbudet: tiden er bestilt.",
+      expired: "Tilbudet har gått ut, og plassen har gått til neste i køen.", left: "Du har forlatt køen for denne tiden.",
+    } as Record<string, string>,
+    joinWaitlist: "Sett deg på venteliste", joinShort: "venteliste", waitHint: "Tiden er full. Sett deg på ventelisten, så sender vi deg e-post hvis en plass blir ledig.",
+    inLine: "Du står på ventelisten. Vi sender deg e-post hvis en plass blir ledig.",
     states: {
       awaiting_verification: "venter på koden din", awaiting_payment: "venter på betaling", awaiting_confirmation: "venter på bekreftelse",
       confirmed: "bekreftet", declined: "avslått", cancelled: "avbestilt", deleted: "slettet", verification_expired: "utløpt",
