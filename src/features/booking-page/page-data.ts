@@ -58,7 +58,7 @@ export interface ChosenService {
   slot?: Slot;
 }
 
-export type BookingView = ReturnType<typeof toPublicBookingJson> & { cancellable_until: number; from: number; to: number };
+export type BookingView = ReturnType<typeof toPublicBookingJson> & { cancellable_until: number; from: number; to: number; revision: number; changed_at: number };
 
 export interface PageData {
   groups: ServiceGroup[];
@@ -108,7 +108,7 @@ async function bookingView(deps: Deps, q: PageQuery): Promise<BookingView | null
   if (!booking) return null;
   const related = await loadRelated(deps, [booking]);
   const json = toPublicBookingJson(booking, related, { timeZone: deps.account.time_zone, now: deps.now, extended: false });
-  return { ...json, cancellable_until: cancellableUntil(deps, booking), from: booking.booked_from, to: booking.booked_to };
+  return { ...json, cancellable_until: cancellableUntil(deps, booking), from: booking.booked_from, to: booking.booked_to, revision: booking.revision, changed_at: booking.updated_at };
 }
 
 /** A 404 (unknown or foreign id, wrong token) becomes "nothing chosen"; anything else is a real error. */
