@@ -5,6 +5,7 @@ import ICAL from "ical.js";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { newAccount, publicSite } from "../support/api";
 import { catalogue, must } from "../support/bookings";
+import { messagesOf } from "../support/messages";
 
 // The feed's window is 30 days back and 365 ahead of now: the clock is moved to early 2030.
 beforeEach(() => { vi.useFakeTimers({ toFake: ["Date"], now: new Date("2030-01-15T12:00:00Z") }); });
@@ -144,5 +145,46 @@ describe("GET /calendar/{file} (booking site)", () => {
     const url = pathOf((await must(api.post("/calendar_feeds", {}))).calendar_feed.url);
     const entries = parsed((await publicSite((await must(api.get("/client"))).client.subdomain).get(url)).body);
     expect(entries).toEqual([expect.objectContaining({ uid: expect.stringMatching(`^event-${eventId}@`), summary: "Yoga class (3/10 booked)", from: Date.parse("2030-02-05T18:00:00+01:00") })]);
+  });
+});
+
+describe("the booking's calendar file in its messages", () => {
+  it("puts a signed link in a confirmation whose template names booking.calendar_url; the link opens that booking's file only", async () => {
+    const { api, account } = await newAccount({ mail_confirmation: "See you. Calendar: {{ booking.calendar_url }}" });
+    const make = catalogue(api);
+    const resource = await make.resource({ title: "Chair" });
+    const service = await make.service({ title: "Cut" });
+    const booking = await make.booking({
+      resource_id: resource.id, service_id: service.id, booked_from: "2030-03-31 10:00", booked_to: "2030-03-31 11:00",
+      person_attributes: { name: "Kari", email: `kari${Math.random().toString(36).slice(2)}@example.com` },
+    }, { confirmation_send_email: true });
+    const [message] = await messagesOf(api, `?booking_id=${booking.id}&kind=confirmation`);
+    const link = /Calendar: (\S+)$/.exec(message.body)![1];
+    expect(link).toMatch(new RegExp(`^http://${account.subdomain}\\.localhost/calendar/bookings/${booking.id}\\.ics\\?signature=[A-Za-z0-9_-]{43}$`));
+    const url = new URL(link);
+    const site = publicSite(account.subdomain);
+    const file = await site.get(`${url.pathname}${url.search}`);
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-type")).toBe("text/calendar; charset=utf-8");
+    expect(parsed(file.body)).toEqual([{
+      uid: `booking-${booking.id}@${account.subdomain}.localhost`, sequence: 0, summary: "Cut, Chair", status: "CONFIRMED",
+      from: Date.parse(booking.booked_from), to: Date.parse(booking.booked_to),
+    }]);
+    // The signature is the booking's: it opens no other booking of the account.
+    const other = await make.booking({ resource_id: resource.id, booked_from: "2030-04-01 10:00", booked_to: "2030-04-01 11:00" });
+    expect((await site.get(`/calendar/bookings/${other.id}.ics${url.search}`)).status).toBe(404);
+  });
+
+  it("leaves the built-in texts unchanged: no template names it, so no link is made", async () => {
+    const { api } = await newAccount();
+    const make = catalogue(api);
+    const resource = await make.resource({ title: "Chair" });
+    const service = await make.service({ title: "Cut" });
+    const booking = await make.booking({
+      resource_id: resource.id, service_id: service.id, booked_from: "2030-03-31 10:00", booked_to: "2030-03-31 11:00",
+      person_attributes: { name: "Kari", email: `kari${Math.random().toString(36).slice(2)}@example.com` },
+    }, { confirmation_send_email: true });
+    const [message] = await messagesOf(api, `?booking_id=${booking.id}&kind=confirmation`);
+    expect(message.body).not.toContain("/calendar/");
   });
 });
