@@ -112,6 +112,18 @@ describe("GET /calendar/{file} (booking site)", () => {
     });
   }
 
+  it("gives a booking across the night of a DST change its real length (Europe/Oslo, 2030-03-31 and 2030-10-27)", async () => {
+    const { api, make, service } = await accountWithResource();
+    const night = await make.resource({ title: "Night", opening_hours_sun: ["00:00", "23:59"], opening_hours_sat: ["00:00", "23:59"] });
+    const spring = await make.booking({ resource_id: night.id, service_id: service.id, booked_from: "2030-03-31 01:00", booked_to: "2030-03-31 04:00" });
+    const autumn = await make.booking({ resource_id: night.id, service_id: service.id, booked_from: "2030-10-27 01:00", booked_to: "2030-10-27 04:00" });
+    const url = pathOf((await must(api.post("/calendar_feeds", { calendar_feed: { resource_id: night.id } }))).calendar_feed.url);
+    const [a, b] = parsed((await publicSite((await must(api.get("/client"))).client.subdomain).get(url)).body).sort((x, y) => x.from - y.from);
+    // 01:00 to 04:00 wall time is two hours in spring and four in autumn.
+    expect([a.from, a.to, b.from, b.to]).toEqual([Date.parse("2030-03-31T00:00:00Z"), Date.parse("2030-03-31T02:00:00Z"), Date.parse("2030-10-26T23:00:00Z"), Date.parse("2030-10-27T03:00:00Z")]);
+    expect([a.from, a.to, b.from, b.to]).toEqual([spring.booked_from, spring.booked_to, autumn.booked_from, autumn.booked_to].map(Date.parse));
+  });
+
   it("shows a change at once with a rising SEQUENCE, a cancellation as CANCELLED, and a new ETag; unchanged it answers 304", async () => {
     const { api, make, resource, service, site } = await accountWithResource();
     const booking = await make.booking({ resource_id: resource.id, service_id: service.id, booked_from: "2030-02-04 10:00", booked_to: "2030-02-04 11:00" });
