@@ -357,6 +357,9 @@ export const bookings = sqliteTable(
     verify_attempts: integer("verify_attempts").notNull().default(0),
     // Which messages the creating request asked for, kept for delivery (issue: messages).
     message_flags: text("message_flags", { mode: "json" }).$type<Record<string, boolean> | null>(),
+    // Grows with every change a calendar shows (drizzle/0017's trigger, so no write path can forget
+    // it): the iCalendar SEQUENCE of the booking (docs/decisions/calendar-feeds.md).
+    revision: integer("revision").notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -644,6 +647,32 @@ export const bookingHourVersions = sqliteTable(
   (t) => [primaryKey({ columns: [t.resource_id, t.hour] })],
 );
 
+/**
+ * Secret iCalendar subscription URLs: one per resource, and one (resource_id NULL) for the whole
+ * account. Only the SHA-256 of the token is kept; rotating replaces the row, so the old URL ends.
+ */
+export const calendarFeeds = sqliteTable(
+  "calendar_feeds",
+  {
+    id: id(),
+    account_id: accountId(),
+    resource_id: integer("resource_id"),
+    token_hash: text("token_hash").notNull(),
+    created_at: integer("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("calendar_feeds_account_token").on(t.account_id, t.token_hash),
+    // One feed per scope: rotation deletes and inserts in one batch, and D1 runs batches one at a time.
+    index("calendar_feeds_account_resource").on(t.account_id, t.resource_id),
+  ],
+);
+
+/** The key that signs an account's per-booking calendar file links in messages (created on first use). */
+export const calendarFileKeys = sqliteTable("calendar_file_keys", {
+  account_id: integer("account_id").primaryKey(),
+  secret: text("secret").notNull(),
+});
+
 export type Account = typeof accounts.$inferSelect;
 export type Resource = typeof resources.$inferSelect;
 export type ResourceExceptionDate = typeof resourceExceptionDates.$inferSelect;
@@ -653,6 +682,7 @@ export type Category = typeof categories.$inferSelect;
 export type Person = typeof people.$inferSelect;
 export type Event = typeof events.$inferSelect;
 export type Booking = typeof bookings.$inferSelect;
+export type CalendarFeed = typeof calendarFeeds.$inferSelect;
 export type SlotHold = typeof slotHolds.$inferSelect;
 export type WaitlistEntry = typeof waitlistEntries.$inferSelect;
 export type User = typeof users.$inferSelect;

@@ -35,6 +35,7 @@ export const privateFeatures: [string, Hono<AppEnv>][] = [
   ["/events", onFirstUse("events")],
   ["/web_hooks", onFirstUse("webHooks")],
   ["/messages", onFirstUse("messages")],
+  ["/calendar_feeds", onFirstUse("calendarFeeds")],
 ];
 
 export const publicFeatures: [string, Hono<AppEnv>][] = [
@@ -45,6 +46,8 @@ export const publicFeatures: [string, Hono<AppEnv>][] = [
   ["/bookings", onFirstUse("publicBookings")],
   // A widget proves a visitor's phone number before booking; the SMS caps keep it from being pumped.
   ["/people/perishable_token", perishableTokenRoutes],
+  // Calendar apps subscribe to a feed by its secret URL; messages link a booking's file (signed).
+  ["/calendar", onFirstUse("calendarFiles")],
   // The page a person books on (GET /), its script and style, and the widget's script.
   ["/", onFirstUse("bookingPage")],
 ];

@@ -8,6 +8,8 @@ export const routeLoaders = {
   eventBookings: () => import("./bookings/routes").then((m) => m.eventBookingRoutes),
   personBookings: () => import("./bookings/routes").then((m) => m.personBookingRoutes),
   publicBookings: () => import("./bookings/routes").then((m) => m.publicBookingRoutes),
+  calendarFeeds: () => import("./calendar-feeds/routes").then((m) => m.calendarFeedRoutes),
+  calendarFiles: () => import("./calendar-feeds/routes").then((m) => m.calendarFileRoutes),
   categories: () => import("./categories/routes").then((m) => m.categoryRoutes),
   events: () => import("./events/routes").then((m) => m.eventRoutes),
   messages: () => import("./messages/routes").then((m) => m.messageRoutes),

@@ -102,6 +102,17 @@ export const ROUTE_TABLES: Record<FeatureRoutes, RouteTable> = {
     ["PUT", "/:id/cancel"],
     ["PUT", "/:id/cancel"],
   ],
+  calendarFeeds: [
+    ["GET", "/"],
+    ["POST", "/"],
+    ["POST", "/"],
+    ["DELETE", "/:id"],
+    ["DELETE", "/:id"],
+  ],
+  calendarFiles: [
+    ["GET", "/bookings/:file"],
+    ["GET", "/:file"],
+  ],
   categories: [
     ["GET", "/"],
     ["GET", "/:id"],

@@ -95,6 +95,7 @@ const PATH_PARAMS: Record<string, Json> = {
   date: { type: "string", format: "date" },
   collection_id: { type: "string" },
   external_id: { type: "string" },
+  file: { type: "string", pattern: "\\.ics$" },
 };
 
 const PUBLIC_SERVERS = [{
@@ -138,9 +139,9 @@ function formEncoding(body: Json): Json {
   return Object.fromEntries(props.map(([name]) => [name, { style: "deepObject", explode: true }]));
 }
 
-/** The booking site's service and slot reads carry an ETag (src/http/conditional-get.ts). */
+/** The booking site's service and slot reads (src/http/conditional-get.ts) and calendar feeds carry an ETag. */
 function notModified(op: Operation): Json {
-  if (op.surface !== "public" || op.method !== "get" || !op.path.startsWith("/services")) return {};
+  if (op.surface !== "public" || op.method !== "get" || !(op.path.startsWith("/services") || op.path === "/calendar/{file}")) return {};
   return { "304": { description: "Not Modified: the `If-None-Match` ETag is the current answer's; no body." } };
 }
 

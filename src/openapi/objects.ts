@@ -319,4 +319,11 @@ export const Message = z.object({
   ...timestamps,
 });
 
+export const CalendarFeed = z.object({
+  id,
+  resource_id: id.nullable().meta({ description: "The resource whose bookings the feed shows; null: every booking and event of the account." }),
+  created_at: instant,
+  url: z.string().optional().meta({ description: "The secret subscription URL (`https://<subdomain>.<root>/calendar/cal_….ics`): only in the answer that created it; stored as a hash." }),
+});
+
 export const PerishableToken = z.object({ phone_number: z.string(), expires_at: instant });

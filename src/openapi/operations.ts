@@ -7,6 +7,7 @@ import { LISTINGS } from "../features/bookings/list";
 import {
   actionBody, createBookingBody, listQuery, showQuery, siteVerifyCodeBody, statusBody, updateBookingBody, verifyCodeBody,
 } from "../features/bookings/schema";
+import { bookingFileQuery, createCalendarFeedBody } from "../features/calendar-feeds/schema";
 import { createCategoryBody, updateCategoryBody } from "../features/categories/schema";
 import { createEventBody, eventsQuery, updateEventBody } from "../features/events/schema";
 import { listMessagesQuery } from "../features/messages/schema";
@@ -242,6 +243,15 @@ export const operations: Operation[] = [
   ...group("private", `${P}/messages`, "Messages", [
     ["get", "", "Messages sent or refused", list("message", "Message", { paginated: true }), query(listMessagesQuery)],
     ["get", "/{id}", "One message", one("message", "Message")],
+  ]),
+  ...group("private", `${P}/calendar_feeds`, "Calendar feeds", [
+    ["get", "", "The account's calendar feeds (without their URLs)", list("calendar_feed", "CalendarFeed")],
+    ["post", "", "Create or rotate the feed of a resource (or, without resource_id, of the account); answers its URL once, the old URL ends at once", one("calendar_feed", "CalendarFeed"), body("CreateCalendarFeedBody", createCalendarFeedBody)],
+    ["delete", "/{id}", "Delete a calendar feed: its URL ends at once", one("calendar_feed", "CalendarFeed")],
+  ]),
+  ...group("public", "/calendar", "Calendar feeds", [
+    ["get", "/{file}", "A calendar feed (`cal_….ics`, the secret URL): iCalendar with ETag; If-None-Match answers 304", other("Calendar", z.string()), { media: "text/calendar" }],
+    ["get", "/bookings/{file}", "One booking's calendar file (`<id>.ics?signature=…`, the link its messages carry)", other("Calendar", z.string()), { ...query(bookingFileQuery), media: "text/calendar" }],
   ]),
   ...group("public", "/services", "Booking site", [
     ["get", "", "Services (booking site)", list("service", "PublicService")],

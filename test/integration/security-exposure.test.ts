@@ -54,6 +54,7 @@ const CHECKED_SITE_ROUTES = [
   "POST /waitlist", "GET /waitlist/:id", "DELETE /waitlist/:id", "POST /waitlist/:id/accept",
   "GET /", "GET /booking-page.js", "GET /booking-page.css", "GET /widget.js",
   "GET /health", "GET /favicon.ico",
+  "GET /calendar/:file", "GET /calendar/bookings/:file",
 ].sort();
 
 describe("the booking site's route table", () => {
@@ -80,6 +81,29 @@ describe("the booking site's route table", () => {
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("POST");
     expect(res.body).toEqual({ error: expect.any(String) });
+  });
+});
+
+describe("calendar files on the site (docs/decisions/calendar-feeds.md)", () => {
+  it("opens a feed by its secret token only: no token, a guessed one or a foreign file name is the JSON 404", async () => {
+    for (const path of ["/calendar/", "/calendar/x.ics", `/calendar/cal_${"A".repeat(43)}.ics`, `/calendar/cal_${"A".repeat(43)}`, "/calendar/bookings/"]) {
+      const res = await site.get(path);
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+      expect(res.body).toEqual({ error: expect.any(String) });
+    }
+    const url = new URL((await must(api.post("/calendar_feeds", {}))).calendar_feed.url);
+    const feed = await site.get(url.pathname);
+    expect(feed.status).toBe(200);
+    expect(feed.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(feed.headers.get("cache-control")).toBe("private, no-cache");
+  });
+
+  it("opens a booking's file only with its signature: none, a wrong one or another booking's is the JSON 404", async () => {
+    for (const query of ["", "?signature=", "?signature=abc", `?signature=${"A".repeat(43)}`]) {
+      const res = await site.get(`/calendar/bookings/${ids.privateBooking}.ics${query}`);
+      expect({ query, status: res.status }).toEqual({ query, status: 404 });
+      expect(res.body).toEqual({ error: expect.any(String) });
+    }
   });
 });
 

@@ -50,13 +50,14 @@ beforeAll(async () => {
   const [message] = await settledMessagesOf(owner, "?kind=token");
   // A full time of the owner's with someone waiting for it (the 2030-01-09 10:00 booking fills it).
   const waiting = await must(owner.post("/waitlist", { waitlist_entry: { service_id: service.id, resource_id: resource.id, booked_from: "2030-01-09 10:00", booked_to: "2030-01-09 11:00", person_attributes: { name: `${MARK} Waiter` } } }));
+  const calendarFeed = (await must(owner.post("/calendar_feeds", { calendar_feed: { resource_id: resource.id } }))).calendar_feed;
   const held = (await must(owner.post("/slots/holds", { slot_hold: { service_id: service.id, booked_from: "2030-01-09 12:00", booked_to: "2030-01-09 13:00" } })));
 
   o = {
     resource: resource.id, service: service.id, attendance: attendance.id, provider: provider.id, person: person.id, personPhone: person.phone_number,
     otherPerson: otherPerson.id, child: child.id, category: category.id, userLink: userLink.id, webHook: webHook.id, delivery: delivery.id,
     event, booking: booking.id, eventBooking: eventBooking.id, bookingCollection, eventCollection, message: message.id,
-    hold: held.slot_hold.id, holdSecret: held.hold_secret, waitlistEntry: waiting.waitlist_entry.id,
+    hold: held.slot_hold.id, holdSecret: held.hold_secret, waitlistEntry: waiting.waitlist_entry.id, calendarFeed: calendarFeed.id,
   };
 
   const own = catalogue(intruder);
@@ -179,6 +180,11 @@ function sweep(): Record<string, Probe[]> {
       ["POST", `/web_hooks/${mine.webHook}/deliveries/${o.delivery}/redeliver`, null, 404]],
     "GET /messages": [["GET", "/messages", null, 200], ["GET", `/messages?booking_id=${o.booking}`, null, 200]],
     "GET /messages/:id": [["GET", `/messages/${o.message}`, null, 404]],
+    // A feed of the owner's resource is a 404; the intruder's own resource and account feeds are its own.
+    "GET /calendar_feeds": [["GET", "/calendar_feeds", null, 200]],
+    "POST /calendar_feeds": [["POST", "/calendar_feeds", { calendar_feed: { resource_id: o.resource } }, 404],
+      ["POST", "/calendar_feeds", { calendar_feed: { resource_id: mine.resource } }, 200], ["POST", "/calendar_feeds", {}, 200]],
+    "DELETE /calendar_feeds/:id": [["DELETE", `/calendar_feeds/${o.calendarFeed}`, null, 404]],
     "GET /client": [["GET", "/client", null, 200]],
     "PUT /client": [["PUT", "/client", { client: { name: "Renamed", id: ownerId, account_id: ownerId } }, 200]],
     "GET /client/holidays": [["GET", "/client/holidays", null, 200]],

@@ -69,7 +69,7 @@ export interface ChosenService {
   waitSlot?: Slot;
 }
 
-export type BookingView = ReturnType<typeof toPublicBookingJson> & { cancellable_until: number; from: number; to: number };
+export type BookingView = ReturnType<typeof toPublicBookingJson> & { cancellable_until: number; from: number; to: number; revision: number; changed_at: number };
 
 /** A waitlist place as its offer link shows it: the time, and whether the offer still stands. */
 export interface OfferView {
@@ -134,7 +134,7 @@ async function bookingView(deps: Deps, q: PageQuery): Promise<BookingView | null
   if (!booking) return null;
   const related = await loadRelated(deps, [booking]);
   const json = toPublicBookingJson(booking, related, { timeZone: deps.account.time_zone, now: deps.now, extended: false });
-  return { ...json, cancellable_until: cancellableUntil(deps, booking), from: booking.booked_from, to: booking.booked_to };
+  return { ...json, cancellable_until: cancellableUntil(deps, booking), from: booking.booked_from, to: booking.booked_to, revision: booking.revision, changed_at: booking.updated_at };
 }
 
 /** The offer's secret (or the entry's own token) opens the entry, as GET /waitlist/{id} does. */

@@ -4,7 +4,8 @@ import type { Child } from "hono/jsx";
 import type { Account } from "../../db/schema";
 import { slotTimeTexts, type Locale } from "../../domain/slot-format";
 import { offsetMsAt } from "../../domain/time";
-import { bookingIcs, icsDataUrl } from "./ics";
+import { bookingUid, calendarText } from "../calendar-feeds/ics";
+import { icsDataUrl } from "./ics";
 import type { BookingView, ChosenService, OfferView, PageData } from "./page-data";
 import type { Words } from "./words";
 
@@ -224,7 +225,9 @@ function BookingSection({ booking, ctx }: { booking: BookingView | null; ctx: Ct
   if (!booking) return <section><h1>{w.yourBooking}</h1><p role="alert">{w.notFound}</p></section>;
   const title = booking.service?.title ?? booking.title ?? "";
   const cancellable = booking.active && ctx.now <= booking.cancellable_until && account.allow_cancellation;
-  const ics = bookingIcs({ id: booking.id, from: booking.from, to: booking.to, title, location: account.name, host: ctx.host, now: ctx.now });
+  const ics = calendarText({ name: account.name, product: "booking page", entries: [
+    { uid: bookingUid(booking.id, ctx.host), from: booking.from, to: booking.to, title, location: account.name, sequence: booking.revision, status: "confirmed", stamp: booking.changed_at },
+  ] });
   return (
     <section aria-labelledby="booking-title" id="booking" data-booking-id={booking.id}>
       <h1 id="booking-title">{w.yourBooking}</h1>

@@ -7,7 +7,8 @@ import { phoneE164 } from "../people/identity";
 import { enqueueMessage, type MessageDeps } from "./enqueue";
 import type { Channel, MessageKind } from "./kinds";
 import { dueMessages, type Audience, type DueMessage } from "./plan";
-import { renderMessage, type MessageContext } from "./render";
+import { namesCalendarFile, renderMessage, type MessageContext } from "./render";
+import { bookingFileUrl } from "../calendar-feeds/links";
 import { templatesFor } from "./templates";
 
 function contextOf(deps: MessageDeps, booking: Booking, related: Related, link?: string): MessageContext {
@@ -40,7 +41,10 @@ function recipientOf(deps: MessageDeps, ctx: MessageContext, audience: Audience,
 async function send(deps: MessageDeps, ctx: MessageContext, kind: MessageKind, due: Pick<DueMessage, "channel" | "audience">) {
   const recipient = recipientOf(deps, ctx, due.audience, due.channel);
   if (!recipient) return;
-  const rendered = await renderMessage(templatesFor(kind, due.channel, deps.account, ctx.service ?? null), ctx);
+  const choice = templatesFor(kind, due.channel, deps.account, ctx.service ?? null);
+  // Providers post JSON text, with no attachments: the file travels as a link its templates name.
+  const calendarUrl = namesCalendarFile(choice) ? await bookingFileUrl(deps.db, deps.env, deps.account, ctx.booking!.id) : null;
+  const rendered = await renderMessage(choice, { ...ctx, calendarUrl });
   await enqueueMessage(deps, {
     kind, channel: due.channel, recipient, ...rendered,
     booking_id: ctx.booking!.id, person_id: due.audience === "customer" ? ctx.person?.id ?? null : null,

@@ -36,7 +36,12 @@ export interface MessageContext {
   link?: string | null;
   /** A waitlist offer (features/waitlist): the held time, until when, and where to accept it. */
   offer?: { from: number; to: number; expiresAt: number; url: string } | null;
+  /** The booking's calendar file, a signed link (calendar-feeds/links.ts); only when a template names it. */
+  calendarUrl?: string | null;
 }
+
+/** Whether a template names the booking's calendar file: only then is its signed link made (opt-in per template). */
+export const namesCalendarFile = (choice: TemplateChoice) => [...choice.bodies, ...choice.subjects].some((t) => t.includes("calendar_url"));
 
 const localTime = (ms: number, account: Account) => slotTimeTexts(ms, offsetMsAt(ms, account.time_zone), localeOf(account.locale)).local;
 
@@ -60,6 +65,7 @@ function templateVariables(ctx: MessageContext): Record<string, unknown> {
       expires_at: formatNullableInstant(booking.expires_at, tz),
       custom_data: booking.custom_data ?? {},
       url: ctx.link ?? null,
+      calendar_url: ctx.calendarUrl ?? null,
     },
     person: person && {
       id: person.id, name: person.name, email: person.email,
