@@ -187,7 +187,7 @@ describe("the booking's calendar file in its messages", () => {
     expect((await site.get(`/calendar/bookings/${other.id}.ics${url.search}`)).status).toBe(404);
   });
 
-  it("leaves the built-in texts unchanged: no template names it, so no link is made", async () => {
+  it("puts the link in the built-in confirmation e-mail too", async () => {
     const { api } = await newAccount();
     const make = catalogue(api);
     const resource = await make.resource({ title: "Chair" });
@@ -197,6 +197,6 @@ describe("the booking's calendar file in its messages", () => {
       person_attributes: { name: "Kari", email: `kari${Math.random().toString(36).slice(2)}@example.com` },
     }, { confirmation_send_email: true });
     const [message] = await messagesOf(api, `?booking_id=${booking.id}&kind=confirmation`);
-    expect(message.body).not.toContain("/calendar/");
+    expect(message.body).toMatch(new RegExp(`Add it to your calendar: http://\\S+/calendar/bookings/${booking.id}\\.ics\\?signature=[\\w-]{43}\n`));
   });
 });

@@ -82,7 +82,7 @@ describe("cron: SMS reminders", () => {
     expect(reminders).toHaveLength(1);
     expect(reminders[0]).toMatchObject({
       channel: "sms", recipient: booking.person.phone_number_formatted,
-      body: "Reminder: Haircut with Chair 1, Monday, 7 January 2030, 10:00. Salon",
+      body: expect.stringMatching(new RegExp(`^Reminder: Haircut with Chair 1, Monday, 7 January 2030, 10:00\\. Salon http://\\S+/calendar/bookings/${booking.id}\\.ics\\?signature=[\\w-]{43}$`)),
     });
     expect((await rawBooking(booking.id))!.reminded_at).toBe(DUE + MINUTE);
   });

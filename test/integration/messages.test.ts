@@ -30,8 +30,9 @@ describe("booking messages: rendering", () => {
     const booking = await t.book({ confirmation_send_sms: true, confirmation_send_email: true });
     const messages = await messagesOf(t.api, `?booking_id=${booking.id}`);
     expect(messages.map((m: any) => [m.kind, m.channel, m.subject, m.body]).sort()).toEqual([
-      ["confirmation", "email", "Your booking at Salon One is confirmed",
-        "Hello Kari,\n\nyour booking of Haircut with Chair 1 is confirmed: Monday, 7 January 2030, 10:00.\n\nSalon One"],
+      ["confirmation", "email", "Your booking at Salon One is confirmed", expect.stringMatching(new RegExp(
+        "^Hello Kari,\n\nyour booking of Haircut with Chair 1 is confirmed: Monday, 7 January 2030, 10:00\\.\n\n"
+        + `Add it to your calendar: http://${t.account.subdomain}\\.localhost/calendar/bookings/${booking.id}\\.ics\\?signature=[\\w-]{43}\n\nSalon One$`))],
       ["confirmation", "sms", null, "Your booking of Haircut with Chair 1 is confirmed: Monday, 7 January 2030, 10:00. Salon One"],
     ]);
     expect(messages.find((m: any) => m.channel === "sms").recipient).toBe(booking.person.phone_number_formatted);
@@ -69,8 +70,9 @@ describe("booking messages: rendering", () => {
 
     const bodies = async (id: number) => (await messagesOf(t.api, `?booking_id=${id}`)).map((m: any) => [m.channel, m.subject, m.body]).sort();
     expect(await bodies(withService.id)).toEqual([
-      ["email", "Booked: Haircut", "Hello Kari,\n\nyour booking of Haircut with Chair 1 is confirmed: Monday, 7 January 2030, 10:00.\n\nAccount One"
-        .replace("Account One", t.account.name)],
+      ["email", "Booked: Haircut", expect.stringMatching(new RegExp(
+        "^Hello Kari,\n\nyour booking of Haircut with Chair 1 is confirmed: Monday, 7 January 2030, 10:00\\.\n\nAdd it to your calendar: \\S+\\.ics\\?signature=\\S+\n\n"
+        + `${t.account.name}$`))],
       ["sms", null, "Service text: Haircut, Chair 1, Monday, 7 January 2030, 10:00"],
     ]);
     expect(await bodies(withAccount.id)).toEqual([["sms", null, "Account text for Kari at 2030-01-07T10:00:00+01:00"]]);

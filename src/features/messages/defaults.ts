@@ -13,6 +13,10 @@ const SIGN = "\n\n{{ account.name }}";
 // The visitor's booking page, only when the change came with the visitor's token (docs/decisions/booking-site.md).
 const LINK_SMS = "{% if booking.url %} {{ booking.url }}{% endif %}";
 const LINK_EMAIL = "{% if booking.url %}\n\n{{ booking.url }}{% endif %}";
+// The booking's calendar file (docs/decisions/calendar-feeds.md): a signed link, made for templates that name it.
+const CAL = { en: "Add it to your calendar", sv: "Lägg till i din kalender", nb: "Legg den til i kalenderen din" };
+const calEmail = (words: string) => `{% if booking.calendar_url %}\n\n${words}: {{ booking.calendar_url }}{% endif %}`;
+const CAL_SMS = "{% if booking.calendar_url %} {{ booking.calendar_url }}{% endif %}";
 const what = { en: "{{ service.title }} with {{ resource.title }}", sv: "{{ service.title }} hos {{ resource.title }}", nb: "{{ service.title }} hos {{ resource.title }}" };
 
 const en: Record<MessageKind, DefaultText> = {
@@ -24,7 +28,7 @@ const en: Record<MessageKind, DefaultText> = {
   confirmation: {
     sms: `Your booking of ${what.en} is confirmed: {{ booking.starts }}. {{ account.name }}${LINK_SMS}`,
     subject: "Your booking at {{ account.name }} is confirmed",
-    email: `Hello {{ person.name }},\n\nyour booking of ${what.en} is confirmed: {{ booking.starts }}.${LINK_EMAIL}${SIGN}`,
+    email: `Hello {{ person.name }},\n\nyour booking of ${what.en} is confirmed: {{ booking.starts }}.${LINK_EMAIL}${calEmail(CAL.en)}${SIGN}`,
   },
   modification: {
     sms: `Your booking of ${what.en} has changed: {{ booking.starts }}. {{ account.name }}`,
@@ -42,7 +46,7 @@ const en: Record<MessageKind, DefaultText> = {
     email: `Hello {{ person.name }},\n\nsorry, your booking request for ${what.en} on {{ booking.starts }} was declined.${SIGN}`,
   },
   reminder: {
-    sms: `Reminder: ${what.en}, {{ booking.starts }}. {{ account.name }}`,
+    sms: `Reminder: ${what.en}, {{ booking.starts }}. {{ account.name }}${CAL_SMS}`,
     subject: "Reminder of your booking at {{ account.name }}",
     email: `Hello {{ person.name }},\n\na reminder of your booking of ${what.en}: {{ booking.starts }}.${SIGN}`,
   },
@@ -72,7 +76,7 @@ const sv: Record<MessageKind, DefaultText> = {
   confirmation: {
     sms: `Din bokning av ${what.sv} är bekräftad: {{ booking.starts }}. {{ account.name }}${LINK_SMS}`,
     subject: "Din bokning hos {{ account.name }} är bekräftad",
-    email: `Hej {{ person.name }},\n\ndin bokning av ${what.sv} är bekräftad: {{ booking.starts }}.${LINK_EMAIL}${SIGN}`,
+    email: `Hej {{ person.name }},\n\ndin bokning av ${what.sv} är bekräftad: {{ booking.starts }}.${LINK_EMAIL}${calEmail(CAL.sv)}${SIGN}`,
   },
   modification: {
     sms: `Din bokning av ${what.sv} har ändrats: {{ booking.starts }}. {{ account.name }}`,
@@ -90,7 +94,7 @@ const sv: Record<MessageKind, DefaultText> = {
     email: `Hej {{ person.name }},\n\ntyvärr kunde din bokningsförfrågan för ${what.sv} {{ booking.starts }} inte godkännas.${SIGN}`,
   },
   reminder: {
-    sms: `Påminnelse: ${what.sv}, {{ booking.starts }}. {{ account.name }}`,
+    sms: `Påminnelse: ${what.sv}, {{ booking.starts }}. {{ account.name }}${CAL_SMS}`,
     subject: "Påminnelse om din bokning hos {{ account.name }}",
     email: `Hej {{ person.name }},\n\nen påminnelse om din bokning av ${what.sv}: {{ booking.starts }}.${SIGN}`,
   },
@@ -120,7 +124,7 @@ const nb: Record<MessageKind, DefaultText> = {
   confirmation: {
     sms: `Bestillingen din av ${what.nb} er bekreftet: {{ booking.starts }}. {{ account.name }}${LINK_SMS}`,
     subject: "Bestillingen din hos {{ account.name }} er bekreftet",
-    email: `Hei {{ person.name }},\n\nbestillingen din av ${what.nb} er bekreftet: {{ booking.starts }}.${LINK_EMAIL}${SIGN}`,
+    email: `Hei {{ person.name }},\n\nbestillingen din av ${what.nb} er bekreftet: {{ booking.starts }}.${LINK_EMAIL}${calEmail(CAL.nb)}${SIGN}`,
   },
   modification: {
     sms: `Bestillingen din av ${what.nb} er endret: {{ booking.starts }}. {{ account.name }}`,
@@ -138,7 +142,7 @@ const nb: Record<MessageKind, DefaultText> = {
     email: `Hei {{ person.name }},\n\nbeklager, forespørselen din om ${what.nb} {{ booking.starts }} ble avslått.${SIGN}`,
   },
   reminder: {
-    sms: `Påminnelse: ${what.nb}, {{ booking.starts }}. {{ account.name }}`,
+    sms: `Påminnelse: ${what.nb}, {{ booking.starts }}. {{ account.name }}${CAL_SMS}`,
     subject: "Påminnelse om bestillingen din hos {{ account.name }}",
     email: `Hei {{ person.name }},\n\nen påminnelse om bestillingen din av ${what.nb}: {{ booking.starts }}.${SIGN}`,
   },
