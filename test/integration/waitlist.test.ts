@@ -182,13 +182,13 @@ describe("the offer's message", () => {
 });
 
 describe("webhooks", () => {
-  it("a waitlist.* subscription receives joined, offered and expired (the cron's pass passing a lapsed offer on), each with the entry", async () => {
+  it("a waitlist.* subscription receives joined, offered, expired (the cron's pass passing a lapsed offer on) and accepted, each with the entry", async () => {
     // Waitlist off on the site: the private API joins, and only the cron's pass offers.
     const { api: mine, account } = await newAccount();
     const hooks = receiver();
     await must(mine.post("/web_hooks", { web_hook: { target_url: hooks.url, event: "waitlist.*" } }));
     const { cut, booking } = await fullTime(mine);
-    const joinHere = (name: string) => mine.post("/waitlist", { waitlist_entry: { service_id: cut.id, ...TIME, person_attributes: { name } } });
+    const joinHere = (name: string) => mine.post("/waitlist", { waitlist_entry: { service_id: cut.id, ...TIME, person_attributes: { name, email: `${name.toLowerCase()}.hook@example.com` } } });
     const first = (await must(joinHere("Anna"))).waitlist_entry;
     const second = (await must(joinHere("Berit"))).waitlist_entry;
     await must(mine.put(`/bookings/${booking.id}/cancel`, {}));
@@ -201,9 +201,15 @@ describe("webhooks", () => {
     await pass();
     const mineSent = webhooks.sent.map((m) => m.body).filter((b) => b.account_id === account.id);
     expect(mineSent.map((b) => `${b.event} ${b.data.id}`)).toEqual([`waitlist.offered ${first.id}`, `waitlist.expired ${first.id}`, `waitlist.offered ${second.id}`]);
+    // The person offered accepts with the link from their message.
+    const message = await env.DB.prepare("SELECT body FROM messages WHERE account_id = ? AND kind = 'offer' AND body LIKE ? ORDER BY id DESC")
+      .bind(account.id, `%waitlist=${second.id}&%`).first<{ body: string }>();
+    const secret = new URL(message!.body.match(/https?:\/\/\S+/)![0]).searchParams.get("offer")!;
+    await must(site(account.subdomain).post(`/waitlist/${second.id}/accept`, {}, { "x-waitlist-token": secret }));
     // The real queue fans them out in the background, with the joins the private API sent.
-    const requests = await eventually(hooks.requests, (r) => r.length >= 5);
+    const requests = await eventually(hooks.requests, (r) => r.length >= 6);
     expect(requests.map((r) => JSON.parse(r.body)).map((b) => `${b.event} ${b.data.waitlist_entry.id} ${b.data.waitlist_entry.state}`).sort()).toEqual([
+      `waitlist.accepted ${second.id} accepted`,
       `waitlist.expired ${first.id} expired`, `waitlist.joined ${first.id} waiting`, `waitlist.joined ${second.id} waiting`,
       `waitlist.offered ${first.id} offered`, `waitlist.offered ${second.id} offered`,
     ]);
