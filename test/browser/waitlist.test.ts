@@ -1,10 +1,11 @@
 // The waitlist on the booking page in a real browser: joining a full time's line from the day
 // view, a cancel that offers the seat to the first in line by e-mail, and the e-mailed link opened
-// in Chromium, where Accept books the held seat and Let it go passes it to the next in line.
+// in Chromium, where Accept books the held seat and Let it go passes it to the next in line; and
+// the widget on another website joining a full time's line the same way.
 import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "puppeteer-core";
+import type { Browser, ElementHandle, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bookableAccount, DAY, launchBrowser, offerLink, privateApi, siteOrigin } from "./support";
+import { bookableAccount, DAY, hostWebsite, launchBrowser, offerLink, privateApi, siteOrigin } from "./support";
 
 const SCREENSHOTS = "test/browser/screenshots";
 let browser: Browser;
@@ -141,6 +142,96 @@ describe("the waitlist offer on the booking page", () => {
     expect(await page.$("span.slot.full")).not.toBeNull();
     expect(await page.$("a.slot.full")).toBeNull();
     expect(await page.$("#wait-form")).toBeNull();
+    await page.close();
+  });
+});
+
+describe("the waitlist in the widget on another website", () => {
+  let host: Awaited<ReturnType<typeof hostWebsite>>;
+
+  beforeAll(async () => {
+    host = await hostWebsite();
+  });
+
+  afterAll(() => host.close());
+
+  /** An account whose first slot of DAY a private booking fills, and the widget open on that day. */
+  async function widgetOnFullDay(waitlist: boolean) {
+    const { subdomain, serviceId, key } = await bookableAccount();
+    if (waitlist) await privateApi(key, "PUT", "/client", { client: { waitlist_enabled: true } });
+    const slots: { slot: { timestamp: string; timestamp_end: string } }[] = await privateApi(key, "GET", `/services/${serviceId}/slots?from=${DAY}&to=${DAY}`);
+    const slot = slots[0].slot;
+    const booking = (await privateApi(key, "POST", "/bookings", { booking: { service_id: serviceId, booked_from: slot.timestamp, booked_to: slot.timestamp_end } })).booking;
+    host.serve(`<!doctype html><title>My salon</title><h1>Book with us</h1>
+<script src="${siteOrigin(subdomain)}/widget.js"></script>
+<booking-widget service-id="${serviceId}"></booking-widget>`);
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (e) => problems.push(String(e)));
+    page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
+    const shadow = (selector: string) => `document.querySelector("booking-widget")?.shadowRoot?.querySelector(${JSON.stringify(selector)})`;
+    // Puppeteer's selector waits do not see into shadow roots: poll the root itself.
+    const inWidget = async (selector: string) => {
+      await page.waitForFunction(`!!${shadow(selector)}`, { polling: 100, timeout: 20_000 }).catch((e) => {
+        throw new Error(`${selector}: ${e} ${problems.join(" | ")}`);
+      });
+      return (await page.evaluateHandle(shadow(selector))).asElement() as ElementHandle<Element>;
+    };
+    const textOf = (selector: string) => page.evaluate(`${shadow(selector)}?.textContent ?? ""`) as Promise<string>;
+    await page.goto(host.origin);
+    await inWidget("nav");
+    if (!(await page.evaluate(`!!${shadow(`button[data-date="${DAY}"]`)}`))) await (await inWidget("nav button:last-child")).click();
+    await (await inWidget(`button[data-date="${DAY}"]`)).click();
+    await inWidget(".slots button");
+    return { key, serviceId, slot, booking, page, problems, inWidget, textOf, shadow };
+  }
+
+  it("a full slot joins its line with name and e-mail; the cancel offers the seat to that e-mail", async () => {
+    const { key, serviceId, slot, booking, page, problems, inWidget, textOf, shadow } = await widgetOnFullDay(true);
+    const full = await inWidget(`button.slot.full[data-wait="${slot.timestamp}"]`);
+    expect(await textOf(".slot.full")).toBe(`${slot.timestamp.slice(11, 16)} taken · join the waitlist`);
+    await full.click();
+    expect(await textOf("h3")).toBe("Join the waitlist");
+    await (await inWidget("#w-name")).type("Dag");
+    await (await inWidget("#w-email")).type("dag@example.com");
+    await (await inWidget("form.wait button[type=submit]")).click();
+    await inWidget(".in-line[role=status]");
+    expect(await textOf(".in-line")).toBe("You are in line. We will e-mail you if a seat frees.");
+    await page.screenshot({ path: `${SCREENSHOTS}/waitlist-widget.png`, fullPage: true });
+
+    const line: { waitlist_entry: { id: number; state: string; booked_from: string } }[] = await privateApi(key, "GET", `/waitlist?service_id=${serviceId}`);
+    expect(line.map((e) => e.waitlist_entry)).toEqual([expect.objectContaining({
+      state: "waiting", booked_from: slot.timestamp, person_attributes: expect.objectContaining({ name: "Dag", email: "dag@example.com" }),
+    })]);
+    await privateApi(key, "PUT", `/bookings/${booking.id}/cancel`, {});
+    await offerLink(key, "dag@example.com");
+    expect((await privateApi(key, "GET", `/waitlist/${line[0].waitlist_entry.id}`)).waitlist_entry.state).toBe("offered");
+    expect(problems).toEqual([]);
+    expect(await page.evaluate(`!!${shadow(".error:not([hidden])")}`)).toBe(false);
+    await page.close();
+  });
+
+  it("shows the server's sentence when the join is refused", async () => {
+    const { key, slot, booking, page, inWidget, textOf } = await widgetOnFullDay(true);
+    await (await inWidget(`button.slot.full[data-wait="${slot.timestamp}"]`)).click();
+    // The time frees while the form is open: the site refuses to line up for a free time.
+    await privateApi(key, "PUT", `/bookings/${booking.id}/cancel`, {});
+    await (await inWidget("#w-name")).type("Eva");
+    await (await inWidget("#w-email")).type("eva@example.com");
+    await (await inWidget("form.wait button[type=submit]")).click();
+    await inWidget(".error[role=alert]:not([hidden])");
+    expect(await textOf(".error[role=alert]")).toBe("has a free seat: book it instead of waiting");
+    expect(await page.evaluate(`!!document.querySelector("booking-widget").shadowRoot.querySelector(".in-line")`)).toBe(false);
+    await page.close();
+  });
+
+  it("a full slot stays a plain, disabled \"taken\" while the account has the waitlist off", async () => {
+    const { slot, page, problems, inWidget, textOf, shadow } = await widgetOnFullDay(false);
+    const full = await inWidget(".slot.full");
+    expect(await textOf(".slot.full")).toBe(`${slot.timestamp.slice(11, 16)} taken`);
+    expect(await full.evaluate((b) => b.hasAttribute("disabled"))).toBe(true);
+    expect(await page.evaluate(`!!${shadow("[data-wait]")}`)).toBe(false);
+    expect(problems).toEqual([]);
     await page.close();
   });
 });

@@ -50,5 +50,5 @@ bookingPageRoutes.get("/booking-page.css", strictPage, (c) => {
 bookingPageRoutes.get("/widget.js", embeddable, (c) => {
   c.header("Cache-Control", ASSET_CACHE);
   const { account } = c.var;
-  return c.body(widgetScript(wordsFor(account.locale), account.time_zone, holdsSlots(account)), 200, { "Content-Type": "text/javascript; charset=utf-8" });
+  return c.body(widgetScript(wordsFor(account.locale), account.time_zone, holdsSlots(account), account.waitlist_enabled), 200, { "Content-Type": "text/javascript; charset=utf-8" });
 });

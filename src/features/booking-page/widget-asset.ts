@@ -3,15 +3,20 @@
 import { HOLD_JS } from "./hold-asset";
 import type { Words } from "./words";
 
-/** The script, with the account's words and zone and whether it holds slots prepended (one file per booking site). */
-export const widgetScript = (w: Words, timeZone: string, holds: boolean) =>
-  `(function (W, ZONE, HOLDS) {\n${WIDGET_BODY}\n})(${JSON.stringify(w)}, ${JSON.stringify(timeZone)}, ${holds});\n`;
+/**
+ * The script, with the account's words and zone, whether it holds slots and whether a full slot
+ * offers its waitlist prepended (one file per booking site).
+ */
+export const widgetScript = (w: Words, timeZone: string, holds: boolean, waitlist: boolean) =>
+  `(function (W, ZONE, HOLDS, WAITLIST) {\n${WIDGET_BODY}\n})(${JSON.stringify(w)}, ${JSON.stringify(timeZone)}, ${holds}, ${waitlist});\n`;
 
 // Plain ES2017 without template literals, so it can live in this string as written.
 // Slot holds (hold-asset.ts), when HOLDS: a picked time is held before the form opens; a 400 goes
 // back to the day with its sentence, other refusals (holds off, too many) open the form without a
 // hold. Back releases it and then reads the day's slots, so the time shows free again; leaving the
 // host page releases it with keepalive; a booking converts it (nothing left to release).
+// Waitlist, when WAITLIST: a full slot opens a name and e-mail form that posts POST /waitlist, as
+// the page's day view does; its waitlist_token is not kept (the offer comes with its own secret).
 const WIDGET_BODY = String.raw`"use strict";
 var script = document.currentScript;
 var ORIGIN = script ? new URL(script.src).origin : location.origin;
@@ -100,6 +105,8 @@ class BookingWidget extends HTMLElement {
         var time = s.timestamp.slice(11, 16);
         list.appendChild(s.free > 0
           ? el("button", { type: "button", class: "slot", "data-timestamp": s.timestamp, text: time, onclick: function () { self.pick(s); } })
+          : WAITLIST ? el("button", { type: "button", class: "slot full wait", "data-wait": s.timestamp, text: time + " " + W.taken + " · " + W.joinShort,
+            onclick: function () { self.showWait(s); } })
           : el("button", { type: "button", class: "slot full", disabled: true, text: time + " " + W.taken }));
       });
       self.show([
@@ -155,6 +162,26 @@ class BookingWidget extends HTMLElement {
     this.show([el("button", { type: "button", text: "← " + W.back, onclick: function () { self.release().then(function () { self.showDay(self.day); }); } }),
       el("p", {}, [el("strong", { text: slot.formatted_timestamp }), document.createTextNode(" (" + ZONE + ")")]), clock, form]);
     if (clock) holdClock(clock, this.hold);
+  }
+  showWait(slot) {
+    var self = this;
+    var error = el("p", { class: "error", role: "alert", hidden: true });
+    var name = el("input", { id: "w-name", name: "name", autocomplete: "name", required: true });
+    var email = el("input", { id: "w-email", name: "email", type: "email", autocomplete: "email", required: true });
+    var submit = el("button", { type: "submit", class: "primary", text: W.joinWaitlist });
+    var form = el("form", { class: "wait", onsubmit: function (event) {
+      event.preventDefault();
+      submit.disabled = true;
+      api("POST", "/waitlist", { waitlist_entry: { service_id: self.serviceId, booked_from: slot.timestamp, booked_to: slot.timestamp_end,
+        person_attributes: { name: name.value, email: email.value } } }).then(function (r) {
+        if (r.status === 200) return form.replaceWith(el("p", { class: "in-line", role: "status", text: W.inLine }));
+        submit.disabled = false; error.hidden = false; error.textContent = firstMessage(r.body.person_attributes || r.body);
+      }, function () { submit.disabled = false; error.hidden = false; error.textContent = W.failed; });
+    } }, [el("label", { for: "w-name", text: W.name }), name, el("label", { for: "w-email", text: W.email }), email, error, submit]);
+    this.show([el("button", { type: "button", text: "← " + W.back, onclick: function () { self.showDay(self.day); } }),
+      el("h3", { text: W.joinWaitlist }),
+      el("p", {}, [el("strong", { text: slot.formatted_timestamp }), document.createTextNode(" (" + ZONE + ")")]),
+      el("p", { class: "muted", text: W.waitHint }), form]);
   }
   showBooking() {
     var self = this;
