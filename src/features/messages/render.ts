@@ -27,7 +27,8 @@ const liquid = () => (engine ??= import("liquidjs").then(({ Liquid }) => new Liq
 export interface MessageContext {
   account: Account;
   booking?: Booking | null;
-  person?: Person | null;
+  /** A stored person, or who a waitlist entry names (no row yet: no id). */
+  person?: (Pick<Person, "name" | "email" | "phone_number" | "phone_e164"> & { id: number | null }) | null;
   service?: Service | null;
   resource?: Resource | null;
   event?: Event | null;

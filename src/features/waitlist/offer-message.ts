@@ -31,7 +31,7 @@ export async function sendOffer(deps: Deps, entry: WaitlistEntry, secret: string
     const rendered = await renderMessage(templatesFor("offer", channel, deps.account, service ?? null), {
       account: deps.account,
       service: service ?? null,
-      person: { name: person.name, email: person.email, phone_number: phone, phone_e164: phone } as never,
+      person: { id: null, name: person.name, email: person.email, phone_number: phone, phone_e164: phone },
       offer: { from: entry.booked_from, to: entry.booked_to, expiresAt: entry.offer_expires_at ?? deps.now, url: offerLink(siteOriginOf(deps), entry.id, secret) },
     });
     await enqueueMessage(deps, { kind: "offer", channel, recipient, ...rendered }, "record");

@@ -108,7 +108,7 @@ export async function acceptOffer(deps: Deps, id: number, token: string | undefi
       ...(entry.event_id ? {} : { booked_from: new Date(entry.booked_from).toISOString(), booked_to: new Date(entry.booked_to).toISOString() }),
       count: entry.count, person_attributes: entry.person_attributes,
     },
-  } as never, siteOrigin, { heldBy: entry.hold_id });
+  }, siteOrigin, { heldBy: entry.hold_id });
   const [accepted] = await deps.db.update(waitlistEntries).set({ state: "accepted", booking_id: booking.id, updated_at: deps.now })
     .where(eq(waitlistEntries.id, entry.id)).returning();
   await emit(deps, "waitlist.accepted", accepted);
