@@ -3,12 +3,36 @@
 import { and, eq } from "drizzle-orm";
 import { slotHolds, type SlotHold } from "../../db/schema";
 import { toSqlRow, type SqlStatement } from "../../db/sql-statement";
+import { occupiedSpan, type Buffers } from "../../domain/buffers";
 import type { Deps } from "../../env";
 import { liveHold } from "../bookings/active-sql";
 import { fitsCondition, type CapacityScope, type CapacityWindow } from "../bookings/capacity-sql";
 import { MAX_LIVE_HOLDS_PER_ACCOUNT, MAX_LIVE_HOLDS_PER_VISITOR } from "./limits";
 
 export type HoldColumns = Omit<SlotHold, "id">;
+
+/**
+ * A new live hold of `placement`'s time, but for its resource (each candidate tried in turn): what
+ * a visitor's hold and a waitlist offer insert. It occupies what the booking would (buffers: none
+ * on an event, so its span is the event's times, the span the event's fits condition compares).
+ */
+export function newHoldColumns(
+  deps: Pick<Deps, "account" | "now">,
+  placement: { from: number; to: number; eventId: number | null; buffers: Buffers },
+  hold: { serviceId: number; count: number; secretHash: string; clientHash: string | null; expiresAt: number },
+): Omit<HoldColumns, "resource_id"> {
+  const occupied = occupiedSpan(placement.from, placement.to, placement.buffers);
+  return {
+    account_id: deps.account.id, service_id: hold.serviceId, event_id: placement.eventId,
+    booked_from: placement.from, booked_to: placement.to, occupied_from: occupied.from, occupied_to: occupied.to,
+    count: hold.count, secret_hash: hold.secretHash, client_hash: hold.clientHash, expires_at: hold.expiresAt,
+    ended_at: null, ended_by: null, booking_id: null, created_at: deps.now,
+  };
+}
+
+/** The window a hold's fits condition checks: its occupied span. */
+export const holdWindow = (values: Omit<HoldColumns, "resource_id">, now: number): CapacityWindow =>
+  ({ from: values.occupied_from, to: values.occupied_to, count: values.count, now });
 
 /** Live holds of the account, or of one visitor of it when `clientHash` is given, as SQL with its parameters. */
 function liveCount(accountId: number, now: number, clientHash?: string): SqlStatement {

@@ -2,17 +2,16 @@
 // Taken through the CapacityGuard of their scope with the same fits condition as a booking, so a
 // hold that does not fit is refused like one; a hold lapses by time alone; released early by its
 // holder (the secret on the booking site, the key on the private API); converted by a booking.
-import { and, eq, isNull } from "drizzle-orm";
+import { and, isNull } from "drizzle-orm";
 import { slotHolds, type SlotHold } from "../../db/schema";
 import { followBookmark } from "../../db/request-scope";
-import { occupiedSpan } from "../../domain/buffers";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
 import { randomToken, secretsEqual, sha256Hex } from "../../http/secrets";
 import { placeSlot, EVENT_FULL, FULLY_BOOKED } from "../bookings/create";
 import { holdEnding } from "./ending";
 import { MAX_HOLD_MINUTES, MAX_LIVE_HOLDS_PER_ACCOUNT, MAX_LIVE_HOLDS_PER_VISITOR } from "./limits";
-import { holdOfAccount, insertHoldStatement, limitReadStatement, type HoldColumns } from "./queries";
+import { holdOfAccount, holdWindow, insertHoldStatement, limitReadStatement, newHoldColumns, type HoldColumns } from "./queries";
 import type { CreateHoldBody } from "./schema";
 
 const MINUTE_MS = 60_000;
@@ -48,28 +47,14 @@ export async function createHold(deps: Deps, body: CreateHoldBody, holder: Holde
   }
   const secret = randomToken("", 32);
   const minutes = Math.min(Math.max(deps.account.slot_hold_minutes, 1), MAX_HOLD_MINUTES);
-  const occupied = occupiedSpan(placement.from, placement.to, placement.buffers);
-  const base = {
-    account_id: deps.account.id,
-    service_id: service.id,
-    event_id: placement.eventId,
-    booked_from: placement.from,
-    booked_to: placement.to,
-    occupied_from: occupied.from,
-    occupied_to: occupied.to,
-    count,
-    secret_hash: await sha256Hex(secret),
-    client_hash: await clientHashOf(deps, holder),
-    expires_at: deps.now + minutes * MINUTE_MS,
-    ended_at: null,
-    ended_by: null,
-    booking_id: null,
-    created_at: deps.now,
-  };
+  const base = newHoldColumns(deps, placement, {
+    serviceId: service.id, count, secretHash: await sha256Hex(secret), clientHash: await clientHashOf(deps, holder),
+    expiresAt: deps.now + minutes * MINUTE_MS,
+  });
+  const window = holdWindow(base, deps.now);
   let limits: { account_live: number; visitor_live: number; visitor_first_lapse: number | null; account_first_lapse: number | null } | undefined;
   for (const { resource, scope } of placement.candidates) {
     const values: HoldColumns = { ...base, resource_id: resource.id };
-    const window = { from: placement.eventId ? placement.from : occupied.from, to: placement.eventId ? placement.to : occupied.to, count, now: deps.now };
     const result = await deps.capacityGuard.apply(scope, {
       statements: [insertHoldStatement(values, scope, window), limitReadStatement(values, deps.now)],
       atomic: true,
@@ -106,9 +91,16 @@ export async function holdFor(deps: Deps, id: number, holder: Holder, secret: st
 export async function releaseHold(deps: Deps, id: number, holder: Holder, secret: string | undefined): Promise<SlotHold> {
   const hold = await holdFor(deps, id, holder, secret);
   if (holdEnding(hold, deps.now) !== null) return hold;
-  // Releasing only frees capacity, so it needs no guard; the version triggers tell every cache.
-  const [released] = await deps.db.update(slotHolds).set({ ended_at: deps.now, ended_by: "released" })
-    .where(and(eq(slotHolds.id, hold.id), isNull(slotHolds.ended_at))).returning();
   // None: a booking converted it meanwhile, which is how it stands now.
-  return released ?? (await holdFor(deps, id, { kind: "key" }, undefined));
+  return (await endHold(deps, hold.id)) ?? (await holdFor(deps, id, { kind: "key" }, undefined));
+}
+
+/**
+ * Releases the account's hold if it has not ended (a visitor's, or a declined waitlist offer's).
+ * Releasing only frees capacity, so it needs no guard; the version triggers tell every cache.
+ */
+export async function endHold(deps: Deps, holdId: number): Promise<SlotHold | undefined> {
+  const [released] = await deps.db.update(slotHolds).set({ ended_at: deps.now, ended_by: "released" })
+    .where(and(holdOfAccount(deps, holdId), isNull(slotHolds.ended_at))).returning();
+  return released;
 }

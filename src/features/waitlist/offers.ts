@@ -6,11 +6,10 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { slotHolds, waitlistEntries, type WaitlistEntry } from "../../db/schema";
 import { followBookmark } from "../../db/request-scope";
-import { occupiedSpan } from "../../domain/buffers";
 import type { Deps } from "../../env";
 import { formatInstant } from "../../domain/time";
 import { placeSlot } from "../bookings/create";
-import { insertHoldStatement } from "../holds/queries";
+import { holdWindow, insertHoldStatement, newHoldColumns } from "../holds/queries";
 import { emitEvent, performedByOf } from "../webhooks/emit";
 import { randomToken, sha256Hex } from "../../http/secrets";
 import { sendOffer } from "./offer-message";
@@ -54,19 +53,13 @@ async function offer(deps: Deps, entry: WaitlistEntry): Promise<string | null> {
   if (!placement) return null;
   const secret = randomToken("", 32);
   const expiresAt = deps.now + deps.account.waitlist_offer_minutes * MINUTE_MS;
-  const occupied = placement.eventId ? { from: placement.from, to: placement.to } : occupiedSpan(placement.from, placement.to, placement.buffers);
+  const base = newHoldColumns(deps, placement, { serviceId: entry.service_id, count: entry.count, secretHash: await sha256Hex(secret), clientHash: null, expiresAt });
   for (const { resource, scope } of placement.candidates) {
-    const values = {
-      account_id: deps.account.id, service_id: entry.service_id, resource_id: resource.id, event_id: placement.eventId,
-      booked_from: placement.from, booked_to: placement.to, occupied_from: occupied.from, occupied_to: occupied.to,
-      count: entry.count, secret_hash: await sha256Hex(secret), client_hash: null,
-      expires_at: expiresAt,
-      ended_at: null, ended_by: null, booking_id: null, created_at: deps.now,
-    };
+    const values = { ...base, resource_id: resource.id };
     // The entry changes only while it still waits, in the hold's own transaction.
     const result = await deps.capacityGuard.apply(scope, {
       statements: [
-        insertHoldStatement(values, scope, { from: occupied.from, to: occupied.to, count: entry.count, now: deps.now }, { limited: false }),
+        insertHoldStatement(values, scope, holdWindow(base, deps.now), { limited: false }),
         {
           sql: `UPDATE waitlist_entries SET state = 'offered', hold_id = (SELECT MAX(id) FROM slot_holds), offer_expires_at = ?, updated_at = ?
                 WHERE id = ? AND state = 'waiting' AND changes() = 1`,

@@ -1,8 +1,8 @@
 // The waitlist (docs/decisions/waitlist.md): a visitor or an integrator joins the line of a full
 // time or event with the person attributes a booking takes, and gets a token that opens their
 // place (to see it, leave it, or accept an offer). Offers are made by offers.ts.
-import { and, asc, eq, isNull } from "drizzle-orm";
-import { slotHolds, waitlistEntries, type WaitlistEntry } from "../../db/schema";
+import { and, asc, eq } from "drizzle-orm";
+import { waitlistEntries, type WaitlistEntry } from "../../db/schema";
 import { accountD1 } from "../../db/shards";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
@@ -15,6 +15,8 @@ import { occupiedSpan } from "../../domain/buffers";
 import { emitEvent, performedByOf } from "../webhooks/emit";
 import type { JoinWaitlistBody } from "./schema";
 import { offerFreedSeats } from "./offers";
+import { holdOfAccount } from "../holds/queries";
+import { endHold } from "../holds/service";
 import { toWaitlistJson } from "./serializer";
 
 /** Who asks: a visitor by the entry's token (booking site), or the account's key. */
@@ -73,7 +75,7 @@ async function opens(deps: Deps, entry: WaitlistEntry, token: string | undefined
   const hash = await sha256Hex(token);
   if (await secretsEqual(hash, entry.token_hash)) return true;
   if (entry.state !== "offered" || !entry.hold_id) return false;
-  const hold = await deps.db.query.slotHolds.findFirst({ where: and(eq(slotHolds.id, entry.hold_id), eq(slotHolds.account_id, deps.account.id)) });
+  const hold = await deps.db.query.slotHolds.findFirst({ where: holdOfAccount(deps, entry.hold_id) });
   return hold !== undefined && (await secretsEqual(hash, hold.secret_hash));
 }
 
@@ -81,10 +83,7 @@ async function opens(deps: Deps, entry: WaitlistEntry, token: string | undefined
 export async function leaveWaitlist(deps: Deps, id: number, asker: Asker): Promise<WaitlistEntry> {
   const entry = await entryFor(deps, id, asker);
   if (entry.state !== "waiting" && entry.state !== "offered") return entry;
-  if (entry.hold_id) {
-    await deps.db.update(slotHolds).set({ ended_at: deps.now, ended_by: "released" })
-      .where(and(eq(slotHolds.id, entry.hold_id), isNull(slotHolds.ended_at)));
-  }
+  if (entry.hold_id) await endHold(deps, entry.hold_id);
   const [left] = await deps.db.update(waitlistEntries).set({ state: "left", updated_at: deps.now })
     .where(and(eq(waitlistEntries.id, entry.id), eq(waitlistEntries.state, entry.state))).returning();
   // A declined offer's seat goes to the next in line now, not at the next cron.
@@ -101,7 +100,7 @@ export async function leaveWaitlist(deps: Deps, id: number, asker: Asker): Promi
 export async function acceptOffer(deps: Deps, id: number, token: string | undefined, siteOrigin: string) {
   const entry = await entryFor(deps, id, { kind: "visitor", token });
   if (entry.state !== "offered" || !entry.hold_id) throw ApiError.invalid("waitlist_entry", `is ${entry.state}, not offered`);
-  const hold = await deps.db.query.slotHolds.findFirst({ where: and(eq(slotHolds.id, entry.hold_id), eq(slotHolds.account_id, deps.account.id)) });
+  const hold = await deps.db.query.slotHolds.findFirst({ where: holdOfAccount(deps, entry.hold_id) });
   const { booking, token: bookingToken } = await createOnSite(deps, {
     booking: {
       service_id: entry.service_id, event_id: entry.event_id, resource_id: hold?.resource_id ?? entry.resource_id,
