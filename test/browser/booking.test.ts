@@ -4,7 +4,7 @@ import { mkdirSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import type { Browser, ElementHandle, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bookableAccount, DAY, hostWebsite, launchBrowser, siteOrigin, verificationCode } from "./support";
+import { bookableAccount, DAY, launchBrowser, siteOrigin, useHostWebsite, verificationCode } from "./support";
 
 const SCREENSHOTS = "test/browser/screenshots";
 let browser: Browser;
@@ -133,13 +133,7 @@ describe("the booking page", () => {
 });
 
 describe("the widget on another website", () => {
-  let host: Awaited<ReturnType<typeof hostWebsite>>;
-
-  beforeAll(async () => {
-    host = await hostWebsite();
-  });
-
-  afterAll(() => host.close());
+  const host = useHostWebsite();
 
   it("books a slot, takes the emailed code, shows confirmed, and cancels", async () => {
     const { subdomain, serviceId, key } = await bookableAccount();

@@ -3,7 +3,7 @@
 // lapse, a booking takes the held seat, and a time taken meanwhile sends the visitor back.
 import type { Browser, ElementHandle, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bookableAccount, DAY, enableSlotHolds, expectFreeSeats, hostWebsite, launchBrowser, siteOrigin } from "./support";
+import { bookableAccount, DAY, enableSlotHolds, expectFreeSeats, launchBrowser, siteOrigin, useHostWebsite } from "./support";
 
 let browser: Browser;
 
@@ -138,13 +138,7 @@ describe("slot holds on the booking page", () => {
 });
 
 describe("slot holds in the widget on another website", () => {
-  let host: Awaited<ReturnType<typeof hostWebsite>>;
-
-  beforeAll(async () => {
-    host = await hostWebsite();
-  });
-
-  afterAll(() => host.close());
+  const host = useHostWebsite();
 
   /** The host page with the widget, its errors collected, and a poll for elements in its shadow root. */
   async function widgetPage(subdomain: string, serviceId: number) {

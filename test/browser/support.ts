@@ -4,7 +4,7 @@ import { createServer } from "node:http";
 import { existsSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import puppeteer, { type Browser } from "puppeteer-core";
-import { expect, inject } from "vitest";
+import { afterAll, beforeAll, expect, inject } from "vitest";
 
 const USER_AGENT = "booking-browser-tests/1.0";
 export const port = () => inject("devPort");
@@ -120,5 +120,18 @@ export async function hostWebsite() {
     origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     serve(page: string) { html = page; },
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
+
+/** The host website for the describe block it is called in: opened before its tests, closed after them. */
+export function useHostWebsite() {
+  let host: Awaited<ReturnType<typeof hostWebsite>> | undefined;
+  beforeAll(async () => {
+    host = await hostWebsite();
+  });
+  afterAll(() => host?.close());
+  return {
+    get origin() { return host!.origin; },
+    serve: (page: string) => host!.serve(page),
   };
 }

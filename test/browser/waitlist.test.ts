@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, ElementHandle, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bookableAccount, DAY, hostWebsite, launchBrowser, offerLink, privateApi, siteOrigin } from "./support";
+import { bookableAccount, DAY, launchBrowser, offerLink, privateApi, siteOrigin, useHostWebsite } from "./support";
 
 const SCREENSHOTS = "test/browser/screenshots";
 let browser: Browser;
@@ -147,13 +147,7 @@ describe("the waitlist offer on the booking page", () => {
 });
 
 describe("the waitlist in the widget on another website", () => {
-  let host: Awaited<ReturnType<typeof hostWebsite>>;
-
-  beforeAll(async () => {
-    host = await hostWebsite();
-  });
-
-  afterAll(() => host.close());
+  const host = useHostWebsite();
 
   /** An account whose first slot of DAY a private booking fills, and the widget open on that day. */
   async function widgetOnFullDay(waitlist: boolean) {
