@@ -36,6 +36,8 @@ export const privateFeatures: [string, Hono<AppEnv>][] = [
   ["/web_hooks", onFirstUse("webHooks")],
   ["/messages", onFirstUse("messages")],
   ["/calendar_feeds", onFirstUse("calendarFeeds")],
+  // Assistants book through the Model Context Protocol with the same services (docs/decisions/mcp.md).
+  ["/mcp", onFirstUse("privateMcp")],
 ];
 
 export const publicFeatures: [string, Hono<AppEnv>][] = [
@@ -48,6 +50,8 @@ export const publicFeatures: [string, Hono<AppEnv>][] = [
   ["/people/perishable_token", perishableTokenRoutes],
   // Calendar apps subscribe to a feed by its secret URL; messages link a booking's file (signed).
   ["/calendar", onFirstUse("calendarFiles")],
+  // An assistant books for a visitor through the Model Context Protocol (docs/decisions/mcp.md).
+  ["/mcp", onFirstUse("siteMcp")],
   // The page a person books on (GET /), its script and style, and the widget's script.
   ["/", onFirstUse("bookingPage")],
 ];

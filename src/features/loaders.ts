@@ -13,6 +13,8 @@ export const routeLoaders = {
   categories: () => import("./categories/routes").then((m) => m.categoryRoutes),
   events: () => import("./events/routes").then((m) => m.eventRoutes),
   messages: () => import("./messages/routes").then((m) => m.messageRoutes),
+  privateMcp: () => import("./mcp/routes").then((m) => m.privateMcpRoutes),
+  siteMcp: () => import("./mcp/routes").then((m) => m.siteMcpRoutes),
   operator: () => import("./operator/routes").then((m) => m.operatorRoutes),
   people: () => import("./people/routes").then((m) => m.peopleRoutes),
   perishableTokens: () => import("./perishable-tokens/routes").then((m) => m.perishableTokenRoutes),

@@ -146,6 +146,12 @@ export const ROUTE_TABLES: Record<FeatureRoutes, RouteTable> = {
     ["GET", "/:id"],
     ["GET", "/:id"],
   ],
+  privateMcp: [
+    ["POST", "/"],
+  ],
+  siteMcp: [
+    ["POST", "/"],
+  ],
   operator: [
     ["ALL", "/*"],
     ["POST", "/accounts"],

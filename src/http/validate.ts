@@ -17,7 +17,7 @@ import { refuseMalformedText } from "./well-formed";
  * and every later time.
  */
 const asyncSchemas = new WeakSet<z.ZodType>();
-function parseSyncFirst<S extends z.ZodType>(schema: S, raw: unknown) {
+export function parseSyncFirst<S extends z.ZodType>(schema: S, raw: unknown) {
   if (!asyncSchemas.has(schema)) {
     try {
       return schema.safeParse(raw);

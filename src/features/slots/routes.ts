@@ -11,16 +11,7 @@ import { slotsQuery } from "./schema";
 import { availableDatesOf, nextAvailableDateOf, slotsOf, type SlotReadOptions } from "./service";
 import { BOOKMARK_HEADER } from "../../http/server-timing";
 import type { Slot } from "../../domain/slots";
-
-const toSlotJson = (s: Slot) => ({
-  timestamp: s.timestamp,
-  timestamp_end: s.timestamp_end,
-  formatted_timestamp: s.formatted_timestamp,
-  formatted_timestamp_end: s.formatted_timestamp_end,
-  free: s.free,
-  available_resources: s.available_resources,
-  maximum_capacity: s.maximum_capacity,
-});
+import { toSlotJson } from "./serializer";
 
 /**
  * Each slot's JSON, written once per slot object: a cached answer hands out the same objects

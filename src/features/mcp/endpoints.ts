@@ -1,0 +1,47 @@
+// What each MCP endpoint offers: the booking site's tools are a visitor's journey under the
+// public rules; the private API's add what its key may do besides (docs/decisions/mcp.md).
+import type { Account } from "../../db/schema";
+import { privateBookingTools } from "./private-tools";
+import { siteBookingTools } from "./site-tools";
+import { findingTools, holdingTools } from "./time-tools";
+import type { McpTool } from "./tool";
+
+const siteFinding = findingTools("site");
+const privateTools: readonly McpTool[] = [...findingTools("private"), ...holdingTools, ...privateBookingTools];
+
+/** Holds are offered on the site only where the account enabled them, as its POST /slots/holds is. */
+export const siteToolsOf = (account: Account): readonly McpTool[] =>
+  [...siteFinding, ...(account.slot_holds_enabled ? holdingTools : []), ...siteBookingTools];
+
+export const privateToolsOf = (): readonly McpTool[] => privateTools;
+
+const SMS = 1;
+const EMAIL = 2;
+
+function verificationNote(account: Account): string {
+  if (account.verification_method === SMS) {
+    return "Bookings are verified by SMS: the person needs a phone_number, receives a five-digit code, and verify_booking takes it within 20 minutes.";
+  }
+  if (account.verification_method === EMAIL) {
+    return "Bookings are verified by e-mail: the person needs an email, receives a five-digit code, and verify_booking takes it within 20 minutes.";
+  }
+  return "Bookings need no verification code.";
+}
+
+export function siteInstructions(account: Account): string {
+  return [
+    `The booking site of ${account.name}. Every time is in ${account.time_zone}; find_times also shows each in the person's own zone when given.`,
+    `To book: list_services, find_available_dates, find_times, ${account.slot_holds_enabled ? "hold_time while you ask for the person's details, " : ""}then book with the person's name and contact.`,
+    verificationNote(account),
+    account.confirm_manually ? `${account.name} confirms each booking itself: it awaits their confirmation after booking.` : "",
+    "Keep the booking_id and booking_token book answers: show_booking and cancel_booking need both.",
+  ].filter(Boolean).join(" ");
+}
+
+export function privateInstructions(account: Account): string {
+  return [
+    `The private booking API of ${account.name}, with its API key. Every time is in ${account.time_zone}.`,
+    "The booking site's tools without its public rules (book may set confirm, ignore_capacity, person_id),",
+    "plus reads over bookings and people and the confirm, decline and cancel actions.",
+  ].join(" ");
+}

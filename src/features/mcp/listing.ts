@@ -1,0 +1,42 @@
+// tools/list: each tool's input and output as JSON Schema, converted from its zod schemas once
+// per isolate (the conversion walks every schema; a listing asks for it on every connect).
+import { z } from "zod";
+import type { McpTool } from "./tool";
+
+type JsonSchema = { type: "object"; [key: string]: unknown };
+
+interface ListedTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+  annotations: McpTool["annotations"] & { title: string };
+}
+
+const listed = new WeakMap<McpTool, ListedTool>();
+
+/**
+ * What a client may send (`io: "input"`: "10" and 10 are both an id, as in a form) and what the
+ * tool answers. A rule JSON Schema cannot say (a refinement) is checked when the tool runs.
+ */
+const jsonSchemaOf = (schema: z.ZodType, io: "input" | "output") =>
+  z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+
+function listingOf(tool: McpTool): ListedTool {
+  let entry = listed.get(tool);
+  if (!entry) {
+    entry = {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: jsonSchemaOf(tool.input, "input"),
+      outputSchema: jsonSchemaOf(tool.output, "output"),
+      annotations: { title: tool.title, ...tool.annotations },
+    };
+    listed.set(tool, entry);
+  }
+  return entry;
+}
+
+export const toolListing = (tools: readonly McpTool[]) => tools.map(listingOf);
