@@ -163,7 +163,44 @@ function errorsOf(op: Operation): Json {
   return Object.fromEntries(Object.entries(refs).map(([status, name]) => [status, refTo("responses", name)]));
 }
 
+/** A JSON-RPC error (`id: null`) from the transport, or the HTTP error the same status has elsewhere. */
+const jsonRpcOr = (description: string, schema: string) => ({
+  description,
+  headers: headerRefs(RATE_HEADERS),
+  content: { "application/json": { schema: { anyOf: [ref("JsonRpcAnswer"), ref(schema)] } } },
+});
+
+/** An MCP endpoint's answers besides 200: JSON-RPC errors where the transport refuses, HTTP errors before it. */
+function jsonRpcResponses(op: Operation): Json {
+  return {
+    "202": { description: "A notification was taken (`notifications/initialized`); no body.", headers: headerRefs(RATE_HEADERS) },
+    "400": jsonRpcOr("Not one JSON-RPC message (a batch, or not JSON): a JSON-RPC error; or no User-Agent.", "AttributeErrors"),
+    ...(op.surface === "private" ? { "401": refTo("responses", "Unauthorized"), "402": refTo("responses", "PaymentRequired") } : { "404": refTo("responses", "NotFound") }),
+    "406": jsonRpcOr("Accept must list both application/json and text/event-stream, and not XML only.", "Error"),
+    "413": refTo("responses", "PayloadTooLarge"),
+    "415": jsonRpcOr("Content-Type must be application/json.", "Error"),
+    "429": refTo("responses", "TooManyRequests"),
+    "500": refTo("responses", "ServerError"),
+  };
+}
+
+function jsonRpcOperation(op: Operation): Json {
+  return {
+    operationId: operationId(op),
+    summary: op.summary,
+    description: "JSON-RPC 2.0 over Streamable HTTP (MCP 2025-11-25 and earlier), stateless: no `Mcp-Session-Id`, no stream (GET is 405), one message per request. Every call draws on the request budgets. docs/decisions/mcp.md.",
+    tags: [op.tag],
+    security: SECURITY[op.surface],
+    requestBody: { required: true, content: { "application/json": { schema: ref(op.body!.id) } } },
+    responses: {
+      "200": { description: "The JSON-RPC answer.", headers: headerRefs(RATE_HEADERS), content: { "application/json": { schema: ref(op.answer.id) } } },
+      ...jsonRpcResponses(op),
+    },
+  };
+}
+
 function operationObject(op: Operation, inputSchemas: Json): Json {
+  if (op.jsonRpc) return jsonRpcOperation(op);
   const pathParams = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: "path", required: true, schema: PATH_PARAMS[name] }));
   const parameters = [
     ...pathParams,

@@ -55,11 +55,13 @@ export interface Operation {
   waitlistToken?: boolean;
   /** A 503 answer, for the health check when the database does not answer. */
   unavailable?: Json;
+  /** A JSON-RPC endpoint (MCP): its body and answers are JSON-RPC messages, its 202 a notification taken. */
+  jsonRpc?: boolean;
 }
 
 type Json = Record<string, unknown>;
 
-type Entry = [method: Method, path: string, summary: string, answer: Answer, extra?: Pick<Operation, "query" | "body" | "html" | "media" | "bookingToken" | "holdSecret" | "waitlistToken">];
+type Entry = [method: Method, path: string, summary: string, answer: Answer, extra?: Pick<Operation, "query" | "body" | "html" | "media" | "bookingToken" | "holdSecret" | "waitlistToken" | "jsonRpc">];
 
 const body = (id: string, schema: z.ZodType) => ({ body: { id, schema } });
 const query = (schema: z.ZodType) => ({ query: schema });
@@ -73,6 +75,28 @@ const waitlistJoined = other("WaitlistJoined", z.object({
   waitlist_entry: WaitlistEntry,
   waitlist_token: z.string().meta({ description: "Opens this one place (X-Waitlist-Token on the booking site), and accepts its offer. Shown only here." }),
 }));
+
+const jsonRpcId = z.union([z.string(), z.number().int()]);
+
+/** One JSON-RPC 2.0 message: a request (with `id`) or a notification. Batches are refused. */
+const jsonRpcMessage = z.object({
+  jsonrpc: z.literal("2.0"),
+  id: jsonRpcId.optional().meta({ description: "Absent on a notification (`notifications/initialized`)." }),
+  method: z.string().meta({ examples: ["initialize", "tools/list", "tools/call"] }),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+
+const jsonRpcAnswer = other("JsonRpcAnswer", z.object({
+  jsonrpc: z.literal("2.0"),
+  id: jsonRpcId.nullable(),
+  result: z.record(z.string(), z.unknown()).optional().meta({
+    description: "`tools/call`: the tool's answer as `structuredContent` (and as text), or `isError: true` with the API's sentences as text.",
+  }),
+  error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }).optional(),
+}));
+
+const mcpEntry = (who: string): Entry =>
+  ["post", "", `The Model Context Protocol endpoint: ${who}`, jsonRpcAnswer, { ...body("JsonRpcMessage", jsonRpcMessage), jsonRpc: true }];
 
 const group = (surface: Surface, prefix: string, tag: Tag, entries: Entry[]): Operation[] =>
   entries.map(([method, path, summary, answer, extra]) => ({
@@ -248,6 +272,12 @@ export const operations: Operation[] = [
     ["get", "", "The account's calendar feeds (without their URLs)", list("calendar_feed", "CalendarFeed")],
     ["post", "", "Create or rotate the feed of a resource (or, without resource_id, of the account); answers its URL once, the old URL ends at once", one("calendar_feed", "CalendarFeed"), body("CreateCalendarFeedBody", createCalendarFeedBody)],
     ["delete", "/{id}", "Delete a calendar feed: its URL ends at once", one("calendar_feed", "CalendarFeed")],
+  ]),
+  ...group("private", `${P}/mcp`, "Assistants (MCP)", [
+    mcpEntry("the booking site's tools without its public rules, plus bookings, people and the confirm, decline and cancel actions, for the key's account"),
+  ]),
+  ...group("public", "/mcp", "Assistants (MCP)", [
+    mcpEntry("an assistant finds a time and books it for a visitor under the booking site's rules; the booking token opens it again"),
   ]),
   ...group("public", "/calendar", "Calendar feeds", [
     ["get", "/{file}", "A calendar feed (`cal_….ics`, the secret URL): iCalendar with ETag; If-None-Match answers 304", other("Calendar", z.string()), { media: "text/calendar" }],

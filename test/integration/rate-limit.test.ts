@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:test";
 import { ADMIN_TOKEN, newAccount, send, type Client } from "../support/api";
+import { catalogue } from "../support/bookings";
+import { mcpClient } from "../support/mcp";
 
 // This file runs in the `workers-rate-limit` project: wrangler.toml's budget of 80 per 20 s.
 const LIMIT = 80;
@@ -123,20 +125,26 @@ describe("rate limit on HTTP requests", () => {
   });
 });
 
-describe("rate limit per API key", () => {
-  const KEY_LIMIT = 240; // wrangler.toml's RATE_LIMIT_KEY_REQUESTS
-  const policy = (limit: number) => ({ limit, windowMs: WINDOW_SECONDS * 1000 });
-  const sha256 = async (text: string) =>
-    [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))].map((b) => b.toString(16).padStart(2, "0")).join("");
-  /**
-   * Spends `n` of a budget straight on the RateLimiter object the middleware uses (the key's is
-   * named by the key's hash): hundreds of HTTP requests would outlast the window on a loaded machine.
-   */
-  const spend = async (name: string, limit: number, n: number) => {
-    const stub = env.RATE_LIMITER.getByName(name);
-    for (let i = 0; i < n; i += 1) await stub.hit(policy(limit));
-  };
+const KEY_LIMIT = 240; // wrangler.toml's RATE_LIMIT_KEY_REQUESTS
+const policy = (limit: number) => ({ limit, windowMs: WINDOW_SECONDS * 1000 });
+const sha256 = async (text: string) =>
+  [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))].map((b) => b.toString(16).padStart(2, "0")).join("");
+/**
+ * Spends `n` of a budget straight on the RateLimiter object the middleware uses (the key's is
+ * named by the key's hash): hundreds of HTTP requests would outlast the window on a loaded machine.
+ */
+const spend = async (name: string, limit: number, n: number) => {
+  const stub = env.RATE_LIMITER.getByName(name);
+  for (let i = 0; i < n; i += 1) await stub.hit(policy(limit));
+};
 
+/** Spends a budget until `left` requests remain, however many the client's own handshake took. */
+const spendUntil = async (name: string, limit: number, left: number) => {
+  const stub = env.RATE_LIMITER.getByName(name);
+  while ((await stub.hit(policy(limit))).remaining > left);
+};
+
+describe("rate limit per API key", () => {
   it("counts a key's requests from every address, refuses it with the key's headers, and leaves other keys alone", async () => {
     const { api: spender } = await newAccount();
     const keyBudget = `key:${await sha256(spender.apiKey)}`;
@@ -170,6 +178,31 @@ describe("rate limit per API key", () => {
     expect(res.body.error).toContain("from one address");
     const keyState = await env.RATE_LIMITER.getByName(`key:${await sha256(fresh.apiKey)}`).hit(policy(KEY_LIMIT));
     expect(keyState.remaining).toBe(KEY_LIMIT - 1);
+  });
+});
+
+describe("rate limit on MCP tool calls", () => {
+  it("counts every tool call on the booking site against the address's budget, and refuses the 81st before the tool runs", async () => {
+    const make = catalogue(api);
+    const chair = await make.resource({ title: "Chair" });
+    const cut = await make.service({ title: "Cut", interval: 60 });
+    await make.provider(chair.id, cut.id);
+    const ip = freshIp();
+    const mcp = await mcpClient(`http://${subdomain}.localhost/mcp`, from(ip));
+    await spendUntil(ip, LIMIT, 1);
+    expect((await mcp.call("list_services")).services).toHaveLength(1);
+    const booking = { service_id: cut.id, booked_from: "2030-01-07 10:00", booked_to: "2030-01-07 11:00", person_attributes: { name: "Ola" } };
+    await expect(mcp.client.callTool({ name: "book", arguments: { booking } })).rejects.toMatchObject({ code: 429 });
+    const bookings = await env.DB.prepare("SELECT COUNT(*) AS n FROM bookings WHERE resource_id = ?").bind(chair.id).first<{ n: number }>();
+    expect(bookings!.n).toBe(0);
+  });
+
+  it("counts every tool call on the private API against the key's budget", async () => {
+    const { api: spender } = await newAccount();
+    const mcp = await mcpClient("http://api.test/api/v1/mcp", { ...from(freshIp()), authorization: `Bearer ${spender.apiKey}` });
+    await spendUntil(`key:${await sha256(spender.apiKey)}`, KEY_LIMIT, 1);
+    expect((await mcp.call("list_services")).services).toEqual([]);
+    await expect(mcp.call("list_services")).rejects.toMatchObject({ code: 429, message: expect.stringContaining("for one API key") });
   });
 });
 

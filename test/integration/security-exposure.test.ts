@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount, publicSite, send, type Client } from "../support/api";
 import { catalogue, must, rawBooking } from "../support/bookings";
 import { settledMessagesOf, uniquePhone } from "../support/messages";
+import { mcpClient } from "../support/mcp";
 import { mountedRoutes } from "../support/security";
 
 const HIDDEN = "HIDDENMARK";
@@ -55,6 +56,7 @@ const CHECKED_SITE_ROUTES = [
   "GET /", "GET /booking-page.js", "GET /booking-page.css", "GET /widget.js",
   "GET /health", "GET /favicon.ico",
   "GET /calendar/:file", "GET /calendar/bookings/:file",
+  "POST /mcp",
 ].sort();
 
 describe("the booking site's route table", () => {
@@ -322,6 +324,37 @@ describe("perishable tokens on the site", () => {
     const code = /(\d{5})/.exec(latest.body)![1];
     const res = await site.post("/people/perishable_token/verify", { perishable_token: code, person: { phone_number: phone } });
     expect(res.body).toEqual({ person: {} });
+  });
+});
+
+describe("the MCP tools on the site (POST /mcp)", () => {
+  it("offer a visitor's tools only, and answer what the site's REST routes answer: no template, person, code or private booking", async () => {
+    const mcp = await mcpClient(`${site.origin}/mcp`);
+    // This account holds times (the slot holds block above enables them), so its site offers holds too.
+    expect(mcp.tools.map((t) => t.name).sort()).toEqual(["book", "cancel_booking", "find_available_dates", "find_times", "hold_time", "list_services", "release_hold", "show_booking", "verify_booking"]);
+    const { services } = await mcp.call("list_services");
+    expect(services.map((s: any) => s.id).sort()).toEqual([ids.service, ids.attendance].sort());
+    for (const service of services) expect(Object.keys(service).sort()).toEqual(SERVICE_KEYS);
+    const { slots } = await mcp.call("find_times", { service_id: ids.service, from: DAY });
+    expect(slots.length).toBeGreaterThan(0);
+    for (const slot of slots) expect(Object.keys(slot).sort()).toEqual(SLOT_KEYS);
+    expect((await mcp.refusal("find_times", { service_id: ids.retired, from: DAY })).error.status).toBe(404);
+
+    const free = slots.at(-1);
+    const booked = await mcp.call("book", { booking: { service_id: ids.service, booked_from: free.timestamp, booked_to: free.timestamp_end, person_attributes: { name: "Vis", phone_number: person.phone_number } } });
+    expect(Object.keys(booked.booking).sort()).toEqual(PUBLIC_BOOKING_KEYS);
+    const { verification_code } = (await rawBooking(booked.booking.id))!;
+    const everything = JSON.stringify([services, slots, booked]);
+    expect(everything).not.toContain(HIDDEN);
+    expect(everything).not.toContain(verification_code);
+    expect(everything).not.toContain(person.email);
+
+    // The key's booking has no token: none opens it, the visitor's own token included.
+    for (const tool of ["show_booking", "cancel_booking"]) {
+      const refused = await mcp.refusal(tool, { booking_id: ids.privateBooking, booking_token: booked.booking_token });
+      expect(refused.error).toEqual({ status: 404, error: { error: "The booking was not found." } });
+    }
+    expect((await rawBooking(ids.privateBooking))!.state).toBe("confirmed");
   });
 });
 

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount, publicSite, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
 import { settledMessagesOf, uniquePhone } from "../support/messages";
+import { mcpClient } from "../support/mcp";
 import { dbSnapshot, mountedRoutes, settledCollection } from "../support/security";
 import { drive, eventMessage, receiver } from "../support/webhooks";
 
@@ -75,10 +76,13 @@ beforeAll(async () => {
 });
 
 /** What the intruder sends, and what it must get: 404 for the owner's ids, 400 for references to them, 200 for its own. */
-type Probe = [method: string, path: string, body: unknown, expected: 200 | 400 | 404];
+type Probe = [method: string, path: string, body: unknown, expected: 200 | 400 | 404, headers?: Record<string, string>];
 const LISTINGS = ["all", "recent", "unconfirmed", "upcoming", "visible"];
 const slotsQuery = `?from=${DATE}&to=${DATE}`;
 const flags = { cancellation_send_email: false };
+const MCP_HEADERS = { accept: "application/json, text/event-stream" };
+/** One MCP tool call as its JSON-RPC request; its refusal is a tool result, checked tool by tool below. */
+const toolCall = (name: string, args: Record<string, unknown>) => ({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
 
 /** One entry per mounted route pattern: every pattern must appear here, and only those. */
 function sweep(): Record<string, Probe[]> {
@@ -185,6 +189,8 @@ function sweep(): Record<string, Probe[]> {
     "POST /calendar_feeds": [["POST", "/calendar_feeds", { calendar_feed: { resource_id: o.resource } }, 404],
       ["POST", "/calendar_feeds", { calendar_feed: { resource_id: mine.resource } }, 200], ["POST", "/calendar_feeds", {}, 200]],
     "DELETE /calendar_feeds/:id": [["DELETE", `/calendar_feeds/${o.calendarFeed}`, null, 404]],
+    "POST /mcp": [["POST", "/mcp", toolCall("get_booking", { booking_id: o.booking }), 200, MCP_HEADERS],
+      ["POST", "/mcp", toolCall("list_bookings", { person_id: o.person }), 200, MCP_HEADERS]],
     "GET /client": [["GET", "/client", null, 200]],
     "PUT /client": [["PUT", "/client", { client: { name: "Renamed", id: ownerId, account_id: ownerId } }, 200]],
     "GET /client/holidays": [["GET", "/client/holidays", null, 200]],
@@ -222,6 +228,40 @@ async function ownerRows() {
   ]));
 }
 
+describe("another tenant's key on every private MCP tool", () => {
+  it("refuses the owner's ids as the REST routes do (404, or 400 for a reference), finds none of the owner's in a list, and changes nothing", async () => {
+    const before = await ownerRows();
+    const mcp = await mcpClient("http://api.test/api/v1/mcp", { authorization: `Bearer ${intruder.apiKey}` });
+    const window = { booked_from: "2030-01-12 10:00", booked_to: "2030-01-12 11:00" };
+    const refusals: [tool: string, args: Record<string, unknown>, status: 400 | 404][] = [
+      ["get_booking", { booking_id: o.booking }, 404],
+      ["get_booking", { booking_id: o.eventBooking, extended: true }, 404],
+      ["verify_booking", { booking_id: o.booking, verification_code: "12345" }, 404],
+      ["confirm_booking", { booking_id: o.booking }, 404],
+      ["decline_booking", { booking_id: o.eventBooking }, 404],
+      ["cancel_booking", { booking_id: o.booking }, 404],
+      ["get_person", { person_id: o.person }, 404],
+      ["find_times", { service_id: o.service, from: DATE }, 404],
+      ["find_available_dates", { service_id: o.service, from: DATE }, 404],
+      ["hold_time", { service_id: o.service, ...window }, 400],
+      ["release_hold", { hold_id: o.hold }, 404],
+      ["book", { booking: { service_id: o.service, ...window, person_attributes: { name: "x" } } }, 400],
+      ["book", { booking: { resource_id: mine.resource, person_id: o.person, ...window } }, 400],
+      ["book", { booking: { event_id: o.event, person_attributes: { name: "x" } } }, 400],
+    ];
+    for (const [tool, args, status] of refusals) {
+      const refused = await mcp.refusal(tool, args);
+      expect({ tool, status: refused.error.status }, refused.text).toEqual({ tool, status });
+      expect(refused.text, tool).not.toContain(MARK);
+    }
+    expect((await mcp.call("list_bookings", { person_id: o.person })).bookings).toEqual([]);
+    expect((await mcp.call("list_bookings", { listing: "all", external_id: `${MARK}-ext` })).bookings).toEqual([]);
+    expect((await mcp.call("list_people", { search: MARK })).people).toEqual([]);
+    expect(JSON.stringify(await mcp.call("list_services"))).not.toContain(MARK);
+    expect(await ownerRows()).toEqual(before);
+  });
+});
+
 describe("the sweep table", () => {
   it("covers every route mounted on the private API, and names no route that is not mounted", () => {
     const mounted = mountedRoutes("/api/v1").map((r) => `${r.method} ${r.path.slice("/api/v1".length)}`).sort();
@@ -234,8 +274,8 @@ describe("another tenant's key on every private route", () => {
   it("answers 404 for the owner's ids, 400 for references to them, never shows the owner's data, and changes none of it", async () => {
     const before = await ownerRows();
     for (const [route, probes] of Object.entries(sweep())) {
-      for (const [method, path, body, expected] of probes) {
-        const res = method === "GET" ? await intruder.get(path) : await intruder[method.toLowerCase() as "post"](path, body ?? undefined);
+      for (const [method, path, body, expected, headers] of probes) {
+        const res = method === "GET" ? await intruder.get(path) : await intruder[method.toLowerCase() as "post"](path, body ?? undefined, headers);
         const context = `${route}: ${method} ${path}`;
         expect({ context, status: res.status }, JSON.stringify(res.body)).toEqual({ context, status: expected });
         if (expected === 404) expect(res.body, context).toEqual({ error: expect.any(String) });
