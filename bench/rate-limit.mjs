@@ -25,7 +25,9 @@ function noLimiterConfig() {
   const config = readFileSync(join(root, "wrangler.toml"), "utf8")
     .replace(/^name = "(.*)"$/m, 'name = "$1-bench-no-limiter"')
     .replace(/^main = ".*"$/m, 'main = "../no-limiter-worker.ts"')
-    .replace(/^migrations_dir = "(.*)"$/gm, 'migrations_dir = "../../$1"');
+    .replace(/^migrations_dir = "(.*)"$/gm, 'migrations_dir = "../../$1"')
+    // [alias] modules (the MCP SDK's ajv) are relative to the file, which lives in bench/.build.
+    .replaceAll('"./src/', '"../../src/');
   const file = join(here, ".build", "wrangler.no-limiter.toml");
   writeFileSync(file, config);
   return file;

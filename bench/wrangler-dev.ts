@@ -19,7 +19,9 @@ function floorConfig(): string {
   const config = readFileSync(join(root, "wrangler.toml"), "utf8")
     .replace(/^name = "(.*)"$/m, 'name = "$1-bench-floor"')
     .replace(/^main = ".*"$/m, 'main = "../floor-worker.ts"')
-    .replace(/^migrations_dir = "(.*)"$/gm, 'migrations_dir = "../../$1"');
+    .replace(/^migrations_dir = "(.*)"$/gm, 'migrations_dir = "../../$1"')
+    // [alias] modules (the MCP SDK's ajv) are relative to the file, which lives in bench/.build.
+    .replaceAll('"./src/', '"../../src/');
   const file = join(root, "bench", ".build", "wrangler.floor.toml");
   writeFileSync(file, config);
   return file;
