@@ -12,6 +12,8 @@ export interface Ask {
   ip: string;
   key?: string;
   body?: unknown;
+  /** More request headers (the MCP suite's `Accept` and protocol version). */
+  headers?: Record<string, string>;
 }
 
 export interface Answer {
@@ -38,6 +40,7 @@ export function fleetClient(port: number, cpuNow: () => number) {
         "cf-connecting-ip": ask.ip,
         ...(ask.key ? { authorization: `Bearer ${ask.key}` } : {}),
         ...(payload !== undefined ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}),
+        ...ask.headers,
       },
     }, (res) => {
       const chunks: Buffer[] = [];

@@ -22,6 +22,7 @@ const allSuites = [
   { name: "rate-limit", script: join(here, "rate-limit.mjs") },
   { name: "shards", entry: join(here, "shards.ts") },
   { name: "fleet", entry: join(here, "fleet.ts") },
+  { name: "mcp", entry: join(here, "mcp.ts") },
 ];
 const args = process.argv.slice(2);
 // --profile: each HTTP read figure also takes a CPU profile of the Worker (after measuring).

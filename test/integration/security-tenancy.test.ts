@@ -235,7 +235,7 @@ describe("another tenant's key on every private MCP tool", () => {
     const window = { booked_from: "2030-01-12 10:00", booked_to: "2030-01-12 11:00" };
     const refusals: [tool: string, args: Record<string, unknown>, status: 400 | 404][] = [
       ["get_booking", { booking_id: o.booking }, 404],
-      ["get_booking", { booking_id: o.eventBooking, extended: true }, 404],
+      ["get_booking", { booking_id: o.eventBooking }, 404],
       ["verify_booking", { booking_id: o.booking, verification_code: "12345" }, 404],
       ["confirm_booking", { booking_id: o.booking }, 404],
       ["decline_booking", { booking_id: o.eventBooking }, 404],

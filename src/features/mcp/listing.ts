@@ -1,5 +1,5 @@
 // tools/list: each tool's input and output as JSON Schema, converted from its zod schemas once
-// per isolate (the conversion walks every schema; a listing asks for it on every connect).
+// per isolate (the conversion walks every schema; every client's connect lists the tools).
 import { z } from "zod";
 import type { McpTool } from "./tool";
 
@@ -17,11 +17,24 @@ interface ListedTool {
 const listed = new WeakMap<McpTool, ListedTool>();
 
 /**
+ * An assistant carries every listed schema in its context, so what says nothing is left out: the
+ * safe-integer bounds zod gives every `.int()`, and the answers' examples (their fields are
+ * described; the inputs keep theirs, which show the formats to send).
+ */
+function compact(io: "input" | "output") {
+  return ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+    if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+    if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+    if (io === "output") delete jsonSchema.examples;
+  };
+}
+
+/**
  * What a client may send (`io: "input"`: "10" and 10 are both an id, as in a form) and what the
  * tool answers. A rule JSON Schema cannot say (a refinement) is checked when the tool runs.
  */
 const jsonSchemaOf = (schema: z.ZodType, io: "input" | "output") =>
-  z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+  z.toJSONSchema(schema, { io, unrepresentable: "any", override: compact(io) }) as JsonSchema;
 
 function listingOf(tool: McpTool): ListedTool {
   let entry = listed.get(tool);

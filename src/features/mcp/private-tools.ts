@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { idParam } from "../../http/fields";
 import { pageRequest, BOOKINGS_PAGE_SIZE } from "../../http/pagination";
-import { Booking, Person } from "../../openapi/objects";
+import { Booking as RestBooking, Person, PublicBooking } from "../../openapi/objects";
 import { listAnswer } from "../bookings/list-answer";
 import { actionBody, createBookingBody, listQuery, showQuery, verifyCodeBody } from "../bookings/schema";
 import { createBooking, getBookingWithRelated, LISTINGS, transition, verifyWithCode } from "../bookings/service";
@@ -16,7 +16,17 @@ import { bookingJson } from "./rendering";
 import { defineTool, type McpTool } from "./tool";
 
 const bookingId = idParam.meta({ description: "The booking's id." });
+
+/**
+ * The private API's booking with its resource, service and event in brief, as REST answers it
+ * without `extended`: the whole objects would make each tool's outputSchema (which an assistant
+ * carries in its context for every tool) about three times larger, for fields get_person and
+ * list_services already answer.
+ */
+const Booking = RestBooking.extend({ resource: PublicBooking.shape.resource, service: PublicBooking.shape.service, event: PublicBooking.shape.event });
 const answered = z.object({ booking: Booking });
+/** The REST inputs without `extended`, which asks for the whole related objects (see Booking). */
+const brief = { extended: true } as const;
 
 const nextCursor = z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." });
 
@@ -24,12 +34,12 @@ const book = defineTool({
   name: "book",
   title: "Create a booking",
   description: "Creates a booking as POST /bookings does on the private API: for a service's time (booked_from, booked_to) or an event, for a person (person_id or person_attributes). `confirm: true` skips verification; capacity is checked unless ignore_capacity.",
-  input: createBookingBody.extend({ idempotency_key: idempotencyKeyInput() }),
+  input: createBookingBody.omit(brief).extend({ idempotency_key: idempotencyKeyInput() }),
   output: answered,
   root: "booking",
   async run(context, { idempotency_key, ...body }) {
     return oncePerKey(context, "book", idempotency_key, body, async () =>
-      ({ booking: await bookingJson(context.deps, await createBooking(context.deps, body), body.extended) }));
+      ({ booking: await bookingJson(context.deps, await createBooking(context.deps, body)) }));
   },
 });
 
@@ -37,11 +47,11 @@ const getBooking = defineTool({
   name: "get_booking",
   title: "Get a booking",
   description: "One booking of the account by id, with its person, service and resource.",
-  input: showQuery.extend({ booking_id: bookingId }),
+  input: showQuery.omit(brief).extend({ booking_id: bookingId }),
   output: answered,
   annotations: { readOnlyHint: true },
-  async run({ deps }, { booking_id, extended }) {
-    return { booking: await bookingJson(deps, await getBookingWithRelated(deps, booking_id), extended) };
+  async run({ deps }, { booking_id }) {
+    return { booking: await bookingJson(deps, await getBookingWithRelated(deps, booking_id)) };
   },
 });
 
@@ -49,12 +59,12 @@ const listBookings = defineTool({
   name: "list_bookings",
   title: "List bookings",
   description: `The account's bookings, as GET /bookings answers them: filter by service_id, person_id, resource_id, event_id, start and end (instants), state. \`listing\` picks upcoming, recent, unconfirmed, all or visible instead of the active ones. Up to ${BOOKINGS_PAGE_SIZE} a page.`,
-  input: listQuery.extend({ listing: z.enum(LISTINGS).optional() }),
+  input: listQuery.omit(brief).extend({ listing: z.enum(LISTINGS).optional() }),
   output: z.object({ bookings: z.array(Booking), total_count: z.number().int(), next_cursor: nextCursor }),
   annotations: { readOnlyHint: true },
   async run({ deps }, { listing = "active", ...query }) {
     const answer = await listAnswer(deps, listing, query, pageRequest(query.page, BOOKINGS_PAGE_SIZE, query.cursor));
-    const items = JSON.parse(new TextDecoder().decode(answer.body)) as { booking: z.input<typeof Booking> }[];
+    const items = JSON.parse(new TextDecoder().decode(answer.body)) as { booking: Record<string, unknown> }[];
     return { bookings: items.map((item) => item.booking), total_count: answer.total, next_cursor: answer.nextCursor ?? null };
   },
 });
@@ -63,10 +73,10 @@ const verifyBooking = defineTool({
   name: "verify_booking",
   title: "Verify a booking with its code",
   description: "Submits the code the person received for a booking awaiting_verification.",
-  input: verifyCodeBody.extend({ booking_id: bookingId }),
+  input: verifyCodeBody.omit(brief).extend({ booking_id: bookingId }),
   output: answered,
-  async run({ deps }, { booking_id, verification_code, extended, ...flags }) {
-    return { booking: await bookingJson(deps, await verifyWithCode(deps, booking_id, verification_code, flags), extended) };
+  async run({ deps }, { booking_id, verification_code, ...flags }) {
+    return { booking: await bookingJson(deps, await verifyWithCode(deps, booking_id, verification_code, flags)) };
   },
 });
 
@@ -80,10 +90,10 @@ const actionTool = (action: keyof typeof ACTIONS) => defineTool({
   name: `${action}_booking`,
   ...ACTIONS[action],
   description: `${ACTIONS[action].description} The person is told as the account's messages say, unless a *_send_* flag says otherwise.`,
-  input: actionBody.extend({ booking_id: bookingId }),
+  input: actionBody.omit(brief).extend({ booking_id: bookingId }),
   output: answered,
-  async run({ deps }, { booking_id, extended, ...flags }) {
-    return { booking: await bookingJson(deps, await transition(deps, booking_id, action, flags), extended) };
+  async run({ deps }, { booking_id, ...flags }) {
+    return { booking: await bookingJson(deps, await transition(deps, booking_id, action, flags)) };
   },
 });
 

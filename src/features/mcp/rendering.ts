@@ -1,15 +1,16 @@
-// A booking as the REST routes answer it: the private API's whole booking, the booking site's public one.
+// A booking as the REST routes answer it without `extended`: the private API's whole booking, the
+// booking site's public one, each with its resource, service and event in brief.
 import type { Booking } from "../../db/schema";
 import type { Deps } from "../../env";
 import { toBookingJson, toPublicBookingJson } from "../bookings/serializer";
 import { loadRelated } from "../bookings/service";
 
-const viewOf = (deps: Deps, extended: boolean) => ({ timeZone: deps.account.time_zone, now: deps.now, extended });
+const viewOf = (deps: Deps) => ({ timeZone: deps.account.time_zone, now: deps.now, extended: false });
 
-export async function bookingJson(deps: Deps, booking: Booking, extended = false) {
-  return toBookingJson(booking, await loadRelated(deps, [booking]), viewOf(deps, extended));
+export async function bookingJson(deps: Deps, booking: Booking) {
+  return toBookingJson(booking, await loadRelated(deps, [booking]), viewOf(deps));
 }
 
 export async function publicBookingJson(deps: Deps, booking: Booking) {
-  return toPublicBookingJson(booking, await loadRelated(deps, [booking]), viewOf(deps, false));
+  return toPublicBookingJson(booking, await loadRelated(deps, [booking]), viewOf(deps));
 }
