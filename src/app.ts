@@ -49,8 +49,9 @@ const bookingSiteCors = cors({
   // DELETE and X-Hold-Secret: the widget releases its visitor's slot hold (docs/decisions/holds.md).
   allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
   // X-Booking-Token opens one visitor's own booking (docs/decisions/booking-site.md); X-Waitlist-Token
-  // their place in a waitlist or its offer (docs/decisions/waitlist.md).
-  allowHeaders: ["Content-Type", "Idempotency-Key", "If-None-Match", "X-Booking-Token", "X-Hold-Secret", "X-Waitlist-Token", "x-d1-bookmark"],
+  // their place in a waitlist or its offer (docs/decisions/waitlist.md); an MCP client in a browser
+  // sends Mcp-Protocol-Version after its handshake (docs/decisions/mcp.md).
+  allowHeaders: ["Content-Type", "Idempotency-Key", "If-None-Match", "X-Booking-Token", "X-Hold-Secret", "X-Waitlist-Token", "x-d1-bookmark", "Mcp-Protocol-Version"],
   exposeHeaders: ["Link", "Current-Page", "Page-Items", "Total-Count", "Total-Pages", "Retry-After",
     "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "X-Request-Id", "ETag", "Server-Timing", "x-d1-bookmark"],
   maxAge: 86_400,

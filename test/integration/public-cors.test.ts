@@ -30,6 +30,15 @@ describe("CORS on the booking site", () => {
     expect(res.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("x-hold-secret");
   });
 
+  it("lets an MCP client in a browser call the booking site's /mcp after its handshake", async () => {
+    const res = await send("OPTIONS", `http://${subdomain}.localhost/mcp`, {
+      headers: { origin: "https://assistant.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type,mcp-protocol-version" },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("mcp-protocol-version");
+  });
+
   it("marks public reads as readable from any origin", async () => {
     const res = await send("GET", `http://${subdomain}.localhost/services`, { headers: { origin: "https://shop.example" } });
     expect(res.status).toBe(200);

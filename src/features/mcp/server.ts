@@ -22,7 +22,7 @@ export interface Endpoint {
   requestId: string;
 }
 
-async function callTool(endpoint: Endpoint, name: string, args: unknown) {
+export async function callTool(endpoint: Endpoint, name: string, args: unknown) {
   const tool = endpoint.tools.find((t) => t.name === name);
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `There is no tool ${name}: tools/list names them.`);
   try {
