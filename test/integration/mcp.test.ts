@@ -294,6 +294,23 @@ describe("the transport", () => {
     expect(batch.body.error.message).toContain("batches are not accepted");
   });
 
+  it("refuses a body that is not UTF-8 rather than booking with replacement characters", async () => {
+    const before = await bookingsOn(salon.resourceId);
+    const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "book", arguments: {
+      booking: { service_id: salon.serviceId, booked_from: `${DAY} 16:00`, booked_to: `${DAY} 16:30`, person_attributes: { name: "NAME", email: "latin1@example.com" } },
+    } } });
+    const bytes = new TextEncoder().encode(call);
+    const at = call.indexOf("NAME");
+    bytes.set([0x4a, 0xf8, 0x72, 0x6e], at); // "Jørn" in Latin-1: 0xF8 alone is not UTF-8
+    const res = await send("POST", `http://${salon.subdomain}.localhost/mcp`, {
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: bytes,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: -32700, message: expect.stringContaining("UTF-8") });
+    expect(await bookingsOn(salon.resourceId)).toBe(before);
+  });
+
   it("is served by the booking site only where the account has one", async () => {
     await expect(mcpClient("http://no-such-account.localhost/mcp")).rejects.toMatchObject({ code: 404 });
     expect(publicSite(salon.subdomain).origin).toContain(salon.subdomain);

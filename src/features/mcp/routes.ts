@@ -21,9 +21,10 @@ const jsonRpcError = (status: number, code: number, message: string) =>
 async function messageOf(c: C): Promise<unknown> {
   let message: unknown;
   try {
-    message = JSON.parse(await c.req.text());
+    // Fatal: bytes that are not UTF-8 are refused, never stored as replacement characters (spec: Encoding).
+    message = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(await c.req.arrayBuffer()));
   } catch {
-    return jsonRpcError(400, -32700, "Parse error: the body is not JSON.");
+    return jsonRpcError(400, -32700, "Parse error: the body is not JSON in UTF-8.");
   }
   if (Array.isArray(message)) {
     return jsonRpcError(400, -32600, "Send one JSON-RPC message per request: batches are not accepted, so that every tool call counts against the request budget.");
