@@ -22,7 +22,7 @@ async function messageOf(c: C): Promise<unknown> {
   let message: unknown;
   try {
     // Fatal: bytes that are not UTF-8 are refused, never stored as replacement characters (spec: Encoding).
-    message = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(await c.req.arrayBuffer()));
+    message = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(await c.req.arrayBuffer()));
   } catch {
     return jsonRpcError(400, -32700, "Parse error: the body is not JSON in UTF-8.");
   }
