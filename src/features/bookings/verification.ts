@@ -2,29 +2,28 @@
 // account's method, the five-digit code and its 20-minute life.
 import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js";
 import type { Account } from "../../db/schema";
+import { EMAIL_VERIFICATION, SMS_VERIFICATION } from "../../domain/verification-methods";
 import type { PersonValues } from "../people/identity";
 import { personError } from "./person-link";
 
 export const VERIFICATION_TTL_MS = 20 * 60 * 1000;
-const SMS = 1;
-const EMAIL = 2;
 
 export const verificationRequired = (account: Account, confirm: boolean) =>
-  !confirm && (account.verification_method === SMS || account.verification_method === EMAIL);
+  !confirm && (account.verification_method === SMS_VERIFICATION || account.verification_method === EMAIL_VERIFICATION);
 
 /**
  * The attribute the method sends to must be there, also for an existing person (spec 2017-07-05);
  * an SMS number must be a real number in its country, not only the right length.
  */
 export function checkVerificationContact(account: Account, person: PersonValues | null): void {
-  if (account.verification_method === SMS) {
+  if (account.verification_method === SMS_VERIFICATION) {
     const phone = person?.phone_number;
     if (!phone) throw personError(["needs a phone number for SMS verification"], { phone_number: ["can't be blank"] });
     if (!parsePhoneNumberFromString(phone, account.country_code as CountryCode)?.isValid()) {
       throw personError(["needs a phone number for SMS verification"], { phone_number: ["is not a valid phone number"] });
     }
   }
-  if (account.verification_method === EMAIL && !person?.email) {
+  if (account.verification_method === EMAIL_VERIFICATION && !person?.email) {
     throw personError(["needs an email address for email verification"], { email: ["can't be blank"] });
   }
 }

@@ -1,6 +1,8 @@
 // What each MCP endpoint offers: the booking site's tools are a visitor's journey under the
 // public rules; the private API's add what its key may do besides (docs/decisions/mcp.md).
 import type { Account } from "../../db/schema";
+import { EMAIL_VERIFICATION, SMS_VERIFICATION } from "../../domain/verification-methods";
+import { VERIFICATION_TTL_MS } from "../bookings/verification";
 import { privateBookingTools } from "./private-tools";
 import { siteBookingTools } from "./site-tools";
 import { findingTools, holdingTools } from "./time-tools";
@@ -15,17 +17,16 @@ export const siteToolsOf = (account: Account): readonly McpTool[] =>
 
 export const privateToolsOf = (): readonly McpTool[] => privateTools;
 
-const SMS = 1;
-const EMAIL = 2;
+/** How the account's bookings are proven, and what the person needs for it. */
+const VERIFICATION = {
+  [SMS_VERIFICATION]: { by: "SMS", needs: "a phone_number" },
+  [EMAIL_VERIFICATION]: { by: "e-mail", needs: "an email" },
+} as Record<number, { by: string; needs: string } | undefined>;
 
 function verificationNote(account: Account): string {
-  if (account.verification_method === SMS) {
-    return "Bookings are verified by SMS: the person needs a phone_number, receives a five-digit code, and verify_booking takes it within 20 minutes.";
-  }
-  if (account.verification_method === EMAIL) {
-    return "Bookings are verified by e-mail: the person needs an email, receives a five-digit code, and verify_booking takes it within 20 minutes.";
-  }
-  return "Bookings need no verification code.";
+  const method = VERIFICATION[account.verification_method];
+  if (!method) return "Bookings need no verification code.";
+  return `Bookings are verified by ${method.by}: the person needs ${method.needs}, receives a five-digit code, and verify_booking takes it within ${VERIFICATION_TTL_MS / 60_000} minutes.`;
 }
 
 export function siteInstructions(account: Account): string {

@@ -3,6 +3,7 @@
 // Create booking; booleans sent as false are honoured, spec 2020-03-13).
 import type { Account, Booking } from "../../db/schema";
 import type { BookingChange } from "../../domain/booking-states";
+import { EMAIL_VERIFICATION, SMS_VERIFICATION } from "../../domain/verification-methods";
 import type { Channel, MessageKind } from "./kinds";
 
 export type Audience = "customer" | "admin";
@@ -13,8 +14,6 @@ export interface DueMessage {
   audience: Audience;
 }
 
-const SMS_VERIFICATION = 1;
-const EMAIL_VERIFICATION = 2;
 
 /** The flag prefix each kind answers to (`cancellation_send_sms`, ...). */
 const FLAG_PREFIX: Partial<Record<MessageKind, string>> = {
