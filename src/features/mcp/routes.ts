@@ -18,7 +18,7 @@ const jsonRpcError = (status: number, code: number, message: string) =>
  * The one JSON-RPC message of the body. A batch is refused: the request budgets count requests,
  * and one request must be one tool call for "every tool call draws on the budget" to hold.
  */
-async function messageOf(c: C): Promise<unknown> {
+async function messageOf(c: C): Promise<{ message: unknown } | Response> {
   let message: unknown;
   try {
     // Fatal: bytes that are not UTF-8 are refused, never stored as replacement characters (spec: Encoding).
@@ -29,16 +29,16 @@ async function messageOf(c: C): Promise<unknown> {
   if (Array.isArray(message)) {
     return jsonRpcError(400, -32600, "Send one JSON-RPC message per request: batches are not accepted, so that every tool call counts against the request budget.");
   }
-  return message;
+  return { message };
 }
 
 function mcpRoutes(endpointOf: (c: C) => Omit<Endpoint, "context" | "requestId">, holderOf: (c: C) => Holder) {
   const routes = new Hono<AppEnv>();
   routes.post("/", async (c) => {
-    const message = await messageOf(c);
-    if (message instanceof Response) return message;
+    const read = await messageOf(c);
+    if (read instanceof Response) return read;
     const context = { deps: deps(c), siteOrigin: new URL(c.req.url).origin, holder: holderOf(c) };
-    return answerMcp(c.req.raw, message, { ...endpointOf(c), context, requestId: c.var.requestId });
+    return answerMcp(c.req.raw, read.message, { ...endpointOf(c), context, requestId: c.var.requestId });
   });
   return routes;
 }

@@ -45,8 +45,9 @@ interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   root?: string;
   annotations?: Annotations;
   /**
-   * The answer `output` describes. Checked against it at run time, as the REST answers are against
-   * the OpenAPI document (the serializers' types are wider than the documented enums).
+   * The answer `output` describes. Typed loosely (the serializers' types are wider than the
+   * documented enums): an MCP client checks each answer against the listed outputSchema, and the
+   * tests drive the SDK's client, as the REST tests check answers against the OpenAPI document.
    */
   run(context: ToolContext, input: z.output<I>): Promise<Record<string, unknown>>;
 }
