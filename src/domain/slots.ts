@@ -82,6 +82,11 @@ export interface Slot extends RawSlot {
   timestamp_end: string;
   formatted_timestamp: string;
   formatted_timestamp_end: string;
+  /**
+   * An attendance service's slot is one event: its id, which a booking names. The slot endpoints
+   * do not answer it (their shape is the spec's); the MCP tools do, so an assistant can book it.
+   */
+  event_id?: number;
 }
 
 interface Prepared {

@@ -158,6 +158,24 @@ describe("a visitor's booking through the booking site's tools", () => {
   });
 });
 
+describe("classes and events", () => {
+  it("answers a published event's id with its free seats, and books the seat by that id", async () => {
+    const make = catalogue(salon.api);
+    const yoga = await make.service({ title: "Yoga", booking_type: "attendance" });
+    const open = await make.event({ resourceId: salon.resourceId, serviceId: yoga.id, capacity: 2, starts: "2030-01-08 18:00", ends: "2030-01-08 19:00", title: "Evening yoga" });
+    await make.event({ resourceId: salon.resourceId, serviceId: yoga.id, capacity: 2, starts: "2030-01-08 20:00", ends: "2030-01-08 21:00", published: false });
+    const site = await siteMcp(salon);
+    const { slots } = await site.call("find_times", { service_id: yoga.id, from: "2030-01-08" });
+    expect(slots).toEqual([expect.objectContaining({ event_id: open, timestamp: "2030-01-08T18:00:00+01:00", free: 2 })]);
+    const booked = await site.call("book", { booking: { event_id: open, person_attributes: person("Ida") } });
+    expect(booked.booking).toMatchObject({ event_id: open, event: { id: open, title: "Evening yoga" }, state: "awaiting_verification" });
+    expect((await site.call("find_times", { service_id: yoga.id, from: "2030-01-08" })).slots[0].free).toBe(1);
+    // The REST slots keep the spec's shape: no event id there.
+    const rest = await must(salon.api.get(`/services/${yoga.id}/slots?from=2030-01-08&to=2030-01-08`));
+    expect(rest[0].slot).not.toHaveProperty("event_id");
+  });
+});
+
 describe("times in the person's own zone", () => {
   it("answers each free time in the visitor's zone too, across the DST days of Oslo and New York", async () => {
     const site = await siteMcp(salon);

@@ -25,7 +25,7 @@ const answered = z.object({ booking: PublicBooking });
 const book = defineTool({
   name: "book",
   title: "Book a time",
-  description: "Books a free time (from find_times: its timestamp and timestamp_end as booked_from and booked_to) for the person named. The answer's booking_token opens the booking later. When the booking is awaiting_verification, a code was sent to the person: ask them for it and call verify_booking, or the booking lapses in 20 minutes.",
+  description: "Books a free time for the person named: from find_times, its timestamp and timestamp_end as booked_from and booked_to with the service_id, or for a class or event its event_id alone. The answer's booking_token opens the booking later. When the booking is awaiting_verification, a code was sent to the person: ask them for it and call verify_booking, or the booking lapses in 20 minutes.",
   input: z.object({ booking: visitorBooking, hold_secret: createBookingBody.shape.hold_secret, idempotency_key: idempotencyKeyInput() }),
   output: z.object({ booking: PublicBooking, booking_token: bookingToken }),
   root: "booking",

@@ -36,10 +36,11 @@ const SLOT_TIME_ZONE_NOTE = "`from` and `to` are dates (YYYY-MM-DD) in the accou
 const FreeTime = Slot.extend({
   visitor_timestamp: z.string().optional().meta({ description: "The start in the person's time zone, ISO 8601 with its offset." }),
   visitor_formatted_timestamp: z.string().optional().meta({ description: "The start as the person reads it, in their time zone." }),
+  event_id: z.number().int().optional().meta({ description: "A class or event (an attendance service's time): book it with this as booking.event_id." }),
 });
 
-function inVisitorZone(context: ToolContext, slot: FoundSlot, zone: string | undefined) {
-  const json = toSlotJson(slot);
+function freeTimeJson(context: ToolContext, slot: FoundSlot, zone: string | undefined) {
+  const json = { ...toSlotJson(slot), ...(slot.event_id ? { event_id: slot.event_id } : {}) };
   if (!zone) return json;
   const texts = slotTimeTexts(slot.startMs, offsetMsAt(slot.startMs, zone), localeOf(context.deps.account.locale));
   return { ...json, visitor_timestamp: texts.iso, visitor_formatted_timestamp: texts.local };
@@ -75,14 +76,14 @@ const findAvailableDatesTool = (surface: Surface) => defineTool({
 const findTimesTool = (surface: Surface) => defineTool({
   name: "find_times",
   title: "Find the free times",
-  description: `The times with a free seat for the service, in order. ${SLOT_TIME_ZONE_NOTE} Without \`to\`, the one day \`from\` (default today). Book one with its \`timestamp\` and \`timestamp_end\` as booked_from and booked_to.`,
+  description: `The times with a free seat for the service, in order. ${SLOT_TIME_ZONE_NOTE} Without \`to\`, the one day \`from\` (default today). Book one with its \`timestamp\` and \`timestamp_end\` as booked_from and booked_to, or, for a class or event, with its \`event_id\`.`,
   input: rangeInput.extend({ time_zone: visitorZone }),
   output: z.object({ time_zone: accountZone, slots: z.array(FreeTime) }),
   annotations: { readOnlyHint: true },
   async run(context, { service_id, time_zone, ...range }) {
     const { deps } = context;
     const slots = await slotsOf(deps, service_id, range, { publicOnly: surface === "site", exact: false });
-    return { time_zone: deps.account.time_zone, slots: slots.filter((s) => s.free > 0).map((s) => inVisitorZone(context, s, time_zone)) };
+    return { time_zone: deps.account.time_zone, slots: slots.filter((s) => s.free > 0).map((s) => freeTimeJson(context, s, time_zone)) };
   },
 });
 

@@ -66,7 +66,7 @@ async function compute(
         return {
           startMs: event.starts_at, endMs: event.ends_at, date: dateInZone(event.starts_at, tz),
           timestamp: start.iso, timestamp_end: end.iso, formatted_timestamp: start.local, formatted_timestamp_end: end.local,
-          free, available_resources: free > 0 ? [event.resource_id] : [], maximum_capacity: event.capacity,
+          free, available_resources: free > 0 ? [event.resource_id] : [], maximum_capacity: event.capacity, event_id: event.id,
         };
       });
     return { ...fresh, slots };
