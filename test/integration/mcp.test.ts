@@ -158,6 +158,22 @@ describe("a visitor's booking through the booking site's tools", () => {
   });
 });
 
+describe("many assistants at one free seat", () => {
+  it("books it once: 20 parallel book calls, one booking, the others refused in the API's words", async () => {
+    const mine = await shop({ verification_method: 0 });
+    const assistants = await Promise.all(Array.from({ length: 20 }, () => siteMcp(mine)));
+    const time = { service_id: mine.serviceId, booked_from: `${DAY} 12:00`, booked_to: `${DAY} 12:30` };
+    const results = await Promise.all(assistants.map((a, i) =>
+      a.client.callTool({ name: "book", arguments: { booking: { ...time, person_attributes: person(`P${i}`) } } })));
+    const booked = results.filter((r) => !r.isError);
+    expect(booked).toHaveLength(1);
+    for (const refused of results.filter((r) => r.isError)) {
+      expect((refused.content as { text: string }[])[0].text).toBe("booked_from is not available: the resource is fully booked at this time");
+    }
+    expect(await bookingsOn(mine.resourceId)).toBe(1);
+  });
+});
+
 describe("classes and events", () => {
   it("answers a published event's id with its free seats, and books the seat by that id", async () => {
     const make = catalogue(salon.api);
