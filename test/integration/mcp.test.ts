@@ -10,6 +10,7 @@ import { eventually } from "../support/queues";
 import { receiver } from "../support/webhooks";
 
 const DAY = "2030-01-07"; // a Monday
+const DRAFT_7 = "http://json-schema.org/draft-07/schema#";
 const SITE_TOOLS = ["list_services", "find_available_dates", "find_times", "book", "verify_booking", "show_booking", "cancel_booking"];
 
 interface Shop {
@@ -55,6 +56,10 @@ describe("tools/list", () => {
     expect(book.inputSchema.properties).toHaveProperty("idempotency_key");
     expect(book.outputSchema?.properties).toHaveProperty("booking_token");
     expect(site.tools.find((t) => t.name === "find_times")!.annotations?.readOnlyHint).toBe(true);
+    // Draft 7, as the SDK's McpServer lists tools: what draft-7 validators (ajv's default) compile.
+    for (const tool of site.tools) {
+      expect([tool.name, tool.inputSchema.$schema, tool.outputSchema?.$schema]).toEqual([tool.name, DRAFT_7, DRAFT_7]);
+    }
 
     const api = await privateMcp(salon);
     const names = api.tools.map((t) => t.name);

@@ -32,9 +32,11 @@ function compact(io: "input" | "output") {
 /**
  * What a client may send (`io: "input"`: "10" and 10 are both an id, as in a form) and what the
  * tool answers. A rule JSON Schema cannot say (a refinement) is checked when the tool runs.
+ * Draft 7, as the SDK's own McpServer lists its tools: clients that validate with a draft-7
+ * validator (ajv's default) cannot compile a 2020-12 schema, and newer clients read draft 7 too.
  */
 const jsonSchemaOf = (schema: z.ZodType, io: "input" | "output") =>
-  z.toJSONSchema(schema, { io, unrepresentable: "any", override: compact(io) }) as JsonSchema;
+  z.toJSONSchema(schema, { io, target: "draft-7", unrepresentable: "any", override: compact(io) }) as JsonSchema;
 
 function listingOf(tool: McpTool): ListedTool {
   let entry = listed.get(tool);
