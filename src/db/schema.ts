@@ -410,6 +410,11 @@ export const slotHolds = sqliteTable(
     ended_by: text("ended_by"),
     booking_id: integer("booking_id"),
     created_at: instant("created_at").notNull(),
+    /**
+     * The waitlist entry whose offer this hold is (null for a visitor's or the key's hold): it goes
+     * in only while that entry waits, in the transaction that makes the entry `offered` with it.
+     */
+    waitlist_entry_id: integer("waitlist_entry_id"),
   },
   (t) => [
     // The capacity readers: live holds of a resource overlapping a span, as bookings_resource_occupied.

@@ -91,6 +91,9 @@ describe("a hold", () => {
     expect(typeof secret).toBe("string");
     const minutes = (Date.parse(hold.expires_at) - Date.parse(hold.created_at)) / 60_000;
     expect(minutes).toBe(5);
+    // It ends at exactly the instant answered (instants are answered to the second), not up to a second later.
+    const stored = await env.DB.prepare("SELECT expires_at FROM slot_holds WHERE id = ?").bind(hold.id).first<{ expires_at: number }>();
+    expect(stored!.expires_at).toBe(Date.parse(hold.expires_at));
     expect((await freeOn(cut.id))["10:00"]).toBe(0);
     expect((await freeOn(cut.id))["11:00"]).toBe(1);
 

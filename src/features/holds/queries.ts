@@ -19,16 +19,23 @@ export type HoldColumns = Omit<SlotHold, "id">;
 export function newHoldColumns(
   deps: Pick<Deps, "account" | "now">,
   placement: { from: number; to: number; eventId: number | null; buffers: Buffers },
-  hold: { serviceId: number; count: number; secretHash: string; clientHash: string | null; expiresAt: number },
+  hold: { serviceId: number; count: number; secretHash: string; clientHash: string | null; expiresAt: number; waitlistEntryId?: number },
 ): Omit<HoldColumns, "resource_id"> {
   const occupied = occupiedSpan(placement.from, placement.to, placement.buffers);
   return {
     account_id: deps.account.id, service_id: hold.serviceId, event_id: placement.eventId,
     booked_from: placement.from, booked_to: placement.to, occupied_from: occupied.from, occupied_to: occupied.to,
     count: hold.count, secret_hash: hold.secretHash, client_hash: hold.clientHash, expires_at: hold.expiresAt,
-    ended_at: null, ended_by: null, booking_id: null, created_at: deps.now,
+    ended_at: null, ended_by: null, booking_id: null, created_at: deps.now, waitlist_entry_id: hold.waitlistEntryId ?? null,
   };
 }
+
+/**
+ * When a hold made now for `minutes` lapses: its answered `created_at` (whole seconds, as every
+ * instant is answered) plus the minutes, so it ends at exactly the instant it answers, never up
+ * to a second after it.
+ */
+export const holdExpiry = (now: number, minutes: number) => Math.floor(now / 1000) * 1000 + minutes * 60_000;
 
 /** The window a hold's fits condition checks: its occupied span. */
 export const holdWindow = (values: Omit<HoldColumns, "resource_id">, now: number): CapacityWindow =>
@@ -47,15 +54,18 @@ function liveCount(accountId: number, now: number, clientHash?: string): SqlStat
  * when its seats fit (counted as bookings and the other live holds are) and neither its visitor
  * nor its account already holds the most they may.
  */
-export function insertHoldStatement(values: HoldColumns, scope: CapacityScope, window: CapacityWindow, opts: { limited?: boolean } = {}): SqlStatement {
+export function insertHoldStatement(values: HoldColumns, scope: CapacityScope, window: CapacityWindow): SqlStatement {
   const row = toSqlRow(values);
   const columns = Object.keys(row);
   const fits = fitsCondition(scope, window);
   const account = liveCount(values.account_id, window.now);
-  // A waitlist offer (features/waitlist) is a hold the account's own line makes: no visitor's limit.
-  const limited = opts.limited ?? true;
-  const conditions = [fits, ...(limited ? [{ sql: `${account.sql} < ?`, params: [...account.params, MAX_LIVE_HOLDS_PER_ACCOUNT] }] : [])];
-  if (limited && values.client_hash !== null) {
+  // A waitlist offer is a hold the account's own line makes: no visitor's limit, but it goes in
+  // only while its entry still waits (the entry's update in the same batch makes it `offered`).
+  const offerTo = values.waitlist_entry_id;
+  const conditions = offerTo === null
+    ? [fits, { sql: `${account.sql} < ?`, params: [...account.params, MAX_LIVE_HOLDS_PER_ACCOUNT] }]
+    : [fits, { sql: "EXISTS (SELECT 1 FROM waitlist_entries WHERE id = ? AND account_id = ? AND state = 'waiting')", params: [offerTo, values.account_id] }];
+  if (offerTo === null && values.client_hash !== null) {
     const visitor = liveCount(values.account_id, window.now, values.client_hash);
     conditions.push({ sql: `${visitor.sql} < ?`, params: [...visitor.params, MAX_LIVE_HOLDS_PER_VISITOR] });
   }

@@ -11,7 +11,7 @@ import { randomToken, secretsEqual, sha256Hex } from "../../http/secrets";
 import { placeSlot, EVENT_FULL, FULLY_BOOKED } from "../bookings/create";
 import { holdEnding } from "./ending";
 import { MAX_HOLD_MINUTES, MAX_LIVE_HOLDS_PER_ACCOUNT, MAX_LIVE_HOLDS_PER_VISITOR } from "./limits";
-import { holdOfAccount, holdWindow, insertHoldStatement, limitReadStatement, newHoldColumns, type HoldColumns } from "./queries";
+import { holdExpiry, holdOfAccount, holdWindow, insertHoldStatement, limitReadStatement, newHoldColumns, type HoldColumns } from "./queries";
 import type { CreateHoldBody } from "./schema";
 
 const MINUTE_MS = 60_000;
@@ -49,7 +49,7 @@ export async function createHold(deps: Deps, body: CreateHoldBody, holder: Holde
   const minutes = Math.min(Math.max(deps.account.slot_hold_minutes, 1), MAX_HOLD_MINUTES);
   const base = newHoldColumns(deps, placement, {
     serviceId: service.id, count, secretHash: await sha256Hex(secret), clientHash: await clientHashOf(deps, holder),
-    expiresAt: deps.now + minutes * MINUTE_MS,
+    expiresAt: holdExpiry(deps.now, minutes),
   });
   const window = holdWindow(base, deps.now);
   let limits: { account_live: number; visitor_live: number; visitor_first_lapse: number | null; account_first_lapse: number | null } | undefined;

@@ -9,18 +9,21 @@ import { followBookmark } from "../../db/request-scope";
 import type { Deps } from "../../env";
 import { formatInstant } from "../../domain/time";
 import { placeSlot } from "../bookings/create";
-import { holdWindow, insertHoldStatement, newHoldColumns } from "../holds/queries";
+import { holdExpiry, holdWindow, insertHoldStatement, newHoldColumns } from "../holds/queries";
 import { emitEvent, performedByOf } from "../webhooks/emit";
 import { randomToken, sha256Hex } from "../../http/secrets";
 import { sendOffer } from "./offer-message";
 import { toWaitlistJson } from "./serializer";
 
-const MINUTE_MS = 60_000;
-
-/** Offers of this account whose hold lapsed unconverted: expired, and the next in line may be offered. */
+/**
+ * Offers of this account whose hold lapsed unconverted, or was released by the key (DELETE
+ * /slots/holds/{id}): expired, and the next in line may be offered.
+ */
 async function expireLapsedOffers(deps: Deps): Promise<WaitlistEntry[]> {
-  const lapsed = deps.db.select({ id: slotHolds.id }).from(slotHolds)
-    .where(and(eq(slotHolds.account_id, deps.account.id), sql`${slotHolds.ended_at} IS NULL AND ${slotHolds.expires_at} <= ${deps.now}`));
+  const lapsed = deps.db.select({ id: slotHolds.id }).from(slotHolds).where(and(
+    eq(slotHolds.account_id, deps.account.id),
+    sql`((${slotHolds.ended_at} IS NULL AND ${slotHolds.expires_at} <= ${deps.now}) OR ${slotHolds.ended_by} = 'released')`,
+  ));
   return deps.db.update(waitlistEntries).set({ state: "expired", updated_at: deps.now })
     .where(and(eq(waitlistEntries.account_id, deps.account.id), eq(waitlistEntries.state, "offered"), inArray(waitlistEntries.hold_id, lapsed)))
     .returning();
@@ -41,7 +44,10 @@ async function firstsInLine(deps: Deps): Promise<WaitlistEntry[]> {
 }
 
 /**
- * Holds the entry's seats for it when they fit. The hold's secret is new and goes only into the
+ * Holds the entry's seats for it when they fit and it still waits. The hold and the entry's change
+ * stand or fall together: one batch under the guard, the hold going in only while the entry waits
+ * and the entry becoming `offered` only with that very hold, so a pass that lost the entry to
+ * another pass (or to a leave) holds nothing. The hold's secret is new and goes only into the
  * offer's message link, so the person can accept from the message without the token they joined with.
  */
 async function offer(deps: Deps, entry: WaitlistEntry): Promise<string | null> {
@@ -52,18 +58,19 @@ async function offer(deps: Deps, entry: WaitlistEntry): Promise<string | null> {
   }, false).catch(() => undefined);
   if (!placement) return null;
   const secret = randomToken("", 32);
-  const expiresAt = deps.now + deps.account.waitlist_offer_minutes * MINUTE_MS;
-  const base = newHoldColumns(deps, placement, { serviceId: entry.service_id, count: entry.count, secretHash: await sha256Hex(secret), clientHash: null, expiresAt });
+  const expiresAt = holdExpiry(deps.now, deps.account.waitlist_offer_minutes);
+  const base = newHoldColumns(deps, placement, {
+    serviceId: entry.service_id, count: entry.count, secretHash: await sha256Hex(secret), clientHash: null, expiresAt, waitlistEntryId: entry.id,
+  });
   for (const { resource, scope } of placement.candidates) {
     const values = { ...base, resource_id: resource.id };
-    // The entry changes only while it still waits, in the hold's own transaction.
     const result = await deps.capacityGuard.apply(scope, {
       statements: [
-        insertHoldStatement(values, scope, holdWindow(base, deps.now), { limited: false }),
+        insertHoldStatement(values, scope, holdWindow(base, deps.now)),
         {
-          sql: `UPDATE waitlist_entries SET state = 'offered', hold_id = (SELECT MAX(id) FROM slot_holds), offer_expires_at = ?, updated_at = ?
-                WHERE id = ? AND state = 'waiting' AND changes() = 1`,
-          params: [expiresAt, deps.now, entry.id],
+          sql: `UPDATE waitlist_entries SET state = 'offered', hold_id = last_insert_rowid(), offer_expires_at = ?, updated_at = ?
+                WHERE id = ? AND account_id = ? AND state = 'waiting' AND changes() = 1`,
+          params: [expiresAt, deps.now, entry.id, deps.account.id],
         },
       ],
       atomic: true,

@@ -1,8 +1,8 @@
 // The waitlist (docs/decisions/waitlist.md): a visitor or an integrator joins the line of a full
 // time or event with the person attributes a booking takes, and gets a token that opens their
 // place (to see it, leave it, or accept an offer). Offers are made by offers.ts.
-import { and, asc, eq } from "drizzle-orm";
-import { waitlistEntries, type WaitlistEntry } from "../../db/schema";
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { slotHolds, waitlistEntries, type WaitlistEntry } from "../../db/schema";
 import { accountD1 } from "../../db/shards";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
@@ -16,7 +16,6 @@ import { emitEvent, performedByOf } from "../webhooks/emit";
 import type { JoinWaitlistBody } from "./schema";
 import { offerFreedSeats } from "./offers";
 import { holdOfAccount } from "../holds/queries";
-import { endHold } from "../holds/service";
 import { toWaitlistJson } from "./serializer";
 
 /** Who asks: a visitor by the entry's token (booking site), or the account's key. */
@@ -79,15 +78,25 @@ async function opens(deps: Deps, entry: WaitlistEntry, token: string | undefined
   return hold !== undefined && (await secretsEqual(hash, hold.secret_hash));
 }
 
-/** Leaves the line (or declines an offer: its hold is released, so the seat passes on at once). */
+/**
+ * Leaves the line (or declines an offer). The entry leaves and its offer's hold is released in one
+ * transaction, whatever state a concurrent pass left it in, so a live offer hold never outlives
+ * its entry's offer; the seat then passes on at once.
+ */
 export async function leaveWaitlist(deps: Deps, id: number, asker: Asker): Promise<WaitlistEntry> {
   const entry = await entryFor(deps, id, asker);
   if (entry.state !== "waiting" && entry.state !== "offered") return entry;
-  if (entry.hold_id) await endHold(deps, entry.hold_id);
-  const [left] = await deps.db.update(waitlistEntries).set({ state: "left", updated_at: deps.now })
-    .where(and(eq(waitlistEntries.id, entry.id), eq(waitlistEntries.state, entry.state))).returning();
+  const ofEntry = and(eq(waitlistEntries.id, entry.id), eq(waitlistEntries.account_id, deps.account.id));
+  const [released, [left]] = await deps.db.batch([
+    deps.db.update(slotHolds).set({ ended_at: deps.now, ended_by: "released" }).where(and(
+      eq(slotHolds.account_id, deps.account.id), isNull(slotHolds.ended_at),
+      inArray(slotHolds.id, deps.db.select({ id: waitlistEntries.hold_id }).from(waitlistEntries).where(and(ofEntry, eq(waitlistEntries.state, "offered")))),
+    )).returning({ id: slotHolds.id }),
+    deps.db.update(waitlistEntries).set({ state: "left", updated_at: deps.now })
+      .where(and(ofEntry, inArray(waitlistEntries.state, ["waiting", "offered"]))).returning(),
+  ]);
   // A declined offer's seat goes to the next in line now, not at the next cron.
-  if (entry.state === "offered") await offerFreedSeats(deps);
+  if (released.length > 0) await offerFreedSeats(deps);
   return left ?? (await entryFor(deps, id, { kind: "key" }));
 }
 
