@@ -1,13 +1,15 @@
 // POST /bookings throughput through a real `wrangler dev`: clients spread over 20 resources (one
 // CapacityGuard each), all clients on one resource, and a mix of slot holds, their conversions and
-// releases with plain creates on a service with buffers; then the capacity invariant read back
-// from D1 after the server has stopped (buffers and live holds included); figures as JSON.
+// releases with plain creates on a service with buffers, and cancels in bursts against waitlists;
+// then the capacity invariant read back from D1 after the server has stopped (buffers, live holds
+// and waitlist offers included, and no offer hold without its entry); figures as JSON.
 import autocannon from "autocannon";
 import { costOf, expectStatuses, fire, floorPath, floorSummary, round, summarise, type Figure, type Run } from "./load";
 import { profileWhile } from "./cpu-profile";
 import { account, resources, serviceWithProviders } from "./seed-sql";
 import { log } from "./suite";
 import { withBenchServer } from "./wrangler-dev";
+import { unpairedOffersSql } from "../src/features/waitlist/pairing";
 
 const ACCOUNT_ID = 1;
 const SERVICE_ID = 1;
@@ -120,6 +122,71 @@ async function holdsAndBuffersMix(port: number, key: string): Promise<MixOutcome
   return out;
 }
 
+/** The waitlist mix: a shop of its own with the waitlist on, whose full classes lose seats in bursts of cancels. */
+const WAITLIST_ACCOUNT_ID = 2;
+const WAITLIST_SERVICE_ID = 3;
+const WAITLIST_RESOURCES = Array.from({ length: 5 }, (_, i) => 100 + i);
+const WAITLIST_SEATS = 4;
+const WAITLIST_LINE = 5;
+const WAITLIST_TIMES_PER_RESOURCE = 6;
+
+interface WaitlistOutcome {
+  seconds: number;
+  cancels: number;
+  cancelMs: number[];
+  /** Times whose line did not end as "the first min(freed, waiting) offered, the rest waiting". */
+  misordered: string[];
+  other: string[];
+}
+
+/**
+ * Cancels in bursts against a line (issue 30): each time of a capacity-4 resource is booked full,
+ * five people join its line, then its four bookings are cancelled at once. One client per
+ * resource, so bursts of different resources overlap too. Every freed seat must end offered to the
+ * next in line: four offered, the fifth still waiting, no hold without its entry.
+ */
+async function waitlistBursts(port: number, key: string): Promise<WaitlistOutcome> {
+  const out: WaitlistOutcome = { seconds: 0, cancels: 0, cancelMs: [], misordered: [], other: [] };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
+      method,
+      headers: { "user-agent": "booking-bench/1.0", authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
+  };
+  const started = performance.now();
+  await Promise.all(WAITLIST_RESOURCES.map(async (resource) => {
+    for (let t = 0; t < WAITLIST_TIMES_PER_RESOURCE; t++) {
+      const from = FIRST_SLOT + t * 2 * SLOT_MS;
+      const time = { service_id: WAITLIST_SERVICE_ID, resource_id: resource, booked_from: iso(from), booked_to: iso(from + SLOT_MS) };
+      const booked: number[] = [];
+      for (let seat = 0; seat < WAITLIST_SEATS; seat++) {
+        const created = await call("POST", "/bookings", { booking: time });
+        if (created.status === 200) booked.push(created.body.booking.id); else out.other.push(`create ${created.status}`);
+      }
+      const line: number[] = [];
+      for (let n = 0; n < WAITLIST_LINE; n++) {
+        const joined = await call("POST", "/waitlist", { waitlist_entry: { ...time, person_attributes: { name: `W${n}` } } });
+        if (joined.status === 200) line.push(joined.body.waitlist_entry.id); else out.other.push(`join ${joined.status}`);
+      }
+      const cancels = await Promise.all(booked.map(async (id) => {
+        const at = performance.now();
+        const cancelled = await call("PUT", `/bookings/${id}/cancel`, {});
+        out.cancelMs.push(performance.now() - at);
+        return cancelled.status;
+      }));
+      out.cancels += cancels.length;
+      for (const status of cancels) if (status !== 200) out.other.push(`cancel ${status}`);
+      const states = await Promise.all(line.map(async (id) => (await call("GET", `/waitlist/${id}`)).body.waitlist_entry?.state));
+      const expected = line.map((_, i) => (i < Math.min(booked.length, line.length) ? "offered" : "waiting"));
+      if (states.join() !== expected.join()) out.misordered.push(`${resource}@${t}: ${states.join(" ")}`);
+    }
+  }));
+  out.seconds = (performance.now() - started) / 1000;
+  return out;
+}
+
 /** The most `count` held at any instant on each resource, from the stored rows (half-open ranges). */
 function peakPerResource(rows: Row[]): Map<number, number> {
   const edges = new Map<number, [number, number][]>();
@@ -142,16 +209,22 @@ function peakPerResource(rows: Row[]): Map<number, number> {
 
 const tenant = account(ACCOUNT_ID, "writes");
 const ids = Array.from({ length: SINGLE }, (_, i) => i + 1);
-const sql = [
+const sql: string[] = [
   tenant.sql,
   resources(ACCOUNT_ID, ids.map((id) => ({ id, capacity: 1, hours: null }))),
   serviceWithProviders(ACCOUNT_ID, SERVICE_ID, 30, ids),
   resources(ACCOUNT_ID, MIX_RESOURCES.map((id) => ({ id, capacity: 1, hours: null }))),
   serviceWithProviders(ACCOUNT_ID, BUFFERED_SERVICE_ID, 30, MIX_RESOURCES, { buffer_after: BUFFER_AFTER_MIN }),
-].join("\n");
+];
 const key = tenant.apiKey;
+const waitlistShop = account(WAITLIST_ACCOUNT_ID, "writes-waitlist", { waitlist_enabled: true });
+sql.push(
+  waitlistShop.sql,
+  resources(WAITLIST_ACCOUNT_ID, WAITLIST_RESOURCES.map((id) => ({ id, capacity: WAITLIST_SEATS, hours: null }))),
+  serviceWithProviders(WAITLIST_ACCOUNT_ID, WAITLIST_SERVICE_ID, 30, WAITLIST_RESOURCES),
+);
 
-const figures = await withBenchServer("writes", sql, async (server) => {
+const figures = await withBenchServer("writes", sql.join("\n"), async (server) => {
   const probe = await server.request("/api/v1/bookings", { method: "POST", key, body: JSON.parse(bookingBody(1, PROBE_FROM)) });
   if (probe.status !== 200) throw new Error(`POST /bookings: ${probe.status} ${probe.text}`);
   const bytes = Buffer.byteLength(probe.text);
@@ -186,6 +259,8 @@ const figures = await withBenchServer("writes", sql, async (server) => {
   log("writes", `holds and buffers in the mix: ${MIX_ATTEMPTS} slots from ${CONNECTIONS} clients`);
   const mix = await holdsAndBuffersMix(server.port, key);
   floorRuns.push(await fire(server, floor, { connections: CONNECTIONS, seconds: 3 }));
+  log("writes", `waitlist: ${WAITLIST_RESOURCES.length * WAITLIST_TIMES_PER_RESOURCE} full times, ${WAITLIST_SEATS} cancels at once against a line of ${WAITLIST_LINE}`);
+  const waitlist = await waitlistBursts(server.port, waitlistShop.apiKey);
   // Refusals alone: every client asks for the probe's slot, full since the probe took it.
   const full = { ...target, body: bookingBody(1, PROBE_FROM) };
   log("writes", `refusals of one full slot: ${CONNECTIONS} clients for ${REFUSAL_SECONDS} s`);
@@ -218,7 +293,16 @@ const figures = await withBenchServer("writes", sql, async (server) => {
   const created = runs.reduce((n, r) => n + (r.run.statuses.get(200) ?? 0), 0);
   const slots = runs.reduce((n, r) => n + r.asked.size, 0);
   const distinct = new Set(rows.map((r) => `${r.resource_id}@${(r.booked_from - FIRST_SLOT) / SLOT_MS}`)).size;
-  const pass = over.length === 0 && rows.length === created && created === slots && distinct === slots && mixPass;
+  // The waitlist shop: bookings and live holds (offers) within capacity, and every live offer hold owned.
+  const checkedAt = Date.now();
+  const waitlistRows = [
+    ...server.query<Row>(`SELECT resource_id, occupied_from AS booked_from, occupied_to AS booked_to, count FROM bookings WHERE account_id = ${WAITLIST_ACCOUNT_ID} AND active = 1`),
+    ...server.query<Row>(`SELECT resource_id, occupied_from AS booked_from, occupied_to AS booked_to, count FROM slot_holds WHERE account_id = ${WAITLIST_ACCOUNT_ID} AND ended_at IS NULL AND expires_at > ${checkedAt}`),
+  ];
+  const waitlistOver = [...peakPerResource(waitlistRows)].filter(([, peak]) => peak > WAITLIST_SEATS);
+  const unpaired = server.query<{ kind: string; id: number }>(unpairedOffersSql(WAITLIST_ACCOUNT_ID, checkedAt));
+  const waitlistPass = waitlistOver.length === 0 && unpaired.length === 0 && waitlist.misordered.length === 0 && waitlist.other.length === 0;
+  const pass = over.length === 0 && rows.length === created && created === slots && distinct === slots && mixPass && waitlistPass;
 
   const floorFigure = floorSummary("POST /bookings", floorRuns, bytes);
   const out: Figure[] = [];
@@ -250,13 +334,25 @@ const figures = await withBenchServer("writes", sql, async (server) => {
     detail: `${mix.holds} held (${mix.holdsRefused} refused), ${mix.converted} converted (${mix.conversionsRefused} refused), ${mix.released} released, `
       + `${mix.plainBooked} plain creates after a refused hold (${mix.plainRefused} refused)${mix.other.length ? `; unexpected: ${mix.other.slice(0, 5).join(", ")}` : ""}`,
   });
+  const cancelMs = [...waitlist.cancelMs].sort((a, b) => a - b);
+  out.push({
+    name: `http: waitlist: ${WAITLIST_SEATS} cancels at once against a line of ${WAITLIST_LINE} (${WAITLIST_RESOURCES.length} resources at once)`, unit: "ms",
+    calls: waitlist.cancels,
+    median: round(cancelMs[Math.floor(cancelMs.length / 2)] ?? 0),
+    p95: round(cancelMs[Math.floor(cancelMs.length * 0.95)] ?? 0),
+    rps: round(waitlist.cancels / waitlist.seconds, 1),
+    detail: `${waitlist.cancels} cancels, each with its offer pass; ${waitlist.misordered.length} lines not offered in order`
+      + `${waitlist.misordered.length ? ` (${waitlist.misordered.slice(0, 3).join("; ")})` : ""}${waitlist.other.length ? `; unexpected: ${waitlist.other.slice(0, 5).join(", ")}` : ""}`,
+  });
   out.push(floorFigure, {
     name: "bookings: capacity invariant, read back from D1 after the runs", unit: "", calls: rows.length,
     check: pass ? "pass" : "FAIL",
     detail: `${rows.length} rows on ${peaks.size} resources, max concurrent ${Math.max(0, ...peaks.values())} (capacity ${capacity}), `
       + `${over.length} over capacity; ${created} answered 200, ${slots} slots asked, ${distinct} booked; `
       + `holds and buffers: ${mixBooked} bookings and ${mixRows.length - mixBooked} live holds on ${mixPeaks.size} resources over their occupied spans, `
-      + `max concurrent ${Math.max(0, ...mixPeaks.values())}, ${mixOver.length} over capacity, ${mix.conversionsRefused} conversions refused`,
+      + `max concurrent ${Math.max(0, ...mixPeaks.values())}, ${mixOver.length} over capacity, ${mix.conversionsRefused} conversions refused; `
+      + `waitlist: ${waitlistRows.length} bookings and live offers, ${waitlistOver.length} over capacity, ${unpaired.length} orphan holds or offers without a hold, `
+      + `${waitlist.misordered.length} lines out of order`,
   });
   return out;
 });
