@@ -4,6 +4,7 @@ import { configDefaults, defineConfig } from "vitest/config";
 import { d1Databases } from "./scripts/d1-databases.mjs";
 import { hideNetworkErrorEchoes } from "./test/support/network-error-echo.ts";
 import { startReceiver } from "./test/support/receiver-server.ts";
+import { startStripeStandIn } from "./test/support/stripe-stand-in.ts";
 
 hideNetworkErrorEchoes();
 
@@ -27,6 +28,9 @@ const workersProject = (name: string, include: string[], exclude: string[], bind
           // Web hook deliveries and message providers are real HTTP exchanges with a receiver the
           // tests control, outside workerd, so a dropped connection reaches the Worker as it would.
           TEST_RECEIVER: await startReceiver(),
+          // SPIKE (stripe-spike): a local stand-in of the Stripe API endpoints paid bookings will use,
+          // reached the same way: the SDK's host/port/protocol point at this origin.
+          TEST_STRIPE: await startStripeStandIn(),
           // New accounts land on DB unless a test names a shard (test/integration/shards.test.ts),
           // so tests that read env.DB directly see their accounts' rows.
           PLACEMENT_SHARDS: "DB",

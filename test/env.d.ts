@@ -10,5 +10,7 @@ declare namespace Cloudflare {
     TEST_D1_MIGRATIONS: Record<string, import("cloudflare:test").D1Migration[]>;
     /** Origin of the tests' HTTP receiver (test/support/receiver-server.ts). */
     TEST_RECEIVER: string;
+    /** Origin of the local Stripe API stand-in (test/support/stripe-stand-in.ts). SPIKE. */
+    TEST_STRIPE: string;
   }
 }
