@@ -89,9 +89,9 @@ function integer(value, param) {
 const escapeHtml = (text) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
-/** Minor units as a person reads them: 90000 nok is "NOK 900.00", 500 jpy is "¥500". */
+/** Minor units as a person reads them, with the currency's code: 90000 nok is "NOK 900.00", 500 jpy "JPY 500". */
 function formatAmount(/** @type {number} */ amount, /** @type {string} */ currency) {
-  const format = new Intl.NumberFormat("en", { style: "currency", currency: currency.toUpperCase() });
+  const format = new Intl.NumberFormat("en", { style: "currency", currency: currency.toUpperCase(), currencyDisplay: "code" });
   return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
 }
 
