@@ -4,11 +4,25 @@ import { configDefaults, defineConfig } from "vitest/config";
 import { d1Databases } from "./scripts/d1-databases.mjs";
 import { hideNetworkErrorEchoes } from "./test/support/network-error-echo.ts";
 import { startReceiver } from "./test/support/receiver-server.ts";
+import { startStripeStandIn } from "./scripts/stripe-stand-in.mjs";
 
 hideNetworkErrorEchoes();
 
 /** The rate limit tests run against the configured budget; every other file must never trip it. */
 const RATE_LIMIT_TESTS = "test/integration/rate-limit.test.ts";
+
+/** The Worker's Stripe settings in tests: a key and a signing secret the stand-in accepts. */
+const STRIPE_SECRET_KEY = "sk_test_standin";
+const STRIPE_WEBHOOK_SECRET = "whsec_test_standin";
+
+/** One stand-in for both projects, started on first use, as the receiver is. */
+let stripeApiBase: Promise<string> | undefined;
+// The Worker under test has no address workerd can be called at, so paid sessions' events go to
+// the receiver, where a test reads what was delivered (hooks/_log/stripe-events).
+const startStripe = () =>
+  (stripeApiBase ??= startReceiver()
+    .then((receiver) => startStripeStandIn({ webhookSecret: STRIPE_WEBHOOK_SECRET, deliverTo: `${receiver}/hooks/stripe-events` }))
+    .then((standIn) => standIn.origin));
 
 /** Every D1 binding of wrangler.toml with the migrations of its own directory, applied by the setup file. */
 async function d1Migrations() {
@@ -27,6 +41,11 @@ const workersProject = (name: string, include: string[], exclude: string[], bind
           // Web hook deliveries and message providers are real HTTP exchanges with a receiver the
           // tests control, outside workerd, so a dropped connection reaches the Worker as it would.
           TEST_RECEIVER: await startReceiver(),
+          // A local stand-in of the Stripe API (scripts/stripe-stand-in.mjs), reached the same way:
+          // the SDK's host/port/protocol point at this origin.
+          STRIPE_API_BASE: await startStripe(),
+          STRIPE_SECRET_KEY,
+          STRIPE_WEBHOOK_SECRET,
           // New accounts land on DB unless a test names a shard (test/integration/shards.test.ts),
           // so tests that read env.DB directly see their accounts' rows.
           PLACEMENT_SHARDS: "DB",

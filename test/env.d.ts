@@ -10,5 +10,10 @@ declare namespace Cloudflare {
     TEST_D1_MIGRATIONS: Record<string, import("cloudflare:test").D1Migration[]>;
     /** Origin of the tests' HTTP receiver (test/support/receiver-server.ts). */
     TEST_RECEIVER: string;
+    /** Origin of the local Stripe API stand-in (scripts/stripe-stand-in.mjs). */
+    STRIPE_API_BASE: string;
+    /** The stand-in's API key and the secret it signs events with (vitest.config.ts). */
+    STRIPE_SECRET_KEY: string;
+    STRIPE_WEBHOOK_SECRET: string;
   }
 }
