@@ -19,9 +19,13 @@ import { meterRequest } from "./http/server-timing";
 import { openApiRoutes } from "./openapi/routes";
 import { healthRoutes } from "./features/health/routes";
 import { favicon } from "./http/favicon";
+import { lazyRoutes } from "./features/lazy-routes";
 import { onFirstUse, privateFeatures, publicFeatures } from "./features";
 
 const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Loaded on the first event: none of the payments feature is in the start-up path. */
+const paymentEvents = lazyRoutes([["POST", "/stripe/events"]], async () => (await import("./features/payments/routes")).paymentEventRoutes);
 
 /**
  * Paths as clients send them: the original service's SDKs add a trailing slash or join a base
@@ -88,6 +92,8 @@ export function buildApp(options: AppOptions = {}) {
 
   // The API's description and reference page need no key: mounted before the private API's auth.
   app.route("/api/v1", openApiRoutes);
+  // The payment provider's events are signed, not keyed (docs/decisions/payments.md).
+  app.route("/api/v1/payments", paymentEvents);
 
   const privateApi = new Hono<AppEnv>();
   privateApi.use("*", privateAuth);

@@ -26,6 +26,11 @@ export interface Env {
   /** Bearer token for the provider URLs: a secret, never a var. */
   MESSAGE_PROVIDER_TOKEN?: string;
   SMS_DAILY_CAP_PER_ACCOUNT?: string;
+  /** The payment platform's Stripe secret key and webhook signing secret: Worker secrets, never vars (docs/decisions/payments.md). */
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
+  /** Where the Stripe API is: unset for api.stripe.com; the local stand-in in tests and `npm run dev`. */
+  STRIPE_API_BASE?: string;
   /** Shards (comma-separated binding names) that take new accounts when the operator names none; default all. */
   PLACEMENT_SHARDS?: string;
 }

@@ -67,6 +67,13 @@ export const accounts = sqliteTable("accounts", {
   // The waitlist (docs/decisions/waitlist.md): visitors may join it on the booking site only when enabled.
   waitlist_enabled: flag("waitlist_enabled", false),
   waitlist_offer_minutes: integer("waitlist_offer_minutes").notNull().default(30),
+  // Paid bookings (docs/decisions/payments.md), on when payment_provider is "stripe" and the shop's
+  // Stripe account is linked: how long a seat is held for its payment, and the refund policy.
+  payment_window_minutes: integer("payment_window_minutes").notNull().default(15),
+  /** A cancel this many hours or more before the start is refunded in full, a later one not at all; null: always in full. */
+  refund_until_hours: integer("refund_until_hours").default(24),
+  /** The shop's connected Stripe account (acct_…), linked by onboarding or the operator. */
+  stripe_account_id: text("stripe_account_id").unique(),
   mail_notification_recipient: text("mail_notification_recipient"),
   settings: text("settings", { mode: "json" }).$type<Record<string, unknown> | null>(),
   interval_rounding: integer("interval_rounding").notNull().default(15),
@@ -195,6 +202,10 @@ export const services = sqliteTable(
     max_slots: integer("max_slots").notNull().default(1),
     // Decimal kept as text so "450.0" never passes through a float.
     price: text("price"),
+    /** What a booking pays (docs/decisions/payments.md): "none" (the default), "full" (price × count) or "deposit" (deposit × count). */
+    payment: text("payment").notNull().default("none"),
+    /** Per seat, a decimal as price is, when payment is "deposit". */
+    deposit: text("deposit"),
     same_day: flag("same_day", false),
     template: text("template"),
     interval_rounding: integer("interval_rounding"),
@@ -353,6 +364,8 @@ export const bookings = sqliteTable(
     verification_code: text("verification_code"),
     // The booking site's token for this one booking (SHA-256 of it; the visitor keeps the token).
     public_token_hash: text("public_token_hash"),
+    /** The booking's payment (features/payments/booking-payment.ts) as JSON; null for a booking that pays nothing. */
+    payment: text("payment", { mode: "json" }).$type<import("../features/payments/booking-payment").BookingPayment | null>(),
     // Codes tried on the booking site; the sixth try is refused (docs/decisions/booking-site.md).
     verify_attempts: integer("verify_attempts").notNull().default(0),
     // Which messages the creating request asked for, kept for delivery (issue: messages).
@@ -694,3 +707,22 @@ export type User = typeof users.$inferSelect;
 export type UserLink = typeof userLinks.$inferSelect;
 export type WebHook = typeof webHooks.$inferSelect;
 export type RecurringCollection = typeof recurringCollections.$inferSelect;
+
+/**
+ * Payment provider events already applied (docs/decisions/payments.md): a delivery seen again is
+ * answered at once. Applying is idempotent by itself (each step changes a row only from the state
+ * it expects); this keeps a replay from reaching the provider again.
+ */
+export const paymentEvents = sqliteTable(
+  "payment_events",
+  {
+    id: id(),
+    account_id: accountId(),
+    provider: text("provider").notNull(),
+    event_id: text("event_id").notNull(),
+    kind: text("kind").notNull(),
+    booking_id: integer("booking_id"),
+    received_at: instant("received_at").notNull(),
+  },
+  (t) => [uniqueIndex("payment_events_provider_event").on(t.provider, t.event_id)],
+);

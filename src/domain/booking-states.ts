@@ -12,25 +12,39 @@ export const ACTIVE_STATES: ReadonlySet<BookingState> = new Set([
 
 export type BookingAction = "verify" | "confirm" | "decline" | "cancel" | "delete" | "expire";
 
-/** A stored change as it is announced: webhook `booking.<change>` and the messages it calls for. */
-export type BookingChange = "created" | "modified" | "verified" | "confirmed" | "declined" | "cancelled" | "deleted";
+/**
+ * A stored change as it is announced: webhook `booking.<change>` and the messages it calls for.
+ * "paid" (a payment confirmed the booking: docs/decisions/payments.md) is announced as
+ * `booking.modified`, with the messages a verification's confirmation calls for.
+ */
+export type BookingChange = "created" | "modified" | "verified" | "confirmed" | "declined" | "cancelled" | "deleted" | "paid";
 
 interface Timed {
   state: string;
   expires_at: number | null;
 }
 
+/** States that end by time alone at `expires_at`, and what they read as after it. */
+const LAPSES_TO: Partial<Record<BookingState, BookingState>> = {
+  awaiting_verification: "verification_expired",
+  // An unpaid booking's payment window (docs/decisions/payments.md): the seat is free at its end.
+  awaiting_payment: "cancelled",
+};
+
 /**
  * The state as a reader must see it: an unverified booking past `expires_at` is
- * `verification_expired` at once, whether or not the sweep has persisted that yet.
+ * `verification_expired` at once, and an unpaid one `cancelled`, whether or not the sweep has
+ * persisted that yet.
  */
 export function effectiveState(booking: Timed, now: number): BookingState {
   const state = booking.state as BookingState;
-  if (state === "awaiting_verification" && booking.expires_at !== null && booking.expires_at <= now) {
-    return "verification_expired";
-  }
+  const lapsed = LAPSES_TO[state];
+  if (lapsed && booking.expires_at !== null && booking.expires_at <= now) return lapsed;
   return state;
 }
+
+/** A state that ends by time alone (`expires_at`), as the SQL of bookings/active-sql.ts reads it too. */
+export const lapsesByTime = (state: string) => LAPSES_TO[state as BookingState] !== undefined;
 
 export const isActive = (booking: Timed, now: number) => ACTIVE_STATES.has(effectiveState(booking, now));
 

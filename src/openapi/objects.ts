@@ -6,6 +6,8 @@ import { MAX_BUFFER_MINUTES } from "../domain/buffers";
 import { MAX_HOLD_MINUTES } from "../features/holds/limits";
 import { WEEKDAYS } from "../domain/opening-hours";
 import { CHANNELS, MESSAGE_KINDS } from "../features/messages/kinds";
+import { PAYMENT_STATUSES } from "../features/payments/booking-payment";
+import { PAYMENT_WINDOW_MAX, PAYMENT_WINDOW_MIN } from "../features/payments/limits";
 import { BOOKING_TYPES } from "../features/services/schema";
 import { ROLES } from "../features/users/schema";
 
@@ -51,6 +53,9 @@ export const Account = z.object({
   buffers_within_opening_hours: z.boolean().meta({ description: "Services' buffers must fall inside opening hours too (slots and public bookings). Off (the default): a buffer may reach into closed hours, e.g. the clean-up after the day's last appointment." }),
   waitlist_enabled: z.boolean().meta({ description: "Visitors may join the waitlist of a full time on the booking site (docs/decisions/waitlist.md)." }),
   waitlist_offer_minutes: z.number().int().min(1).max(1440).meta({ description: "How long a seat offered to the first in line is held for them (default 30)." }),
+  payment_window_minutes: z.number().int().min(PAYMENT_WINDOW_MIN).max(PAYMENT_WINDOW_MAX).optional().meta({ description: "Paid bookings (answered once payment_provider is \"stripe\"): how long a booking's seat waits for its payment (default 15); then the seat is free again." }),
+  refund_until_hours: z.number().int().min(0).nullable().optional().meta({ description: "Paid bookings: a cancel this many hours or more before the start is refunded in full, a later one not at all (default 24); null refunds every cancel in full. A decline or delete by the shop is always refunded in full." }),
+  stripe_account_id: z.string().nullable().optional().meta({ description: "Paid bookings: the shop's connected Stripe account (acct_…), where its payments go." }),
   settings: z.record(z.string(), z.unknown()).nullable(),
   interval_rounding: z.number().int(),
   slot_generation_type: z.number().int(),
@@ -107,6 +112,8 @@ const serviceFields = {
   interval: z.number().int(),
   max_slots: z.number().int(),
   price: z.string().nullable().meta({ examples: ["450.0"] }),
+  payment: z.enum(["full", "deposit"]).optional().meta({ description: "Answered only for a service that takes payment online: a booking pays its price × count (full) or its deposit × count, in the account's currency (docs/decisions/payments.md)." }),
+  deposit: z.string().nullable().optional().meta({ description: "Per seat, when payment is deposit.", examples: ["100.0"] }),
   same_day: z.boolean(),
   template: nullableText,
   interval_rounding: z.number().int().nullable(),
@@ -172,6 +179,26 @@ export const Event = z.object({
 
 const Brief = z.object({ id, title: nullableText });
 
+const money = z.string().meta({ description: "A decimal in the currency's digits.", examples: ["450.00"] });
+const paymentStatus = z.enum(PAYMENT_STATUSES);
+const checkoutUrl = z.string().nullable().meta({ description: "The checkout page, while the booking waits for its payment; null otherwise." });
+/** A paid booking's payment: present only on bookings that pay (docs/decisions/payments.md). */
+export const BookingPayment = z.object({
+  provider: z.string(),
+  kind: z.enum(["full", "deposit", "external"]),
+  amount: money,
+  currency: z.string(),
+  status: paymentStatus,
+  amount_refunded: money,
+  checkout_url: checkoutUrl,
+  checkout_session_id: nullableText,
+  payment_intent_id: nullableText,
+  refund_id: nullableText,
+  reference: nullableText.meta({ description: "A payment taken elsewhere, as the integrator recorded it." }),
+  paid_at: nullableInstant,
+});
+export const PublicBookingPayment = z.object({ amount: money, currency: z.string(), status: paymentStatus, amount_refunded: money, checkout_url: checkoutUrl });
+
 const bookingCore = {
   id,
   service_id: id.nullable(),
@@ -199,6 +226,7 @@ export const Booking = z.object({
   collection_id: nullableText,
   status: nullableText,
   verification_code: nullableText,
+  payment: BookingPayment.optional(),
   created_by: z.null(),
   updated_by: z.null(),
   person: Person.nullable(),
@@ -210,6 +238,7 @@ export const Booking = z.object({
 export const PublicBooking = z.object({
   ...bookingCore,
   person_id: id.nullable().meta({ description: "The visitor's own person, created or matched for this booking; only in the booking site's answers about the visitor's own booking." }),
+  payment: PublicBookingPayment.optional(),
   resource: Brief.nullable(),
   service: Brief.nullable(),
   event: Brief.nullable().optional(),

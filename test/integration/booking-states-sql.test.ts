@@ -54,9 +54,11 @@ describe("booking states in SQL and in TypeScript", () => {
     });
     expect(rows).toHaveLength(CASES.length);
     expect(fromSql).toEqual(fromTs);
-    // The table is not vacuous: both answers occur, and expiry flips one state.
-    expect(fromTs.filter((r) => r.active)).toHaveLength(ACTIVE_STATES.size * 4 - 2);
+    // The table is not vacuous: both answers occur, and expiry flips two states (verification, payment).
+    expect(fromTs.filter((r) => r.active)).toHaveLength(ACTIVE_STATES.size * 4 - 4);
     expect(fromTs.filter((r) => r.state === "verification_expired")).toHaveLength(4 + 2);
+    expect(fromTs.filter((r) => r.state === "cancelled")).toHaveLength(4 + 2);
+    expect(fromTs.filter((r) => r.state === "awaiting_payment")).toHaveLength(2);
   });
 
   it("select the same rows when listing by effective state", async () => {

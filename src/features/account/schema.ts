@@ -3,11 +3,12 @@
 import { z } from "zod";
 import { getCountries } from "libphonenumber-js";
 import {
-  boolean, date, integer, LONG_TEXT, optionalText, requiredText, text, timeZone,
+  boolean, date, integer, LONG_TEXT, nullableInteger, optionalText, requiredText, text, timeZone,
 } from "../../http/fields";
 import { HOLIDAY_YEARS } from "../../domain/holiday-years";
 import { parsePeriod } from "../../domain/periods";
 import { MAX_HOLD_MINUTES } from "../holds/limits";
+import { PAYMENT_WINDOW_MAX, PAYMENT_WINDOW_MIN } from "../payments/limits";
 
 const LOCALES = ["en", "sv", "nb"] as const;
 const COUNTRIES = new Set<string>(getCountries());
@@ -77,6 +78,9 @@ export const accountAttributes = {
   buffers_within_opening_hours: boolean(),
   waitlist_enabled: boolean(),
   waitlist_offer_minutes: integer({ min: 1, max: 1440 }),
+  // Paid bookings (docs/decisions/payments.md): minutes a seat waits for its payment, and the refund policy.
+  payment_window_minutes: integer({ min: PAYMENT_WINDOW_MIN, max: PAYMENT_WINDOW_MAX }),
+  refund_until_hours: nullableInteger({ min: 0, max: 8760 }),
   mail_notification_recipient: z.union([email(), z.null(), z.literal("")]).transform((v) => v || null).optional(),
   settings: z
     .union([z.record(z.string(), z.unknown()), z.null(), z.literal("")], { error: "must be an object of named settings" })

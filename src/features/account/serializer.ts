@@ -2,13 +2,21 @@
 import type { Account } from "../../db/schema";
 import { formatInstant } from "../../domain/time";
 
+/** Paid bookings' settings (docs/decisions/payments.md), shown once the account's provider is Stripe: before, its answer is as it always was. */
+const paymentSettingsOut = (account: Account) =>
+  account.payment_provider === "stripe"
+    ? { payment_window_minutes: account.payment_window_minutes, refund_until_hours: account.refund_until_hours, stripe_account_id: account.stripe_account_id }
+    : {};
+
 export function toAccountJson(account: Account) {
   const {
     webhook_secret: _secret, previous_webhook_secret: _previous, previous_webhook_secret_expires_at: _expires,
-    gateway_merchant_key: _key, shard: _shard, created_at, updated_at, ...rest
+    gateway_merchant_key: _key, shard: _shard, created_at, updated_at,
+    payment_window_minutes: _window, refund_until_hours: _refunds, stripe_account_id: _stripe, ...rest
   } = account;
   return {
     ...rest,
+    ...paymentSettingsOut(account),
     created_at: formatInstant(created_at, account.time_zone),
     updated_at: formatInstant(updated_at, account.time_zone),
   };

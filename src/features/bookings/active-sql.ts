@@ -10,17 +10,20 @@ import type { BookingState } from "../../domain/booking-states";
 /** Now, or a placeholder for it in a statement rendered once (db/fixed-statement.ts). */
 type Instant = number | Placeholder;
 
-/** An unverified booking past `expires_at`: verification_expired at once, before any sweep persists it. */
+/**
+ * An unverified booking, or one awaiting its payment, past `expires_at`: verification_expired (or
+ * cancelled) at once, before any sweep persists it.
+ */
 const lapsedSql = (now: Instant): SQL =>
-  sql`(${bookings.state} = 'awaiting_verification' AND ${bookings.expires_at} IS NOT NULL AND ${bookings.expires_at} <= ${now})`;
+  sql`(${bookings.state} IN ('awaiting_verification', 'awaiting_payment') AND ${bookings.expires_at} IS NOT NULL AND ${bookings.expires_at} <= ${now})`;
 
-/** An unverified booking that will lapse after `now` (the moment lapsedSql turns true for it). */
+/** A booking that will lapse after `now` (the moment lapsedSql turns true for it). */
 export const lapsesLaterSql = (now: Instant): SQL =>
-  sql`(${bookings.state} = 'awaiting_verification' AND ${bookings.expires_at} > ${now})`;
+  sql`(${bookings.state} IN ('awaiting_verification', 'awaiting_payment') AND ${bookings.expires_at} > ${now})`;
 
 /** State as readers see it (domain `effectiveState`). */
 export const effectiveStateSql = (now: number): SQL =>
-  sql`(CASE WHEN ${lapsedSql(now)} THEN 'verification_expired' ELSE ${bookings.state} END)`;
+  sql`(CASE WHEN ${lapsedSql(now)} THEN (CASE ${bookings.state} WHEN 'awaiting_payment' THEN 'cancelled' ELSE 'verification_expired' END) ELSE ${bookings.state} END)`;
 
 export const inEffectiveStates = (states: readonly BookingState[], now: number): SQL =>
   sql`${effectiveStateSql(now)} IN (select value from json_each(${JSON.stringify(states)}))`;

@@ -1,134 +1,29 @@
-// POST /bookings on the private API and the booking site: where the booking goes (event, resource
-// or a free provider of the service), who it is for, its first state (the draft), and the guarded insert.
-import type { Booking, Resource, Service } from "../../db/schema";
+// POST /bookings on the private API and the booking site, in its stages: where the booking goes
+// (placement.ts), who it is for (person-link.ts), whether it waits for a payment (payments/stage.ts),
+// its first state (the draft), and the guarded insert (guarded-write.ts).
+import type { Booking } from "../../db/schema";
 import type { SqlStatement } from "../../db/sql-statement";
 import type { Written } from "../../db/written";
 import { initialState } from "../../domain/booking-states";
-import { buffersOf, NO_BUFFERS, occupiedSpan, type Buffers } from "../../domain/buffers";
+import { occupiedSpan } from "../../domain/buffers";
 import type { Deps } from "../../env";
 import { ApiError, ErrorCollector } from "../../http/errors";
-import type { CapacityScope } from "./capacity-sql";
 import { runCreate, type BookingColumns, type CreateResult } from "./guarded-write";
 import {
   applyPersonFill, isUniqueViolation, lookUpPerson, newPersonColumns, personError, personFillStatement, personTakenMeanwhile, plannedPerson,
   type PersonPlan,
 } from "./person-link";
-import { bookingDate, checkPublicTimes, closedForHoliday, exceptionHoursByResource, exceptionHoursOfDate, isInsideOpeningHours } from "./public-rules";
 import { getBookingWithRelated, insertedBookingFrom, insertedBookingReads } from "./queries";
-import { bookingReferences, eventWithReferences, instantOf, reminderBefore, type CurrentVersion, type MoreReads } from "./references";
+import { EVENT_FULL, FULLY_BOOKED, placeSlot, type Candidate, type Placement } from "./placement";
+import { instantOf, reminderBefore } from "./references";
 import { knownFull, type MemoSlot } from "./refusal-memo";
 import { CREATE_MESSAGE_FLAGS, type CreateBookingBody } from "./schema";
 import { holdOnCreate } from "./hold";
 import { heldSeatsFor, holdByIdReads, holdBySecretReads, holdFromReads, type Conversion } from "../holds/conversion";
 import { checkVerificationContact, newVerificationCode, verificationRequired } from "./verification";
-
-export const FULLY_BOOKED = "is not available: the resource is fully booked at this time";
-export const EVENT_FULL = "is fully booked";
-
-export interface Placement {
-  from: number;
-  to: number;
-  service: Service | null;
-  eventId: number | null;
-  /** Held around the times on a resource; none on an event, whose capacity is its own (buffers.md). */
-  buffers: Buffers;
-  /** Where the booking may go, in the order they are tried. */
-  candidates: Candidate[];
-  /** The availability version read with the references, when read on the primary (refusal-memo.ts). */
-  version: CurrentVersion;
-  /** The results of the caller's reads (`MoreReads` groups, in order), made in the references batch. */
-  moreReads: D1Result[][];
-}
-
-export interface Candidate {
-  resource: Resource;
-  scope: CapacityScope;
-}
-
-const resourceScope = (resource: Resource): CapacityScope => ({ kind: "resource", id: resource.id, capacity: resource.capacity });
-
-/** An event booking takes the event's times, resource and service, and the event's capacity. */
-async function placeOnEvent(deps: Deps, eventId: number, isPublic: boolean, moreReads: MoreReads[]): Promise<Placement> {
-  const { event, resource, service, version, more } = await eventWithReferences(deps, eventId, moreReads);
-  if (!event) throw ApiError.invalid("event_id", "does not exist");
-  if (!event.active || (isPublic && !event.published)) throw ApiError.invalid("event_id", "is not open for booking");
-  if (isPublic && event.starts_at < deps.now) throw ApiError.invalid("event_id", "has already started");
-  if (!resource) throw ApiError.invalid("event_id", "has no resource");
-  return {
-    from: event.starts_at, to: event.ends_at, service: service ?? null, eventId: event.id, buffers: NO_BUFFERS,
-    candidates: [{ resource, scope: { kind: "event", id: event.id, capacity: event.capacity } }],
-    version, moreReads: more,
-  };
-}
-
-async function placeOnResource(
-  deps: Deps, input: SlotInput, isPublic: boolean, moreReads: MoreReads[],
-): Promise<Placement> {
-  const errors = new ErrorCollector();
-  const from = instantOf(deps, errors, "booked_from", input.booked_from);
-  const to = instantOf(deps, errors, "booked_to", input.booked_to);
-  if (input.booked_from === undefined) errors.add("booked_from", "can't be blank");
-  if (input.booked_to === undefined) errors.add("booked_to", "can't be blank");
-  if (typeof from === "number" && typeof to === "number" && to <= from) errors.add("booked_to", "must be after booked_from");
-
-  // Service, resource, the service's providers (only when used), the person's reads and, for a
-  // public booking, the candidates' exception hours of its date, in one round trip.
-  const named = { serviceId: input.service_id ?? undefined, resourceId: input.resource_id ?? undefined };
-  const date = isPublic && typeof from === "number" ? bookingDate(deps, from) : undefined;
-  const exceptionReads: MoreReads = (d1) => (date === undefined ? [] : [exceptionHoursOfDate(d1, deps, date, named)]);
-  const refs = await bookingReferences(deps, { ...named, withProviders: !input.resource_id || isPublic }, [...moreReads, exceptionReads]);
-  const [exceptionRows] = refs.more[moreReads.length];
-  let service: Service | null = null;
-  if (input.service_id) {
-    service = refs.service ?? null;
-    if (!service) errors.add("service_id", "does not exist");
-    else if (isPublic && !service.active) errors.add("service_id", "is not active");
-  }
-  let resources: Resource[] = [];
-  if (input.resource_id) {
-    const resource = refs.resource;
-    if (!resource) errors.add("resource_id", "does not exist");
-    else if (!resource.active) errors.add("resource_id", "is not active");
-    else resources = [resource];
-    if (resource && service && isPublic && !refs.providers.some((r) => r.id === resource.id)) {
-      errors.add("resource_id", "does not provide this service");
-    }
-  } else if (service) {
-    resources = refs.providers;
-    if (resources.length === 0) errors.add("resource_id", "can't be assigned: no active resource provides this service");
-  } else if (!input.service_id) {
-    errors.add("resource_id", "can't be blank");
-  }
-  if (isPublic && typeof from === "number" && typeof to === "number" && to > from) {
-    checkPublicTimes(errors, { from, to, now: deps.now }, deps.account, service);
-  }
-  errors.throwIfAny();
-
-  if (isPublic) {
-    const exceptions = exceptionHoursByResource(exceptionRows);
-    const holiday = await closedForHoliday(deps, bookingDate(deps, from!));
-    // Buffers reach into closed hours unless the account keeps them inside (docs/decisions/buffers.md).
-    const inside = deps.account.buffers_within_opening_hours ? occupiedSpan(from!, to!, buffersOf(service)) : { from: from!, to: to! };
-    const open = resources.filter((resource) => isInsideOpeningHours(deps, resource, inside.from, inside.to, exceptions, holiday));
-    if (open.length === 0) throw ApiError.invalid("booked_from", "is outside the resource's opening hours");
-    resources = open;
-  }
-  return {
-    from: from!, to: to!, service, eventId: null, buffers: buffersOf(service),
-    candidates: resources.map((resource) => ({ resource, scope: resourceScope(resource) })),
-    version: refs.version, moreReads: refs.more.slice(0, moreReads.length),
-  };
-}
-
-/** What places a booking or a hold: a service's time, or an event (domain of `placeSlot`). */
-type SlotInput = Pick<CreateBookingBody["booking"], "service_id" | "event_id" | "resource_id" | "booked_from" | "booked_to">;
-
-/**
- * Where a booking (or a slot hold: features/holds) of `input` may go, under the public rules when
- * `isPublic`, with the caller's `moreReads` in the same round trip as the references.
- */
-export const placeSlot = (deps: Deps, input: SlotInput, isPublic: boolean, moreReads: MoreReads[] = []): Promise<Placement> =>
-  input.event_id ? placeOnEvent(deps, input.event_id, isPublic, moreReads) : placeOnResource(deps, input, isPublic, moreReads);
+import { checkUnpaidLimits, visitorHash } from "../payments/unpaid-limits";
+import { paymentStage, paymentWindowEnd, pendingPayment, type PaymentPlan } from "../payments/stage";
+import { integratorReturnPages, openCheckout } from "../payments/checkout";
 
 function messageFlags(body: Record<string, unknown>, names: readonly string[]): Record<string, boolean> | null {
   const given = names.filter((n) => typeof body[n] === "boolean").map((n) => [n, body[n] as boolean]);
@@ -144,13 +39,15 @@ interface BookingDraft {
   values: (resourceId: number, personId: number | null) => BookingColumns;
   /** The live hold whose seats the booking takes over (docs/decisions/holds.md), when a hold_secret named one. */
   conversion?: Conversion;
+  /** What the booking pays before it holds its seat for good (payments/stage.ts); null: nothing, as before payments. */
+  payment: PaymentPlan | null;
 }
 
 /**
  * Every check POST /bookings makes, in its order, without writing anything: recurring creates
  * validate their first booking with it and create each occurrence from it.
  */
-export async function draftBooking(deps: Deps, body: CreateBookingBody, opts: { heldBy?: number } = {}): Promise<BookingDraft> {
+export async function draftBooking(deps: Deps, body: CreateBookingBody, opts: { heldBy?: number; visitor?: string } = {}): Promise<BookingDraft> {
   const input = body.booking;
   const onSite = deps.surface === "public_api";
   // The booking site always books under the public rules, and always through verification.
@@ -175,10 +72,15 @@ export async function draftBooking(deps: Deps, body: CreateBookingBody, opts: { 
   const addReminder = body.add_reminder_sms ?? (deps.account.reminder_sms && input.reminder_at === undefined);
   const reminderAt = addReminder ? reminderBefore(deps, placement.from) : instantOf(deps, errors, "reminder_at", input.reminder_at);
   const paidAt = instantOf(deps, errors, "paid_at", input.paid_at);
-  const verify = verificationRequired(deps.account, confirm);
+  // The payment stage: a booking that pays waits for its payment (not for a code), for the account's window.
+  const payment = paymentStage(deps, placement.service, count, { onSite, checkout: Boolean(body.checkout) });
+  const verify = !payment && verificationRequired(deps.account, confirm);
   // A visitor does not choose how long their unverified booking holds the slot.
-  const expiresAt = holdOnCreate(deps, errors, onSite ? undefined : input.expires_at, verify);
+  const givenHold = holdOnCreate(deps, errors, onSite ? undefined : input.expires_at, verify);
+  const expiresAt = payment ? paymentWindowEnd(deps) : givenHold;
   errors.throwIfAny();
+  const clientHash = payment && opts.visitor !== undefined ? await visitorHash(deps, opts.visitor) : null;
+  if (payment) await checkUnpaidLimits(deps, clientHash);
 
   // Checked after the booking's own errors: a hold only matters for a booking that could be made.
   const conversion = holdSecret || opts.heldBy ? heldSeatsFor(deps, holdFromReads(holdResults), placement, count) : undefined;
@@ -187,7 +89,7 @@ export async function draftBooking(deps: Deps, body: CreateBookingBody, opts: { 
   // time rules (inside opening hours, not past, not beyond the horizon), so no person is needed.
   if (onSite && plan.kind === "none") throw personError(["can't be blank"]);
   if (verify) checkVerificationContact(deps.account, plannedPerson(plan));
-  const state = initialState({ confirm, verificationRequired: verify, confirmManually: deps.account.confirm_manually });
+  const state = payment ? "awaiting_payment" : initialState({ confirm, verificationRequired: verify, confirmManually: deps.account.confirm_manually });
 
   const values = (resourceId: number, personId: number | null): BookingColumns => ({
     account_id: deps.account.id,
@@ -213,10 +115,11 @@ export async function draftBooking(deps: Deps, body: CreateBookingBody, opts: { 
     status: input.status ?? null,
     verification_code: verify ? newVerificationCode() : null,
     message_flags: messageFlags(body, [...CREATE_MESSAGE_FLAGS, "add_reminder_sms"]),
+    ...(payment ? { payment: pendingPayment(payment, clientHash) } : {}),
     created_at: deps.now,
     updated_at: deps.now,
   });
-  return { placement, plan, ignoreCapacity, count, values, conversion };
+  return { placement, plan, ignoreCapacity, count, values, conversion, payment };
 }
 
 const fullyBooked = (placement: Placement) =>
@@ -290,5 +193,9 @@ export async function insertDraftAndRead(deps: Deps, draft: BookingDraft, extra:
 }
 
 export async function createBooking(deps: Deps, body: CreateBookingBody): Promise<Written<Booking>> {
-  return { row: await insertDraftAndRead(deps, await draftBooking(deps, body)), changed: true };
+  const draft = await draftBooking(deps, body);
+  const row = await insertDraftAndRead(deps, draft);
+  // The payment stage's second half: a booking that waits for its payment gets its checkout.
+  if (!draft.payment) return { row, changed: true };
+  return { row: await openCheckout(deps, row, integratorReturnPages(deps, body.checkout)), changed: true };
 }

@@ -1,5 +1,6 @@
 // Bookings on the private API (/bookings, /people/{id}/bookings, /events/{id}/bookings) and on the
 // booking site, where a visitor reaches only the booking their token opens.
+import { rateLimitKey } from "../../http/client-ip";
 import { Hono, type Context } from "hono";
 import type { Booking } from "../../db/schema";
 import type { AppEnv } from "../../env";
@@ -114,7 +115,7 @@ const siteOrigin = (c: C) => new URL(c.req.url).origin;
 const tokenOf = (c: C) => c.req.header(BOOKING_TOKEN_HEADER);
 
 publicBookingRoutes.post("/", body(createBookingBody, { root: "booking" }), async (c) => {
-  const { booking, token } = await createOnSite(deps(c), c.req.valid("json"), siteOrigin(c));
+  const { booking, token } = await createOnSite(deps(c), c.req.valid("json"), siteOrigin(c), { visitor: rateLimitKey(c.req.header("cf-connecting-ip")) });
   return onSite(c, booking, { booking_token: token });
 });
 

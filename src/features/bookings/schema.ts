@@ -50,6 +50,9 @@ const flags = <K extends string>(names: readonly K[]) =>
 
 const bookingInput = z.object({ ...attributes, public_booking: flag() });
 
+/** Where a payer returns from the checkout: an http(s) address of the integrator's own. */
+const returnUrl = () => z.string().max(2000).url("is not an http or https address").refine((u) => /^https?:\/\//i.test(u), "is not an http or https address");
+
 export const createBookingBody = z.object({
   booking: bookingInput,
   // The secret a slot hold answered (features/holds): the booking takes over the held seats.
@@ -60,6 +63,10 @@ export const createBookingBody = z.object({
   ignore_capacity: flag(),
   add_reminder_sms: flag(),
   extended: flag(),
+  // Paid bookings on the private API (docs/decisions/payments.md); the booking site always checks out.
+  checkout: z.union([flag(), z.object({ success_url: returnUrl(), cancel_url: returnUrl() })]).optional().meta({
+    description: "For a service that takes payment: the booking waits as awaiting_payment, and the answer's payment carries a checkout_url for exactly this booking. true, or the pages the payer returns to (default: the booking site).",
+  }),
   ...flags(CREATE_MESSAGE_FLAGS),
 });
 

@@ -9,6 +9,7 @@ import { toEventJson } from "../events/serializer";
 import { toPersonJson, type PersonOut } from "../people/serializer";
 import { toResourceJson } from "../resources/serializer";
 import { toServiceJson } from "../services/serializer";
+import { paymentOut, publicPaymentOut } from "../payments/serializer";
 
 export interface Related {
   people: Map<number, Person>;
@@ -26,7 +27,7 @@ export type ListedRelated = Omit<Related, "people"> & { people: Map<number, Pers
 export const LISTED_BOOKING_COLUMNS = [
   "id", "service_id", "event_id", "resource_id", "person_id", "booked_from", "booked_to", "expires_at", "title", "notes", "reminder_at",
   "reminded_at", "paid_at", "external_id", "gateway_order_number", "custom_data", "state", "count", "collection_id", "status",
-  "verification_code", "created_at", "updated_at",
+  "verification_code", "payment", "created_at", "updated_at",
 ] as const satisfies readonly (keyof Booking)[];
 
 export type ListedBooking = Pick<Booking, (typeof LISTED_BOOKING_COLUMNS)[number]>;
@@ -106,6 +107,7 @@ export function toBookingJson(booking: ListedBooking, related: ListedRelated, vi
     updated_by: null,
     created_at: formatInstant(booking.created_at, tz),
     updated_at: formatInstant(booking.updated_at, tz),
+    ...paymentOut(booking, tz, view.now),
     ...relatedOut(booking, related, view),
   };
 }
@@ -133,6 +135,7 @@ export function toPublicBookingJson(booking: ListedBooking, related: ListedRelat
     active: isActive(booking, view.now),
     count: booking.count,
     ...timestampsOut(booking, tz),
+    ...publicPaymentOut(booking, view.now),
     resource,
     service,
     ...("event" in rest ? { event: rest.event } : {}),

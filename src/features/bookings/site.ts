@@ -13,6 +13,7 @@ import { localeOf } from "../messages/defaults";
 import type { CreateBookingBody } from "./schema";
 import { followed } from "./service";
 import { draftBooking, insertDraftAndRead } from "./create";
+import { openCheckout, visitorReturnPages } from "../payments/checkout";
 import { bookingOfAccount } from "./queries";
 import { stateError, transition } from "./transitions";
 
@@ -39,10 +40,14 @@ export async function bookingWithToken(deps: Deps, id: number, token: string | u
   return booking;
 }
 
-export async function createOnSite(deps: Deps, body: CreateBookingBody, siteOrigin: string, opts: { heldBy?: number } = {}) {
+export async function createOnSite(deps: Deps, body: CreateBookingBody, siteOrigin: string, opts: { heldBy?: number; visitor?: string } = {}) {
   const token = newBookingToken();
-  const row = await insertDraftAndRead(deps, await draftBooking(deps, body, opts), { public_token_hash: await sha256Hex(token) });
-  const booking = await followed(deps, "created", { row, changed: true }, { link: bookingPageLink(siteOrigin, row.id, token) });
+  const draft = await draftBooking(deps, body, opts);
+  const inserted = await insertDraftAndRead(deps, draft, { public_token_hash: await sha256Hex(token) });
+  const link = bookingPageLink(siteOrigin, inserted.id, token);
+  // A booking that pays waits for its payment, and its answer carries the checkout (payments/checkout.ts).
+  const row = draft.payment ? await openCheckout(deps, inserted, visitorReturnPages(link)) : inserted;
+  const booking = await followed(deps, "created", { row, changed: true }, { link });
   return { booking, token };
 }
 

@@ -7,7 +7,7 @@ import { buffersOf, occupiedSpan, type Buffers } from "../../domain/buffers";
 import type { Deps } from "../../env";
 import { ApiError, ErrorCollector } from "../../http/errors";
 import type { CapacityScope } from "./capacity-sql";
-import { EVENT_FULL, FULLY_BOOKED } from "./create";
+import { EVENT_FULL, FULLY_BOOKED } from "./placement";
 import { runWrite, updateBookingStatement, type BookingColumns } from "./guarded-write";
 import { holdOnUpdate } from "./hold";
 import { applyPersonFill, createPlannedPerson, discardPlannedPerson, planPerson, type PersonPlan } from "./person-link";

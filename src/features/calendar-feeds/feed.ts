@@ -5,7 +5,7 @@
 import { and, asc, eq, gt, lt, sql, type SQL } from "drizzle-orm";
 import { bookings, calendarFeeds, events, listingVersions, people, resources, services, type Booking, type Event } from "../../db/schema";
 import { SizedCache } from "../../db/sized-cache";
-import { ACTIVE_STATES, effectiveState } from "../../domain/booking-states";
+import { ACTIVE_STATES, effectiveState, lapsesByTime } from "../../domain/booking-states";
 import type { Deps } from "../../env";
 import { sha256Hex } from "../../http/secrets";
 import { bookingUid, calendarText, eventUid, type CalendarEntry } from "./ics";
@@ -26,7 +26,7 @@ interface RenderedFeed {
   version: number;
   /** The UTC day the window was computed on: the window moves daily without a write. */
   day: number;
-  /** The first lapse of an awaiting_verification booking shown: its status changes with no write. */
+  /** The first lapse of a booking shown awaiting verification or payment: its status changes with no write. */
   validUntil: number;
   host: string;
   name: string;
@@ -96,7 +96,7 @@ async function feedEntries({ db, account, now }: Deps, feed: FeedRef, day: numbe
   let validUntil = Number.POSITIVE_INFINITY;
   const entries: CalendarEntry[] = [];
   for (const { booking, person } of rows) {
-    if (booking.state === "awaiting_verification" && booking.expires_at !== null && booking.expires_at > now) validUntil = Math.min(validUntil, booking.expires_at);
+    if (lapsesByTime(booking.state) && booking.expires_at !== null && booking.expires_at > now) validUntil = Math.min(validUntil, booking.expires_at);
     if (booking.event_id !== null) {
       // A booking of an event is one seat count of the event's entry, not an entry of its own.
       if (ACTIVE_STATES.has(effectiveState(booking, now))) seats.set(booking.event_id, (seats.get(booking.event_id) ?? 0) + booking.count);

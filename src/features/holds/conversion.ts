@@ -5,7 +5,7 @@ import type { SlotHold } from "../../db/schema";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
 import { sha256Hex } from "../../http/secrets";
-import type { Candidate, Placement } from "../bookings/create";
+import type { Candidate, Placement } from "../bookings/placement";
 import type { MoreReads } from "../bookings/references";
 import { holdEnding } from "./ending";
 

@@ -8,7 +8,7 @@ import { followBookmark } from "../../db/request-scope";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
 import { randomToken, secretsEqual, sha256Hex } from "../../http/secrets";
-import { placeSlot, EVENT_FULL, FULLY_BOOKED } from "../bookings/create";
+import { placeSlot, EVENT_FULL, FULLY_BOOKED } from "../bookings/placement";
 import { holdEnding } from "./ending";
 import { MAX_HOLD_MINUTES, MAX_LIVE_HOLDS_PER_ACCOUNT, MAX_LIVE_HOLDS_PER_VISITOR } from "./limits";
 import { holdExpiry, holdOfAccount, holdWindow, insertHoldStatement, limitReadStatement, newHoldColumns, type HoldColumns } from "./queries";

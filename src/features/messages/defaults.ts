@@ -60,6 +60,16 @@ const en: Record<MessageKind, DefaultText> = {
     subject: "A seat is free for you at {{ account.name }}",
     email: `Hello {{ person.name }},\n\na seat you waited for is free: {{ service.title }}, {{ offer.starts }}. It is held for you until {{ offer.expires }}.\n\nAccept it (or let it go) here: {{ offer.url }}${SIGN}`,
   },
+  payment_reminder: {
+    sms: `Your booking of ${what.en} on {{ booking.starts }} is held until {{ payment.held_until }} and is not paid yet. Pay here: {{ payment.url }}`,
+    subject: "Complete your payment to {{ account.name }}",
+    email: `Hello {{ person.name }},\n\nyour booking of ${what.en} on {{ booking.starts }} is held for you until {{ payment.held_until }}, but it is not paid yet ({{ payment.amount }} {{ payment.currency }}).\n\nComplete your payment here: {{ payment.url }}${SIGN}`,
+  },
+  refund: {
+    sms: `{{ payment.refunded }} {{ payment.currency }} for your booking of ${what.en} on {{ booking.starts }} is refunded. {{ account.name }}`,
+    subject: "Your payment to {{ account.name }} is refunded",
+    email: `Hello {{ person.name }},\n\n{{ payment.refunded }} {{ payment.currency }} of your payment for ${what.en} on {{ booking.starts }} is refunded{% if payment.reason %}: {{ payment.reason }}{% endif %}. It reaches your card or account within a few days.${SIGN}`,
+  },
   token: {
     sms: "Your code is {{ code }}. It is valid for 10 minutes. {{ account.name }}",
     subject: "Your code",
@@ -108,6 +118,16 @@ const sv: Record<MessageKind, DefaultText> = {
     subject: "En plats är ledig för dig hos {{ account.name }}",
     email: `Hej {{ person.name }},\n\nen plats du väntade på är ledig: {{ service.title }}, {{ offer.starts }}. Den hålls för dig till {{ offer.expires }}.\n\nAcceptera den (eller avstå) här: {{ offer.url }}${SIGN}`,
   },
+  payment_reminder: {
+    sms: `Din bokning av ${what.sv} {{ booking.starts }} hålls till {{ payment.held_until }} och är inte betald än. Betala här: {{ payment.url }}`,
+    subject: "Slutför din betalning till {{ account.name }}",
+    email: `Hej {{ person.name }},\n\ndin bokning av ${what.sv} {{ booking.starts }} hålls för dig till {{ payment.held_until }}, men den är inte betald än ({{ payment.amount }} {{ payment.currency }}).\n\nSlutför betalningen här: {{ payment.url }}${SIGN}`,
+  },
+  refund: {
+    sms: `{{ payment.refunded }} {{ payment.currency }} för din bokning av ${what.sv} {{ booking.starts }} är återbetalt. {{ account.name }}`,
+    subject: "Din betalning till {{ account.name }} är återbetald",
+    email: `Hej {{ person.name }},\n\n{{ payment.refunded }} {{ payment.currency }} av din betalning för ${what.sv} {{ booking.starts }} är återbetalt{% if payment.reason %}: {{ payment.reason }}{% endif %}. Pengarna når ditt kort eller konto inom några dagar.${SIGN}`,
+  },
   token: {
     sms: "Din kod är {{ code }}. Den gäller i 10 minuter. {{ account.name }}",
     subject: "Din kod",
@@ -155,6 +175,16 @@ const nb: Record<MessageKind, DefaultText> = {
     sms: "En plass er ledig for deg: {{ service.title }}, {{ offer.starts }}. Den holdes for deg til {{ offer.expires }}. Godta: {{ offer.url }}",
     subject: "En plass er ledig for deg hos {{ account.name }}",
     email: `Hei {{ person.name }},\n\nen plass du ventet på er ledig: {{ service.title }}, {{ offer.starts }}. Den holdes for deg til {{ offer.expires }}.\n\nGodta den (eller gi den fra deg) her: {{ offer.url }}${SIGN}`,
+  },
+  payment_reminder: {
+    sms: `Bestillingen din av ${what.nb} {{ booking.starts }} holdes til {{ payment.held_until }} og er ikke betalt ennå. Betal her: {{ payment.url }}`,
+    subject: "Fullfør betalingen til {{ account.name }}",
+    email: `Hei {{ person.name }},\n\nbestillingen din av ${what.nb} {{ booking.starts }} holdes for deg til {{ payment.held_until }}, men den er ikke betalt ennå ({{ payment.amount }} {{ payment.currency }}).\n\nFullfør betalingen her: {{ payment.url }}${SIGN}`,
+  },
+  refund: {
+    sms: `{{ payment.refunded }} {{ payment.currency }} for bestillingen din av ${what.nb} {{ booking.starts }} er tilbakebetalt. {{ account.name }}`,
+    subject: "Betalingen din til {{ account.name }} er tilbakebetalt",
+    email: `Hei {{ person.name }},\n\n{{ payment.refunded }} {{ payment.currency }} av betalingen din for ${what.nb} {{ booking.starts }} er tilbakebetalt{% if payment.reason %}: {{ payment.reason }}{% endif %}. Pengene kommer til kortet eller kontoen din innen noen dager.${SIGN}`,
   },
   token: {
     sms: "Koden din er {{ code }}. Den er gyldig i 10 minutter. {{ account.name }}",

@@ -36,6 +36,7 @@ function kindsFor(change: BookingChange, booking: Booking): { kind: MessageKind;
       if (booking.state === "awaiting_confirmation") return [{ kind: "notification", audience: "admin" }];
       return [];
     case "verified":
+    case "paid":
       return booking.state === "confirmed"
         ? [{ kind: "confirmation", audience: "customer" }, { kind: "notification", audience: "admin" }]
         : [{ kind: "notification", audience: "admin" }];

@@ -2,6 +2,7 @@
 // workerd), and the variables a template may use (documented in docs/decisions/messages.md).
 import type { Liquid } from "liquidjs";
 import type { Account, Booking, Event, Person, Resource, Service } from "../../db/schema";
+import { fromMinorUnits } from "../../domain/money";
 import { offsetMsAt, formatInstant, formatNullableInstant } from "../../domain/time";
 import { slotTimeTexts } from "../../domain/slot-format";
 import { localeOf } from "./defaults";
@@ -39,6 +40,8 @@ export interface MessageContext {
   offer?: { from: number; to: number; expiresAt: number; url: string } | null;
   /** The booking's calendar file, a signed link (calendar-feeds/links.ts); only when a template names it. */
   calendarUrl?: string | null;
+  /** A paid booking's payment (features/payments): where to pay, or what was refunded and why. */
+  payment?: { url?: string | null; refunded?: number; reason?: string | null } | null;
 }
 
 /** Whether a template names the booking's calendar file: only then is its signed link made (opt-in per template). */
@@ -76,6 +79,7 @@ function templateVariables(ctx: MessageContext): Record<string, unknown> {
       starts: localTime(ctx.offer.from, account), ends: localTime(ctx.offer.to, account),
       expires: localTime(ctx.offer.expiresAt, account), url: ctx.offer.url,
     },
+    payment: paymentVariables(ctx),
     service: service && { id: service.id, title: service.title, description: service.description, price: service.price },
     resource: resource && { id: resource.id, title: resource.title },
     event: event && { id: event.id, title: event.title },
@@ -83,6 +87,18 @@ function templateVariables(ctx: MessageContext): Record<string, unknown> {
       name: account.name, subdomain: account.subdomain, email: account.email, phone_number: account.phone_number,
       address: account.address, locale: account.locale, time_zone: account.time_zone,
     },
+  };
+}
+
+/** Amounts as decimals in the payment's currency; null for a booking that pays nothing. */
+function paymentVariables({ booking, payment, account }: MessageContext) {
+  const paid = booking?.payment;
+  if (!paid) return null;
+  return {
+    amount: fromMinorUnits(paid.amount, paid.currency), currency: paid.currency, status: paid.status,
+    refunded: fromMinorUnits(payment?.refunded ?? paid.amount_refunded, paid.currency),
+    url: payment?.url ?? paid.checkout_url, reason: payment?.reason ?? null,
+    held_until: booking.expires_at === null ? null : localTime(booking.expires_at, account),
   };
 }
 

@@ -21,5 +21,7 @@ export const operatorUpdateBody = z.object({
   account: accountUpdate.extend({
     api_enabled: boolean().optional(),
     billing_status: z.enum(["ok", "unpaid"]).optional(),
+    // The shop's connected Stripe account, linked by the platform's operator (docs/decisions/payments.md).
+    stripe_account_id: z.union([z.string().regex(/^acct_[A-Za-z0-9]{1,64}$/, "is not a Stripe account id (acct_…)"), z.null()]).optional(),
   }),
 });

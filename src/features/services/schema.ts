@@ -35,6 +35,9 @@ const attributes = {
   interval: integer({ min: 1, max: 1440 }).optional(),
   max_slots: integer({ min: 1, max: 1000 }).optional(),
   price: price(),
+  // Paid bookings (docs/decisions/payments.md): what a booking of this service pays online.
+  payment: z.enum(["none", "full", "deposit"]).optional(),
+  deposit: price(),
   same_day: boolean().optional(),
   template: optionalText(LONG_TEXT),
   interval_rounding: nullableInteger({ min: 1, max: 1440 }),

@@ -6,12 +6,17 @@ import { timestampsOut } from "../../http/serialize";
 /** Decimal text as the original service printed it: at least one decimal (`450` → `450.0`). */
 const priceOut = (price: string | null) => (price === null ? null : price.includes(".") ? price : `${price}.0`);
 
+/** What a booking pays online (docs/decisions/payments.md); a service that asks nothing answers as it always did. */
+const paymentOut = ({ payment, deposit }: Service) =>
+  payment === "none" ? {} : { payment, ...(payment === "deposit" ? { deposit: priceOut(deposit) } : {}) };
+
 export function toServiceJson(service: Service, timeZone: string) {
-  const { account_id: _account, custom_data, price, created_at: _c, updated_at: _u, ...rest } = service;
+  const { account_id: _account, custom_data, price, payment: _payment, deposit: _deposit, created_at: _c, updated_at: _u, ...rest } = service;
   return {
     ...rest,
     booking_type_id: service.booking_type === "attendance" ? 2 : 1,
     price: priceOut(price),
+    ...paymentOut(service),
     custom_data: customDataOut(custom_data, timeZone),
     ...timestampsOut(service, timeZone),
   };

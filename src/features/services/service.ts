@@ -6,6 +6,7 @@ import { everyColumn, jsonRow } from "../../db/json-row";
 import { accountD1 } from "../../db/shards";
 import { services, type Service } from "../../db/schema";
 import type { Deps } from "../../env";
+import { ApiError } from "../../http/errors";
 import { found } from "../../http/serialize";
 import { BOOKING_TYPE_IDS, type BookingType, type ServiceInput, type ServiceUpdate } from "./schema";
 
@@ -42,7 +43,14 @@ export function getService({ db, account }: Deps, id: number, opts: { activeOnly
   return found(db.query.services.findFirst({ where: and(...conditions) }), "service");
 }
 
+/** A service that asks for payment must say how much: its price (full) or its deposit. */
+function checkPayment(service: Pick<Service, "payment" | "price" | "deposit">): void {
+  if (service.payment === "full" && !service.price) throw ApiError.invalid("price", "can't be blank when payment is full");
+  if (service.payment === "deposit" && !service.deposit) throw ApiError.invalid("deposit", "can't be blank when payment is deposit");
+}
+
 export async function createService({ db, account, now }: Deps, input: ServiceInput): Promise<Service> {
+  checkPayment({ payment: input.payment ?? "none", price: input.price ?? null, deposit: input.deposit ?? null });
   const [row] = await db
     .insert(services)
     .values({ ...normalise(input), account_id: account.id, created_at: now, updated_at: now })
@@ -51,7 +59,8 @@ export async function createService({ db, account, now }: Deps, input: ServiceIn
 }
 
 export async function updateService(deps: Deps, id: number, input: ServiceUpdate): Promise<Service> {
-  await getService(deps, id);
+  const current = await getService(deps, id);
+  checkPayment({ ...current, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) });
   const [row] = await deps.db
     .update(services)
     .set({ ...normalise(input), updated_at: deps.now })

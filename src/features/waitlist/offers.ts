@@ -8,7 +8,7 @@ import { slotHolds, waitlistEntries, type WaitlistEntry } from "../../db/schema"
 import { followBookmark } from "../../db/request-scope";
 import type { Deps } from "../../env";
 import { formatInstant } from "../../domain/time";
-import { placeSlot } from "../bookings/create";
+import { placeSlot } from "../bookings/placement";
 import { holdExpiry, holdWindow, insertHoldStatement, newHoldColumns } from "../holds/queries";
 import { emitEvent, performedByOf } from "../webhooks/emit";
 import { randomToken, sha256Hex } from "../../http/secrets";

@@ -8,7 +8,7 @@ import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
 import { randomToken, secretsEqual, sha256Hex } from "../../http/secrets";
 import { fitsCondition } from "../bookings/capacity-sql";
-import { placeSlot } from "../bookings/create";
+import { placeSlot } from "../bookings/placement";
 import { lookUpPerson, personError } from "../bookings/person-link";
 import { createOnSite } from "../bookings/site";
 import { occupiedSpan } from "../../domain/buffers";
