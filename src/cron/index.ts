@@ -7,6 +7,7 @@ import { offerWaitlist } from "./jobs/offer-waitlist";
 import { purgeIdempotencyKeys } from "./jobs/purge-idempotency-keys";
 import { purgePerishableTokens } from "./jobs/purge-perishable-tokens";
 import { sendReminders } from "./jobs/send-reminders";
+import { sweepPayments } from "./jobs/sweep-payments";
 
 /** One job on one shard: every job runs once per shard (db/shards.ts). */
 type CronJob = (env: Env, now: number, shard: string) => Promise<void>;
@@ -14,6 +15,7 @@ type CronJob = (env: Env, now: number, shard: string) => Promise<void>;
 /** Background features register their jobs here, in the order they should run. */
 const cronJobs: { name: string; run: CronJob }[] = [
   { name: "expire-verifications", run: expireVerifications },
+  { name: "sweep-payments", run: sweepPayments },
   { name: "offer-waitlist", run: offerWaitlist },
   { name: "send-reminders", run: sendReminders },
   { name: "purge-perishable-tokens", run: purgePerishableTokens },

@@ -1,16 +1,16 @@
 // Bookings on the private API (/bookings, /people/{id}/bookings, /events/{id}/bookings) and on the
 // booking site, where a visitor reaches only the booking their token opens.
-import { rateLimitKey } from "../../http/client-ip";
 import { Hono, type Context } from "hono";
 import type { Booking } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { wrap } from "../../http/envelope";
 import { BOOKINGS_PAGE_SIZE, pageRequest, setPageHeaders } from "../../http/pagination";
 import { body, params, query } from "../../http/validate";
+import { rateLimitKey } from "../../http/client-ip";
 import { deps } from "../deps";
-import { actionBody, createBookingBody, listQuery, showQuery, siteVerifyCodeBody, statusBody, updateBookingBody, verifyCodeBody, type ListQuery } from "./schema";
+import { actionBody, checkoutBody, createBookingBody, recordPaymentBody, listQuery, showQuery, siteVerifyCodeBody, statusBody, updateBookingBody, verifyCodeBody, type ListQuery } from "./schema";
 import { listAnswer } from "./list-answer";
-import { bookingWithToken, cancelOnSite, createOnSite, verifyOnSite } from "./site";
+import { bookingWithToken, cancelOnSite, checkoutOnSite, createOnSite, verifyOnSite } from "./site";
 import { toBookingJson, toPublicBookingJson } from "./serializer";
 import {
   createBooking, getBookingByExternalId, getBookingWithRelated, LISTINGS, loadRelated, setStatus, transition, updateBooking,
@@ -62,6 +62,20 @@ for (const action of ["verify", "confirm", "decline", "cancel"] as const) {
     return one(c, await transition(deps(c), c.req.valid("param").id, action, flags), extended);
   });
 }
+
+// Paid bookings (docs/decisions/payments.md): the checkout again, or a payment taken elsewhere.
+bookingRoutes.post("/:id/checkout", params("id"), body(checkoutBody), async (c) => {
+  const { resumeCheckout, integratorReturnPages } = await import("../payments/checkout");
+  const { checkout, extended } = c.req.valid("json");
+  const booking = await getBookingWithRelated(deps(c), c.req.valid("param").id);
+  return one(c, await resumeCheckout(deps(c), booking, integratorReturnPages(deps(c), checkout ?? true)), extended);
+});
+
+bookingRoutes.post("/:id/payment", params("id"), body(recordPaymentBody), async (c) => {
+  const { recordPayment } = await import("../payments/record");
+  const { payment, extended } = c.req.valid("json");
+  return one(c, await recordPayment(deps(c), c.req.valid("param").id, payment.reference), extended);
+});
 
 bookingRoutes.put("/:id/verify_code", params("id"), body(verifyCodeBody), async (c) => {
   const { extended, verification_code, ...flags } = c.req.valid("json");
@@ -125,6 +139,11 @@ publicBookingRoutes.get("/:id", params("id"), async (c) =>
 
 publicBookingRoutes.put("/:id/verify_code", params("id"), body(siteVerifyCodeBody), async (c) =>
   onSite(c, await verifyOnSite(deps(c), c.req.valid("param").id, tokenOf(c), c.req.valid("json").verification_code, siteOrigin(c))),
+);
+
+// Back from an abandoned checkout: the same booking's checkout again (docs/decisions/payments.md).
+publicBookingRoutes.post("/:id/checkout", params("id"), async (c) =>
+  onSite(c, await checkoutOnSite(deps(c), c.req.valid("param").id, tokenOf(c), siteOrigin(c))),
 );
 
 publicBookingRoutes.put("/:id/cancel", params("id"), async (c) =>

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { BOOKING_STATES } from "../../domain/booking-states";
 import { syncCursor } from "../../db/sync-order";
 import {
-  boolean, customData, date, dateTime, idOrIds, integer, LONG_TEXT, nullableDateTime, nullableInteger, optionalText, page, text,
+  boolean, customData, date, dateTime, idOrIds, integer, LONG_TEXT, nullableDateTime, nullableInteger, optionalText, requiredText, page, text,
 } from "../../http/fields";
 
 const flag = () => boolean().optional();
@@ -123,4 +123,16 @@ export type ListQuery = z.output<typeof listQuery>;
 /** The booking site's verify_code: the code only, no message flags (a visitor does not choose them). */
 export const siteVerifyCodeBody = z.object({
   verification_code: z.union([text(20), z.null()]).optional(),
+});
+
+/** POST /bookings/{id}/checkout on the private API: the pages the payer returns to (default: the booking site). */
+export const checkoutBody = z.object({
+  checkout: z.object({ success_url: returnUrl(), cancel_url: returnUrl() }).optional(),
+  extended: flag(),
+});
+
+/** POST /bookings/{id}/payment: a payment taken elsewhere; its amount is the booking's own. */
+export const recordPaymentBody = z.object({
+  payment: z.object({ reference: requiredText().meta({ description: "What identifies the payment in your books (a receipt or terminal reference)." }) }),
+  extended: flag(),
 });

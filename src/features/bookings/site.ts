@@ -13,7 +13,7 @@ import { localeOf } from "../messages/defaults";
 import type { CreateBookingBody } from "./schema";
 import { followed } from "./service";
 import { draftBooking, insertDraftAndRead } from "./create";
-import { openCheckout, visitorReturnPages } from "../payments/checkout";
+import { openCheckout, resumeCheckout, visitorReturnPages } from "../payments/checkout";
 import { bookingOfAccount } from "./queries";
 import { stateError, transition } from "./transitions";
 
@@ -94,4 +94,10 @@ export async function cancelOnSite(deps: Deps, id: number, token: string | undef
     throw ApiError.invalid("state", `could be cancelled online until ${local} (${account.time_zone})`);
   }
   return followed(deps, "cancelled", transition(deps, id, "cancel"), { link: bookingPageLink(siteOrigin, id, token!) });
+}
+
+/** The visitor's way back to the checkout of their booking still waiting for its payment. */
+export async function checkoutOnSite(deps: Deps, id: number, token: string | undefined, siteOrigin: string): Promise<Booking> {
+  const booking = await bookingWithToken(deps, id, token);
+  return resumeCheckout(deps, booking, visitorReturnPages(bookingPageLink(siteOrigin, id, token!)));
 }

@@ -22,10 +22,16 @@ export async function paymentAfterChange(deps: Deps, change: BookingChange, book
   // Marked first, so a payment landing meanwhile finds the booking ended and is refunded (settle.ts).
   const canceled = updatePaymentStatement({ id: booking.id, accountId: deps.account.id, from: ["pending"] }, { status: "canceled", checkout_url: null }, deps.now);
   await accountD1(deps).prepare(canceled.sql).bind(...canceled.params).run();
-  if (!payment.checkout_session_id || !deps.account.stripe_account_id) return;
+  await endCheckout(deps, booking);
+}
+
+/** Ends the booking's checkout at the provider, so it can no longer be paid. */
+export async function endCheckout(deps: Deps, booking: Booking): Promise<void> {
+  const session = booking.payment?.checkout_session_id;
+  if (!session || !deps.account.stripe_account_id) return;
   try {
     const provider = await paymentProvider(deps.env);
-    await provider.expireCheckout(deps.account.stripe_account_id, payment.checkout_session_id);
+    await provider.expireCheckout(deps.account.stripe_account_id, session);
   } catch (error) {
     // The sweep's reconciliation reads the session again: a payment made anyway is refunded then.
     console.error(JSON.stringify({ payment_expire: "failed", account_id: deps.account.id, booking_id: booking.id, error: String(error) }));

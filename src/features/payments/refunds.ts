@@ -76,4 +76,5 @@ export async function retryOwedRefund(deps: Deps, booking: Booking): Promise<voi
   await refundInFull(deps, booking, { paymentIntentId: payment.payment_intent_id, amount: payment.refund_due, reason: payment.refund_reason ?? "", record: true });
 }
 
+/** Exactly the partial index's condition (drizzle/0020), so the sweep reads that index. */
 export const owedRefundsSql = sql`json_extract(payment, '$.refund_due') IS NOT NULL`;

@@ -1,0 +1,176 @@
+// Paid bookings (issue 31, docs/decisions/payments.md): a booking of a paid service waits for its
+// payment holding its seat, a signed Stripe event (the real SDK in the Worker, against the local
+// stand-in) confirms it, and it is never sold twice nor given away free.
+import { createScheduledController } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import worker from "../../src/index";
+import { env, newAccount, send, type Client } from "../support/api";
+import { catalogue, must } from "../support/bookings";
+import { deliver, pay, payAndDeliver, paidShop, sessionOf, standIn } from "../support/payments";
+
+const DAY = "2030-01-07";
+const TIME = { booked_from: `${DAY} 10:00`, booked_to: `${DAY} 11:00` };
+
+let visitors = 0;
+function site(subdomain: string) {
+  const origin = `http://${subdomain}.localhost`;
+  const headers = (extra: Record<string, string> = {}) => ({ "content-type": "application/json", "cf-connecting-ip": `192.0.2.${(visitors += 1) % 250}`, ...extra });
+  return {
+    post: (path: string, payload: unknown, extra: Record<string, string> = {}) => send("POST", `${origin}${path}`, { headers: headers(extra), body: JSON.stringify(payload) }),
+    get: (path: string, extra: Record<string, string> = {}) => send("GET", `${origin}${path}`, { headers: headers(extra) }),
+    put: (path: string, payload: unknown, extra: Record<string, string> = {}) => send("PUT", `${origin}${path}`, { headers: headers(extra), body: JSON.stringify(payload) }),
+  };
+}
+
+const visitor = (name: string) => ({ name, email: `${name.toLowerCase()}@example.com` });
+const book = (subdomain: string, serviceId: number, name = "Kari", time = TIME) =>
+  site(subdomain).post("/bookings", { booking: { service_id: serviceId, ...time, person_attributes: visitor(name) } });
+
+const cron = () => worker.scheduled!(createScheduledController({ scheduledTime: new Date(), cron: "* * * * *" }), env);
+
+async function freeAtTen(api: Client, serviceId: number): Promise<number> {
+  const slots = await must(api.get(`/services/${serviceId}/slots?from=${DAY}&to=${DAY}`));
+  return slots.find((e: any) => e.slot.timestamp.slice(11, 16) === "10:00")?.slot.free ?? 0;
+}
+
+const messagesOf = async (accountId: number, kind: string) =>
+  (await env.DB.prepare("SELECT * FROM messages WHERE account_id = ? AND kind = ? ORDER BY id").bind(accountId, kind).all<any>()).results;
+
+/** Moves a booking's payment window into the past, as time would. */
+const lapse = (bookingId: number) => env.DB.prepare("UPDATE bookings SET expires_at = ? WHERE id = ?").bind(Date.now() - 1000, bookingId).run();
+
+describe("the journey on the booking site", () => {
+  it("book → checkout → signed event → confirmed → message; the seat is held meanwhile and the answer never trusts the client's amount", async () => {
+    const { api, account, stripeAccount, cut } = await paidShop();
+    const created = await must(site(account.subdomain).post("/bookings", {
+      booking: { service_id: cut.id, ...TIME, person_attributes: visitor("Kari"), amount: 1, price: "1", currency: "USD" },
+    }));
+    const booking = created.booking;
+    expect(booking).toMatchObject({ state: "awaiting_payment", active: true, payment: { amount: "450.00", currency: "NOK", status: "pending", amount_refunded: "0.00" } });
+    expect(booking.payment.checkout_url).toMatch(/\/pay\/cs_/);
+    // The session is the shop's, for exactly this booking, with an idempotency key.
+    const log = (await standIn("GET", `/_test/log?stripe_account=${stripeAccount}`)).body as any[];
+    const made = log.find((r) => r.path === "/v1/checkout/sessions" && r.method === "POST");
+    expect(made).toMatchObject({ stripe_account: stripeAccount, body: { client_reference_id: String(booking.id), metadata: { booking_id: String(booking.id) } } });
+    expect(made.idempotency_key).toContain(`:${booking.id}`);
+    expect(made.body.line_items[0].price_data).toMatchObject({ unit_amount: "45000", currency: "nok" });
+    // The seat is taken while the window lasts: nobody else can book it.
+    expect(await freeAtTen(api, cut.id)).toBe(0);
+    expect((await book(account.subdomain, cut.id, "Other")).status).toBe(400);
+    expect(await messagesOf(account.id, "confirmation")).toHaveLength(0);
+
+    const applied = await payAndDeliver(sessionOf(booking.payment.checkout_url));
+    expect(applied).toMatchObject({ received: true, applied: "confirmed" });
+    const seen = await must(site(account.subdomain).get(`/bookings/${booking.id}`, { "x-booking-token": created.booking_token }));
+    expect(seen.booking).toMatchObject({ state: "confirmed", expires_at: null, payment: { status: "paid", checkout_url: null } });
+    expect(seen.booking.payment).not.toHaveProperty("payment_intent_id");
+    const full = await must(api.get(`/bookings/${booking.id}`));
+    expect(full.booking.payment).toMatchObject({ provider: "stripe", kind: "full", status: "paid", payment_intent_id: expect.stringMatching(/^pi_/) });
+    expect(await messagesOf(account.id, "confirmation")).toHaveLength(1);
+  });
+
+  it("a service that asks nothing, on an account with payments on, books exactly as before: no payment key", async () => {
+    const { api, account, room } = await paidShop();
+    const free = await catalogue(api).service({ title: "Free consult", interval: 60 });
+    await catalogue(api).provider(room.id, free.id);
+    const created = await must(book(account.subdomain, free.id, "Free", { booked_from: `${DAY} 12:00`, booked_to: `${DAY} 13:00` }));
+    expect(created.booking).not.toHaveProperty("payment");
+    expect(created.booking.state).not.toBe("awaiting_payment");
+    expect((await must(api.get(`/services/${free.id}`))).service).not.toHaveProperty("payment");
+  });
+});
+
+describe("events: once, signed, the shop's own", () => {
+  it("a duplicate and five concurrent deliveries of one event confirm once and send one message", async () => {
+    const { account, cut } = await paidShop();
+    const created = await must(book(account.subdomain, cut.id));
+    const { event, signature } = await pay(sessionOf(created.booking.payment.checkout_url));
+    const answers = await Promise.all(Array.from({ length: 5 }, () => deliver(event, signature)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.filter((a) => a.body.applied === "confirmed")).toHaveLength(1);
+    expect((await must(deliver(event, signature))).applied).toBe("duplicate");
+    expect(await messagesOf(account.id, "confirmation")).toHaveLength(1);
+  });
+
+  it("an unsigned, wrongly signed, tampered or stale event is a 400 and changes nothing", async () => {
+    const { api, account, cut } = await paidShop();
+    const created = await must(book(account.subdomain, cut.id));
+    const { event, signature } = await pay(sessionOf(created.booking.payment.checkout_url));
+    const wrongSecret = (await standIn("POST", "/_test/sign", { payload: event, secret: "whsec_not_ours" })).body.signature;
+    const stale = (await standIn("POST", "/_test/sign", { payload: event, timestamp: Math.floor(Date.now() / 1000) - 3600 })).body.signature;
+    for (const [body, sig] of [[event, null], [event, wrongSecret], [event.replace('"paid"', '"unpaid"'), signature], [event, stale], ["not json", signature]] as const) {
+      const refused = await deliver(body, sig);
+      expect(refused.status, String(sig)).toBe(400);
+      expect(refused.body).toHaveProperty("error");
+    }
+    expect((await must(api.get(`/bookings/${created.booking.id}`))).booking.state).toBe("awaiting_payment");
+  });
+
+  it("another shop's event naming our booking is refused and touches nothing", async () => {
+    const ours = await paidShop();
+    const theirs = await paidShop();
+    const created = await must(book(ours.account.subdomain, ours.cut.id));
+    const session = (await pay(sessionOf(created.booking.payment.checkout_url))).session;
+    // The same session object, as if it were on the other shop's connected account.
+    const foreign = (await standIn("POST", "/_test/events", { type: "checkout.session.completed", account: theirs.stripeAccount, object: session })).body;
+    expect((await deliver(foreign.event, foreign.signature)).status).toBe(400);
+    const unknown = (await standIn("POST", "/_test/events", { type: "checkout.session.completed", account: "acct_nobodyhere", object: session })).body;
+    expect((await deliver(unknown.event, unknown.signature)).status).toBe(400);
+    expect((await must(ours.api.get(`/bookings/${created.booking.id}`))).booking.state).toBe("awaiting_payment");
+  });
+});
+
+describe("not paid in time", () => {
+  it("the seat is free at the window's end with no write; the sweep ends the session and the booking (cancelled)", async () => {
+    const { api, account, cut } = await paidShop();
+    const created = await must(book(account.subdomain, cut.id));
+    await lapse(created.booking.id);
+    expect(await freeAtTen(api, cut.id)).toBe(1);
+    expect((await must(api.get(`/bookings/${created.booking.id}`))).booking).toMatchObject({ state: "cancelled", active: false });
+    await cron();
+    const swept = (await must(api.get(`/bookings/${created.booking.id}`))).booking;
+    expect(swept).toMatchObject({ state: "cancelled", payment: { status: "expired", checkout_url: null } });
+    const session = await fetch(`${env.STRIPE_API_BASE}/v1/checkout/sessions/${swept.payment.checkout_session_id}`, {
+      headers: { authorization: `Bearer ${env.STRIPE_SECRET_KEY}`, "stripe-account": (await must(api.get("/client"))).client.stripe_account_id },
+    });
+    expect(((await session.json()) as any).status).toBe("expired");
+  });
+
+  it("a late payment whose seat is still free confirms the booking", async () => {
+    const { api, account, cut } = await paidShop();
+    const created = await must(book(account.subdomain, cut.id));
+    const { event, signature } = await pay(sessionOf(created.booking.payment.checkout_url));
+    await lapse(created.booking.id);
+    expect((await must(deliver(event, signature))).applied).toBe("confirmed");
+    expect((await must(api.get(`/bookings/${created.booking.id}`))).booking).toMatchObject({ state: "confirmed", payment: { status: "paid" } });
+  });
+
+  it("a late payment whose seat was taken is refunded in full at once and the person told; one booking holds the seat", async () => {
+    const { api, account, cut, room } = await paidShop();
+    const created = await must(book(account.subdomain, cut.id));
+    const { event, signature } = await pay(sessionOf(created.booking.payment.checkout_url));
+    await lapse(created.booking.id);
+    await catalogue(api).booking({ service_id: cut.id, resource_id: room.id, ...TIME });
+    expect((await must(deliver(event, signature))).applied).toBe("refunded");
+    const late = (await must(api.get(`/bookings/${created.booking.id}`))).booking;
+    expect(late).toMatchObject({ state: "cancelled", active: false, payment: { status: "refunded", amount_refunded: "450.00", refund_id: expect.stringMatching(/^re_/) } });
+    expect(await messagesOf(account.id, "refund")).toHaveLength(1);
+    expect(await freeAtTen(api, cut.id)).toBe(0);
+    const held = await env.DB.prepare("SELECT COUNT(*) AS n FROM bookings WHERE resource_id = ? AND active = 1 AND (expires_at IS NULL OR expires_at > ?)").bind(room.id, Date.now()).first<{ n: number }>();
+    expect(held!.n).toBe(1);
+  });
+});
+
+describe("the private API", () => {
+  it("asks for the same checkout with checkout: true, or records a payment taken elsewhere", async () => {
+    const { api, cut, room } = await paidShop({ capacity: 2 });
+    const asked = await must(api.post("/bookings", { booking: { service_id: cut.id, resource_id: room.id, ...TIME, count: 2 }, checkout: true }));
+    expect(asked.booking).toMatchObject({ state: "awaiting_payment", payment: { amount: "900.00", status: "pending" } });
+    const recorded = await must(api.post(`/bookings/${asked.booking.id}/payment`, { payment: { reference: "terminal 42" } }));
+    expect(recorded.booking).toMatchObject({ state: "confirmed", payment: { status: "paid", kind: "external", reference: "terminal 42" } });
+    // Without checkout the integrator books as before, unpaid and confirmed.
+    const plain = await must(api.post("/bookings", { booking: { service_id: cut.id, resource_id: room.id, booked_from: `${DAY} 12:00`, booked_to: `${DAY} 13:00` } }));
+    expect(plain.booking.state).toBe("confirmed");
+    expect(plain.booking).not.toHaveProperty("payment");
+  });
+});
