@@ -61,6 +61,9 @@ const RESPONSES = {
   WaitlistDisabled: errorResponse("The account has not enabled the waitlist on its booking site (`waitlist_enabled`)."),
   TooManyRequests: errorResponse("Over the per-address budget (80 requests per 20 s by default), or, for POST /slots/holds, over the live holds a visitor (3) or an account (50) may have; `Retry-After` says when one lapses.", "Error", [...RATE_HEADERS, "Retry-After"]),
   ServerError: errorResponse("`{\"error\": \"system error\"}`; details only in the service's logs."),
+  EventRefused: errorResponse("Not an event of Stripe's for a linked account (unsigned, badly signed, outside the 5-minute tolerance, of an unlinked connected account, or an amount that is not the booking's): nothing changed."),
+  PaymentsUnavailable: errorResponse("The deployment has no Stripe keys (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET): no payment can be taken."),
+  ProviderUnreachable: errorResponse("A booking of a paid service: the payment provider could not be reached, so nothing was booked (docs/decisions/payments.md)."),
 };
 
 const PARAMETERS = {
@@ -147,6 +150,10 @@ function notModified(op: Operation): Json {
 
 function errorsOf(op: Operation): Json {
   const refs: Record<string, keyof typeof RESPONSES> = {};
+  if (op.surface === "reference" && op.path.startsWith("/api/v1/payments/")) {
+    return Object.fromEntries(Object.entries({ "400": "EventRefused", "413": "PayloadTooLarge", "429": "TooManyRequests", "500": "ServerError", "503": "PaymentsUnavailable" })
+      .map(([status, name]) => [status, refTo("responses", name as keyof typeof RESPONSES)]));
+  }
   if (op.surface === "reference") return { "429": refTo("responses", "TooManyRequests"), "500": refTo("responses", "ServerError") };
   refs["400"] = "BadRequest";
   if (op.surface !== "public") refs["401"] = "Unauthorized";
@@ -160,6 +167,10 @@ function errorsOf(op: Operation): Json {
   if (op.surface === "operator" && op.path.endsWith("/move")) refs["409"] = "MoveRefused";
   refs["429"] = "TooManyRequests";
   refs["500"] = "ServerError";
+  // Paid bookings reach the payment provider (docs/decisions/payments.md).
+  if (op.method === "post" && (/\/bookings$/.test(op.path) || op.path.endsWith("/checkout") || op.path.endsWith("/payment"))) {
+    Object.assign(refs, { "502": "ProviderUnreachable", "503": "PaymentsUnavailable" });
+  }
   return Object.fromEntries(Object.entries(refs).map(([status, name]) => [status, refTo("responses", name)]));
 }
 

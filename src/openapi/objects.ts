@@ -54,7 +54,7 @@ export const Account = z.object({
   waitlist_enabled: z.boolean().meta({ description: "Visitors may join the waitlist of a full time on the booking site (docs/decisions/waitlist.md)." }),
   waitlist_offer_minutes: z.number().int().min(1).max(1440).meta({ description: "How long a seat offered to the first in line is held for them (default 30)." }),
   payment_window_minutes: z.number().int().min(PAYMENT_WINDOW_MIN).max(PAYMENT_WINDOW_MAX).optional().meta({ description: "Paid bookings (answered once payment_provider is \"stripe\"): how long a booking's seat waits for its payment (default 15); then the seat is free again." }),
-  refund_until_hours: z.number().int().min(0).nullable().optional().meta({ description: "Paid bookings: a cancel this many hours or more before the start is refunded in full, a later one not at all (default 24); null refunds every cancel in full. A decline or delete by the shop is always refunded in full." }),
+  refund_until_hours: z.number().int().min(0).max(87_600).nullable().optional().meta({ description: "Paid bookings: a cancel this many hours or more before the start is refunded in full, a later one not at all (default 24); null refunds every cancel in full. A decline or delete by the shop is always refunded in full." }),
   stripe_account_id: z.string().nullable().optional().meta({ description: "Paid bookings: the shop's connected Stripe account (acct_…), where its payments go." }),
   settings: z.record(z.string(), z.unknown()).nullable(),
   interval_rounding: z.number().int(),

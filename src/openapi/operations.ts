@@ -5,7 +5,7 @@ import { z } from "zod";
 import { holidaysQuery, updateClientBody } from "../features/account/schema";
 import { LISTINGS } from "../features/bookings/list";
 import {
-  actionBody, createBookingBody, listQuery, showQuery, siteVerifyCodeBody, statusBody, updateBookingBody, verifyCodeBody,
+  actionBody, checkoutBody, recordPaymentBody, createBookingBody, listQuery, showQuery, siteVerifyCodeBody, statusBody, updateBookingBody, verifyCodeBody,
 } from "../features/bookings/schema";
 import { bookingFileQuery, createCalendarFeedBody } from "../features/calendar-feeds/schema";
 import { createCategoryBody, updateCategoryBody } from "../features/categories/schema";
@@ -241,6 +241,8 @@ export const operations: Operation[] = [
     ["put", "/{id}/verify_code", "Verify a booking with its code", one("booking", "Booking"), body("VerifyCodeBody", verifyCodeBody)],
     ["put", "/{id}/status", "Set a booking's free-text status", one("booking", "Booking"), body("StatusBody", statusBody)],
     ["delete", "/{id}", "Delete a booking", one("booking", "Booking"), body("ActionBody", actionBody)],
+    ["post", "/{id}/checkout", "The checkout of a booking awaiting payment again: its open session, or a new one for the same booking", one("booking", "Booking"), body("CheckoutBody", checkoutBody)],
+    ["post", "/{id}/payment", "Record a payment taken elsewhere: the booking's own amount, paid; a booking awaiting payment is confirmed if its time is still free", one("booking", "Booking"), body("RecordPaymentBody", recordPaymentBody)],
   ]),
   ...group("private", `${P}/events/recurring`, "Recurring events", [
     ["post", "", "Create a recurring event collection", other("CollectionCreated", z.object({ collection_id: z.string() })), body("RecurringEventBody", recurringEventBody)],
@@ -297,6 +299,14 @@ export const operations: Operation[] = [
     ["put", "/{id}/verify_code", "Verify the visitor's booking with the sent code; five wrong codes, then 429 (booking token)", one("booking", "PublicBooking"),
       { ...body("SiteVerifyCodeBody", siteVerifyCodeBody), bookingToken: true }],
     ["put", "/{id}/cancel", "Cancel the visitor's booking while the account allows it (booking token)", one("booking", "PublicBooking"), { bookingToken: true }],
+    ["post", "/{id}/checkout", "Back to the checkout of the visitor's booking awaiting payment (booking token)", one("booking", "PublicBooking"), { bookingToken: true }],
+  ]),
+  ...group("reference", `${P}/payments`, "Payments", [
+    ["post", "/stripe/events", "Stripe's events (signed with the platform's webhook secret, Stripe-Signature header; no key): a paid checkout confirms its booking, refunds update it; anything unsigned, badly signed, stale or of an unlinked account is a 400 and changes nothing",
+      other("PaymentEventApplied", z.object({
+        received: z.literal(true),
+        applied: z.enum(["confirmed", "already", "refunded", "duplicate", "ignored", "checkout_unpaid", "checkout_failed", "checkout_expired", "refund_updated"]),
+      })), body("StripeEvent", z.record(z.string(), z.unknown()).meta({ description: "A Stripe Event object, as Stripe sends it." }))],
   ]),
   ...group("public", "/slots/holds", "Booking site", [
     ["post", "", "Hold seats of a time while the visitor fills in the form (when the account enables holds); answers the hold's secret", holdCreated, body("CreateHoldBody", createHoldBody)],

@@ -20,6 +20,7 @@ export const TAGS = {
   "Booking site": "The account's public booking site on `<subdomain>.<root domain>`, without a key: active services and their slots, booking (the answer's booking token opens that one booking), one-time codes.",
   "Booking page": "The booking site's HTML page, its script and stylesheet, and the embeddable widget.",
   "Assistants (MCP)": "The Model Context Protocol endpoint an AI assistant books through: JSON-RPC 2.0 over Streamable HTTP, stateless, answered as JSON. `tools/list` answers each tool with the JSON Schema of its input and output; the booking site's tools book under its public rules, the private API's act for the key.",
+  Payments: "Paid bookings' provider events: Stripe calls this with each checkout and refund event of a shop's connected account (docs/decisions/payments.md).",
   Operator: "The operator API (`/admin/v1`, `ADMIN_TOKEN`): creates accounts, rotates their keys, moves them between shards.",
   "Webhook payloads": "What a subscription's URL receives for each event, signed with the account's web hook secret.",
 } as const;

@@ -4,7 +4,7 @@
 import { createScheduledController } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import { env, newAccount, send, type Client } from "../support/api";
+import { env, newAccount, operator, send, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
 import { deliver, pay, payAndDeliver, paidShop, sessionOf, standIn } from "../support/payments";
 
@@ -172,5 +172,212 @@ describe("the private API", () => {
     const plain = await must(api.post("/bookings", { booking: { service_id: cut.id, resource_id: room.id, booked_from: `${DAY} 12:00`, booked_to: `${DAY} 13:00` } }));
     expect(plain.booking.state).toBe("confirmed");
     expect(plain.booking).not.toHaveProperty("payment");
+  });
+});
+
+/** One visitor: the same address on every request. */
+function sameVisitor(subdomain: string) {
+  const ip = `198.18.0.${(visitors += 1) % 250}`;
+  const origin = `http://${subdomain}.localhost`;
+  const headers = (extra: Record<string, string> = {}) => ({ "content-type": "application/json", "cf-connecting-ip": ip, ...extra });
+  return {
+    post: (path: string, payload: unknown, extra: Record<string, string> = {}) => send("POST", `${origin}${path}`, { headers: headers(extra), body: JSON.stringify(payload) }),
+    get: (path: string, extra: Record<string, string> = {}) => send("GET", `${origin}${path}`, { headers: headers(extra) }),
+    put: (path: string, payload: unknown, extra: Record<string, string> = {}) => send("PUT", `${origin}${path}`, { headers: headers(extra), body: JSON.stringify(payload) }),
+  };
+}
+
+describe("abandon and retry", () => {
+  it("booking the same time again gets the pending booking and its checkout back, never a second booking nor a free one", async () => {
+    const { api, account, cut } = await paidShop({ capacity: 2 });
+    const kari = sameVisitor(account.subdomain);
+    const payload = { booking: { service_id: cut.id, ...TIME, person_attributes: visitor("Kari") } };
+    const first = await must(kari.post("/bookings", payload));
+    const again = await must(kari.post("/bookings", payload));
+    expect(again.booking.id).toBe(first.booking.id);
+    expect(again.booking).toMatchObject({ state: "awaiting_payment", payment: { status: "pending" } });
+    expect(sessionOf(again.booking.payment.checkout_url)).toBe(sessionOf(first.booking.payment.checkout_url));
+    expect(await freeAtTen(api, cut.id)).toBe(1);
+    // The new token opens it; the abandoned page's token no longer does.
+    expect((await kari.get(`/bookings/${first.booking.id}`, { "x-booking-token": again.booking_token })).status).toBe(200);
+    expect((await kari.get(`/bookings/${first.booking.id}`, { "x-booking-token": first.booking_token })).status).toBe(404);
+    // Back to the checkout by the token, too.
+    const resumed = await must(kari.post(`/bookings/${first.booking.id}/checkout`, {}, { "x-booking-token": again.booking_token }));
+    expect(sessionOf(resumed.booking.payment.checkout_url)).toBe(sessionOf(first.booking.payment.checkout_url));
+    // Someone else (another address) booking the same time gets a booking of their own.
+    const other = await must(book(account.subdomain, cut.id, "Kari"));
+    expect(other.booking.id).not.toBe(first.booking.id);
+  });
+
+  it("an Idempotency-Key on the create answers the same paid booking", async () => {
+    const { account, cut } = await paidShop({ capacity: 3 });
+    const kari = sameVisitor(account.subdomain);
+    const payload = { booking: { service_id: cut.id, ...TIME, person_attributes: visitor("Idem") } };
+    const [a, b] = [await must(kari.post("/bookings", payload, { "idempotency-key": "pay-1" })), await must(kari.post("/bookings", payload, { "idempotency-key": "pay-1" }))];
+    expect(b.booking.id).toBe(a.booking.id);
+    expect(b.booking.payment.checkout_url).toBe(a.booking.payment.checkout_url);
+  });
+
+  it("a visitor may keep only a few unpaid bookings waiting at once", async () => {
+    const { account, cut } = await paidShop({ capacity: 10 });
+    const kari = sameVisitor(account.subdomain);
+    const answers = [];
+    for (let hour = 8; hour < 12; hour++) {
+      const time = { booked_from: `${DAY} ${String(hour).padStart(2, "0")}:00`, booked_to: `${DAY} ${String(hour + 1).padStart(2, "0")}:00` };
+      answers.push(await kari.post("/bookings", { booking: { service_id: cut.id, ...time, person_attributes: visitor("Many") } }));
+    }
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
+    expect(answers[3].body.error).toMatch(/unpaid bookings/);
+  });
+});
+
+describe("refunds by the policy", () => {
+  async function paidBooking(policyHours: number | null, extra: Record<string, unknown> = {}) {
+    const shop = await paidShop({ account: { refund_until_hours: policyHours, ...extra } });
+    const kari = sameVisitor(shop.account.subdomain);
+    const created = await must(kari.post("/bookings", { booking: { service_id: shop.cut.id, ...TIME, person_attributes: visitor("Refund") } }));
+    await payAndDeliver(sessionOf(created.booking.payment.checkout_url));
+    return { ...shop, kari, created };
+  }
+  const hoursUntilStart = async (api: Client, id: number) =>
+    Math.floor((Date.parse((await must(api.get(`/bookings/${id}`))).booking.booked_from) - Date.now()) / 3_600_000);
+
+  it("a cancel before the policy's edge is refunded in full, one after it not at all", async () => {
+    const early = await paidBooking(null);
+    const edge = await hoursUntilStart(early.api, early.created.booking.id);
+    await must(early.api.put("/client", { client: { refund_until_hours: edge } }));
+    const refunded = await must(early.kari.put(`/bookings/${early.created.booking.id}/cancel`, {}, { "x-booking-token": early.created.booking_token }));
+    expect(refunded.booking).toMatchObject({ state: "cancelled", payment: { status: "refunded", amount_refunded: "450.00" } });
+    expect(await messagesOf(early.account.id, "refund")).toHaveLength(1);
+
+    const late = await paidBooking(edge + 1);
+    const kept = await must(late.kari.put(`/bookings/${late.created.booking.id}/cancel`, {}, { "x-booking-token": late.created.booking_token }));
+    expect(kept.booking).toMatchObject({ state: "cancelled", payment: { status: "paid", amount_refunded: "0.00" } });
+    expect(await messagesOf(late.account.id, "refund")).toHaveLength(0);
+  });
+
+  it("the shop's decline and delete refund in full whatever the policy", async () => {
+    const declined = await paidBooking(0, { confirm_manually: true });
+    expect((await must(declined.api.get(`/bookings/${declined.created.booking.id}`))).booking.state).toBe("awaiting_confirmation");
+    await must(declined.api.put(`/client`, { client: { refund_until_hours: 80_000 } }));
+    const d = await must(declined.api.put(`/bookings/${declined.created.booking.id}/decline`, {}));
+    expect(d.booking.payment).toMatchObject({ status: "refunded", amount_refunded: "450.00" });
+    const deleted = await paidBooking(8000);
+    const gone = await must(deleted.api.delete(`/bookings/${deleted.created.booking.id}`));
+    expect(gone.booking.payment).toMatchObject({ status: "refunded" });
+    // A refund's own event (a duplicate of what the refund answered) changes nothing more.
+    const payment = (await must(deleted.api.get(`/bookings/${deleted.created.booking.id}`))).booking.payment;
+    const refundEvent = (await standIn("POST", "/_test/events", {
+      type: "refund.updated", account: deleted.stripeAccount,
+      object: { id: payment.refund_id, object: "refund", amount: 45_000, currency: "nok", payment_intent: payment.payment_intent_id, status: "succeeded" },
+    })).body;
+    expect((await must(deliver(refundEvent.event, refundEvent.signature))).applied).toBe("refund_updated");
+    expect((await must(deleted.api.get(`/bookings/${deleted.created.booking.id}`))).booking.payment).toMatchObject({ status: "refunded", amount_refunded: "450.00" });
+  });
+});
+
+describe("nothing lost", () => {
+  const age = (id: number, minutes: number) => env.DB.prepare("UPDATE bookings SET created_at = ? WHERE id = ?").bind(Date.now() - minutes * 60_000, id).run();
+
+  it("a payment whose event was lost is found by the sweep; the reminder goes only to whoever has not paid, once", async () => {
+    const { api, account, cut } = await paidShop({ capacity: 2 });
+    const paidLost = await must(book(account.subdomain, cut.id, "Paid"));
+    const unpaid = await must(book(account.subdomain, cut.id, "Unpaid"));
+    await pay(sessionOf(paidLost.booking.payment.checkout_url)); // paid at Stripe, its event never reaches us
+    await age(paidLost.booking.id, 6);
+    await age(unpaid.booking.id, 6);
+    await cron();
+    expect((await must(api.get(`/bookings/${paidLost.booking.id}`))).booking).toMatchObject({ state: "confirmed", payment: { status: "paid" } });
+    await cron();
+    const reminders = await messagesOf(account.id, "payment_reminder");
+    expect(reminders.map((m: any) => m.recipient)).toEqual(["unpaid@example.com"]);
+    expect(reminders[0].body).toContain("/pay/cs_");
+  });
+});
+
+describe("races", () => {
+  it("20 visitors on the last seat of a paid service: one awaiting_payment, 19 refused", async () => {
+    const { api, account, cut, room } = await paidShop();
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => book(account.subdomain, cut.id, `Racer${i}`)));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 400)).toHaveLength(19);
+    const rows = await env.DB.prepare("SELECT state FROM bookings WHERE resource_id = ?").bind(room.id).all<{ state: string }>();
+    expect(rows.results.map((r) => r.state)).toEqual(["awaiting_payment"]);
+    expect(await freeAtTen(api, cut.id)).toBe(0);
+  });
+
+  it("a payment landing as its window lapses while another visitor books the seat: exactly one booking holds it, the other payer is refunded", async () => {
+    for (let round = 0; round < 3; round++) {
+      const { api, account, cut, room } = await paidShop();
+      const first = await must(book(account.subdomain, cut.id, "Late"));
+      const { event, signature } = await pay(sessionOf(first.booking.payment.checkout_url));
+      await lapse(first.booking.id);
+      const [delivered, second] = await Promise.all([deliver(event, signature), book(account.subdomain, cut.id, "Quick")]);
+      expect(delivered.status).toBe(200);
+      const holding = await env.DB.prepare(
+        "SELECT id, state FROM bookings WHERE resource_id = ? AND active = 1 AND (state != 'awaiting_payment' OR expires_at > ?)",
+      ).bind(room.id, Date.now()).all<{ id: number; state: string }>();
+      expect(holding.results).toHaveLength(1);
+      const late = (await must(api.get(`/bookings/${first.booking.id}`))).booking;
+      if (delivered.body.applied === "confirmed") {
+        expect(second.status).toBe(400);
+        expect(late.state).toBe("confirmed");
+      } else {
+        expect(second.status).toBe(200);
+        expect(late.payment.status).toBe("refunded");
+        expect(late.active).toBe(false);
+      }
+    }
+  });
+
+  it("a cancel racing the payment: never a cancelled booking whose payment is kept unrefunded by policy, never a confirmed one", async () => {
+    for (let round = 0; round < 3; round++) {
+      const { api, account, cut } = await paidShop({ account: { refund_until_hours: null } });
+      const kari = sameVisitor(account.subdomain);
+      const created = await must(kari.post("/bookings", { booking: { service_id: cut.id, ...TIME, person_attributes: visitor("Racing") } }));
+      const { event, signature } = await pay(sessionOf(created.booking.payment.checkout_url));
+      const [cancelled, delivered] = await Promise.all([
+        kari.put(`/bookings/${created.booking.id}/cancel`, {}, { "x-booking-token": created.booking_token }),
+        deliver(event, signature),
+      ]);
+      expect(delivered.status).toBe(200);
+      const after = (await must(api.get(`/bookings/${created.booking.id}`))).booking;
+      if (cancelled.status === 200) {
+        expect(after.state).toBe("cancelled");
+        expect(after.payment.status).toBe("refunded");
+      } else {
+        // The payment confirmed it first and the cancel lost its compare-and-swap: confirmed and paid.
+        expect(after).toMatchObject({ state: "confirmed", payment: { status: "paid" } });
+      }
+    }
+  });
+});
+
+describe("tenancy and bad input", () => {
+  it("another account's key reaches none of a paid booking's payment routes", async () => {
+    const { account, cut } = await paidShop();
+    const created = await must(book(account.subdomain, cut.id));
+    const { api: other } = await newAccount();
+    expect((await other.post(`/bookings/${created.booking.id}/payment`, { payment: { reference: "x" } })).status).toBe(404);
+    expect((await other.post(`/bookings/${created.booking.id}/checkout`, {})).status).toBe(404);
+    expect((await sameVisitor(account.subdomain).post(`/bookings/${created.booking.id}/checkout`, {}, { "x-booking-token": "wrong" })).status).toBe(404);
+  });
+
+  it("refuses a paid service without its amount, a checkout of a free service, and a stripe account that is not one", async () => {
+    const { api, account, room } = await paidShop();
+    expect((await api.post("/services", { service: { title: "X", payment: "full" } })).body).toEqual({ price: ["can't be blank when payment is full"] });
+    expect((await api.post("/services", { service: { title: "X", payment: "deposit", price: "100" } })).body).toEqual({ deposit: ["can't be blank when payment is deposit"] });
+    expect((await api.post("/services", { service: { title: "X", payment: "later" } })).status).toBe(400);
+    const free = await catalogue(api).service({ title: "Free", interval: 60 });
+    await catalogue(api).provider(room.id, free.id);
+    expect((await api.post("/bookings", { booking: { service_id: free.id, resource_id: room.id, ...TIME }, checkout: true })).body)
+      .toEqual({ checkout: ["is not possible: the service takes no payment"] });
+    expect((await operator.put(`/accounts/${account.id}`, { account: { stripe_account_id: "not-an-account" } })).status).toBe(400);
+  });
+
+  it("a deposit is the deposit times the count, in the currency's minor units", async () => {
+    const { account, cut } = await paidShop({ capacity: 3, service: { payment: "deposit", deposit: "99.5", booking_capacity: 3 } });
+    const created = await must(site(account.subdomain).post("/bookings", { booking: { service_id: cut.id, ...TIME, count: 3, person_attributes: visitor("Dep") } }));
+    expect(created.booking.payment).toMatchObject({ amount: "298.50", currency: "NOK" });
   });
 });

@@ -50,7 +50,7 @@ const VISITOR_PERSON_KEYS = ["id", "name", "email", "phone_number", "phonenumber
 const CHECKED_SITE_ROUTES = [
   "GET /services", "GET /services/:id", "GET /services/:id/slots", "GET /services/:id/next_available_date", "GET /services/:id/available_dates",
   "POST /bookings", "POST /people/perishable_token/send", "POST /people/perishable_token/verify",
-  "GET /bookings/:id", "PUT /bookings/:id/verify_code", "PUT /bookings/:id/cancel",
+  "GET /bookings/:id", "PUT /bookings/:id/verify_code", "PUT /bookings/:id/cancel", "POST /bookings/:id/checkout",
   "POST /slots/holds", "GET /slots/holds/:id", "DELETE /slots/holds/:id",
   "POST /waitlist", "GET /waitlist/:id", "DELETE /waitlist/:id", "POST /waitlist/:id/accept",
   "GET /", "GET /booking-page.js", "GET /booking-page.css", "GET /widget.js",
@@ -213,7 +213,8 @@ describe("the visitor's own booking on the site (GET, verify_code, cancel with X
     expect(privateBooking.title).toBe(`${HIDDEN} title`);
     for (const token of ["", "null", "x".repeat(43)]) {
       for (const res of [await site.get(`/bookings/${privateBooking.id}`, { "x-booking-token": token }),
-        await site.put(`/bookings/${privateBooking.id}/cancel`, {}, { "x-booking-token": token })]) {
+        await site.put(`/bookings/${privateBooking.id}/cancel`, {}, { "x-booking-token": token }),
+        await site.request("POST", `/bookings/${privateBooking.id}/checkout`, { "x-booking-token": token })]) {
         expect(res.status).toBe(404);
         expect(res.body).toEqual({ error: expect.any(String) });
       }

@@ -109,6 +109,10 @@ function sweep(): Record<string, Probe[]> {
     "DELETE /bookings/:id": [["DELETE", `/bookings/${o.booking}`, flags, 404]],
     "PUT /bookings/:id/status": [["PUT", `/bookings/${o.booking}/status`, { status: "hijacked" }, 404]],
     "PUT /bookings/:id/verify_code": [["PUT", `/bookings/${o.booking}/verify_code`, { verification_code: "12345" }, 404]],
+    "POST /bookings/:id/checkout": [["POST", `/bookings/${o.booking}/checkout`, {}, 404]],
+    "POST /bookings/:id/payment": [["POST", `/bookings/${o.booking}/payment`, { payment: { reference: "hijacked" } }, 404]],
+    // Signed by Stripe, not keyed: an unsigned event naming the owner's booking is refused (payments.test.ts covers signed foreign ones).
+    "POST /payments/stripe/events": [["POST", "/payments/stripe/events", { id: "evt_x", type: "checkout.session.completed", data: { object: { client_reference_id: String(o.booking) } } }, 400]],
     "POST /bookings/recurring": [["POST", "/bookings/recurring", { booking: { ...window, resource_id: o.resource }, recurring: { rrule: "FREQ=DAILY;COUNT=2" } }, 400]],
     "GET /bookings/recurring/:collection_id": [["GET", `/bookings/recurring/${o.bookingCollection}`, null, 404], ["GET", `/bookings/recurring/${o.eventCollection}`, null, 404]],
     "GET /bookings/recurring/:collection_id/status": [["GET", `/bookings/recurring/${o.bookingCollection}/status`, null, 404]],

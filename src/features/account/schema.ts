@@ -80,7 +80,7 @@ export const accountAttributes = {
   waitlist_offer_minutes: integer({ min: 1, max: 1440 }),
   // Paid bookings (docs/decisions/payments.md): minutes a seat waits for its payment, and the refund policy.
   payment_window_minutes: integer({ min: PAYMENT_WINDOW_MIN, max: PAYMENT_WINDOW_MAX }),
-  refund_until_hours: nullableInteger({ min: 0, max: 8760 }),
+  refund_until_hours: nullableInteger({ min: 0, max: 87_600 }),
   mail_notification_recipient: z.union([email(), z.null(), z.literal("")]).transform((v) => v || null).optional(),
   settings: z
     .union([z.record(z.string(), z.unknown()), z.null(), z.literal("")], { error: "must be an object of named settings" })

@@ -1,5 +1,5 @@
-// What follows a booking change, after it is stored: its webhook event(s) and the customer and
-// admin messages it calls for. Every path that changes a booking (private and public API,
+// What follows a booking change, after it is stored: its webhook event(s), the customer and
+// admin messages it calls for, and what it does to a payment (answered: the booking as it is then). Every path that changes a booking (private and public API,
 // recurrence, cron) ends here.
 import type { Booking } from "../../db/schema";
 import type { BookingChange } from "../../domain/booking-states";
@@ -23,7 +23,7 @@ export async function afterBookingChange(
     /** The booking page with the visitor's token, known only to requests that carry the token. */
     link?: string;
   } = {},
-): Promise<void> {
+): Promise<Booking> {
   const related = opts.preloaded ?? (await loadRelated(deps, [booking]));
   const json = toBookingJson(booking, related, { timeZone: deps.account.time_zone, now: deps.now, extended: false });
   const events: WebhookEventName[] = [change === "paid" ? "booking.modified" : `booking.${change}`];
@@ -34,8 +34,9 @@ export async function afterBookingChange(
   }
   if (opts.messages !== false) await enqueueBookingMessages(deps, change, booking, related, opts.link);
   // A booking that pays: its refund by the policy, or its unpaid checkout ended (payments/after-change.ts).
-  if (booking.payment) await (await import("../payments/after-change")).paymentAfterChange(deps, change, booking);
+  const after = booking.payment ? await (await import("../payments/after-change")).paymentAfterChange(deps, change, booking) : booking;
   if (FREES_SEATS.has(change) && deps.account.waitlist_enabled) await offerToWaitlist(deps);
+  return after;
 }
 
 /** Changes after which a seat may be free: the waitlist's first in line gets it now, not at the next cron. */

@@ -24,8 +24,7 @@ export async function followed(
 ): Promise<Booking> {
   const { row, changed } = await write;
   // A repeated action (deleting a deleted booking) writes nothing, and so announces nothing.
-  if (changed) await afterBookingChange(deps, change, row, undefined, opts);
-  return row;
+  return changed ? afterBookingChange(deps, change, row, undefined, opts) : row;
 }
 
 export const createBooking = (deps: Deps, body: Parameters<typeof create>[1]) => followed(deps, "created", create(deps, body));

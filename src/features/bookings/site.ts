@@ -1,6 +1,6 @@
 // The booking site's own bookings: a visitor's booking token (random, kept only as its SHA-256),
 // and what the token lets its holder do: read, verify with the code (five tries), cancel.
-import { and, lt, sql } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import { bookings, type Booking } from "../../db/schema";
 import { effectiveState } from "../../domain/booking-states";
 import { parsePeriod, subtractPeriod } from "../../domain/periods";
@@ -14,6 +14,7 @@ import type { CreateBookingBody } from "./schema";
 import { followed } from "./service";
 import { draftBooking, insertDraftAndRead } from "./create";
 import { openCheckout, resumeCheckout, visitorReturnPages } from "../payments/checkout";
+import { pendingOfSameVisitor } from "../payments/retry";
 import { bookingOfAccount } from "./queries";
 import { stateError, transition } from "./transitions";
 
@@ -43,11 +44,31 @@ export async function bookingWithToken(deps: Deps, id: number, token: string | u
 export async function createOnSite(deps: Deps, body: CreateBookingBody, siteOrigin: string, opts: { heldBy?: number; visitor?: string } = {}) {
   const token = newBookingToken();
   const draft = await draftBooking(deps, body, opts);
+  if (draft.payment) {
+    const retried = await retryPending(deps, draft, token, siteOrigin);
+    if (retried) return retried;
+  }
   const inserted = await insertDraftAndRead(deps, draft, { public_token_hash: await sha256Hex(token) });
   const link = bookingPageLink(siteOrigin, inserted.id, token);
   // A booking that pays waits for its payment, and its answer carries the checkout (payments/checkout.ts).
   const row = draft.payment ? await openCheckout(deps, inserted, visitorReturnPages(link)) : inserted;
   const booking = await followed(deps, "created", { row, changed: true }, { link });
+  return { booking, token };
+}
+
+/**
+ * The visitor's own booking of the same time still waiting for its payment, answered again with
+ * its checkout and a new token (the old page is gone; the old token no longer opens it).
+ */
+async function retryPending(deps: Deps, draft: Awaited<ReturnType<typeof draftBooking>>, token: string, siteOrigin: string) {
+  const someone = draft.plan.kind === "existing" ? draft.plan.person.id : null;
+  const candidate = draft.placement.candidates[0];
+  const pending = candidate && await pendingOfSameVisitor(deps, draft.values(candidate.resource.id, someone), someone);
+  if (!pending) return null;
+  const [reopened] = await deps.db.update(bookings).set({ public_token_hash: await sha256Hex(token) })
+    .where(and(bookingOfAccount(deps, pending.id), eq(bookings.state, "awaiting_payment"))).returning();
+  if (!reopened) return null;
+  const booking = await resumeCheckout(deps, reopened, visitorReturnPages(bookingPageLink(siteOrigin, pending.id, token)));
   return { booking, token };
 }
 

@@ -8,17 +8,19 @@ import { updatePaymentStatement } from "./payment-sql";
 import { paymentProvider } from "./provider-of";
 import { refundAfterChange } from "./refunds";
 import { accountD1 } from "../../db/shards";
+import { getBookingWithRelated } from "../bookings/queries";
 
 const ENDS = new Set<BookingChange>(["cancelled", "declined", "deleted"]);
 
-export async function paymentAfterChange(deps: Deps, change: BookingChange, booking: Booking): Promise<void> {
-  if (!ENDS.has(change)) return;
-  const payment = booking.payment!;
-  if (payment.status === "paid") {
-    await refundAfterChange(deps, booking, change);
-    return;
-  }
-  if (payment.status !== "pending") return;
+/** Answers the booking as it is afterwards (refunded, its checkout ended), with its related rows. */
+export async function paymentAfterChange(deps: Deps, change: BookingChange, booking: Booking): Promise<Booking> {
+  if (!ENDS.has(change) || (booking.payment?.status !== "paid" && booking.payment?.status !== "pending")) return booking;
+  if (booking.payment.status === "paid") await refundAfterChange(deps, booking, change);
+  else await cancelCheckout(deps, booking);
+  return getBookingWithRelated(deps, booking.id).catch(() => booking);
+}
+
+async function cancelCheckout(deps: Deps, booking: Booking): Promise<void> {
   // Marked first, so a payment landing meanwhile finds the booking ended and is refunded (settle.ts).
   const canceled = updatePaymentStatement({ id: booking.id, accountId: deps.account.id, from: ["pending"] }, { status: "canceled", checkout_url: null }, deps.now);
   await accountD1(deps).prepare(canceled.sql).bind(...canceled.params).run();
