@@ -39,6 +39,16 @@ export function deployProblems(config) {
   if (config.vars?.ENVIRONMENT === "development") {
     problems.push("wrangler.toml sets ENVIRONMENT = \"development\" at the top level: a deploy must run as production (development belongs in .dev.vars).");
   }
+  // Paid bookings (docs/decisions/payments.md): the platform's Stripe keys are Worker secrets only,
+  // and a deploy talks to Stripe itself, never to the local stand-in.
+  for (const name of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"]) {
+    if (config.vars?.[name] !== undefined) {
+      problems.push(`wrangler.toml sets ${name} as a var: it is a secret. Remove it and run \`npx wrangler secret put ${name}\` with the platform's live value.`);
+    }
+  }
+  if (config.vars?.STRIPE_API_BASE !== undefined) {
+    problems.push("wrangler.toml sets STRIPE_API_BASE: that points payments at a local stand-in (tests, npm run dev). A deploy talks to api.stripe.com: remove it.");
+  }
   return problems;
 }
 

@@ -10,6 +10,7 @@ export const ROUTE_TABLES: Record<FeatureRoutes, RouteTable> = {
     ["PUT", "/"],
     ["GET", "/holidays"],
     ["GET", "/holidays"],
+    ["POST", "/stripe_onboarding"],
   ],
   bookingPage: [
     ["GET", "/"],

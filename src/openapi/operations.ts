@@ -25,7 +25,7 @@ import { slotsQuery } from "../features/slots/schema";
 import { createUserLinkBody } from "../features/users/schema";
 import { createWebHookBody, deliveriesQuery, updateWebHookBody } from "../features/webhooks/schema";
 import { list, one, other, type Answer } from "./answers";
-import { OperatorAccount, PerishableToken, Person, PublicBooking, PublicPerson, SlotHold, WaitlistEntry } from "./objects";
+import { Account, OperatorAccount, PerishableToken, Person, PublicBooking, PublicPerson, SlotHold, WaitlistEntry } from "./objects";
 import type { Tag } from "./tags";
 
 /** private: `/api/v1`, API key; public: the booking site on `<subdomain>.<root>`; operator: `/admin/v1`. */
@@ -159,6 +159,10 @@ export const operations: Operation[] = [
     ["get", "/users", "User links", list("client_user_link", "UserLink")],
     ["get", "/users/{id}", "One user link", one("client_user_link", "UserLink")],
     ["post", "/users", "Add a user", one("client_user_link", "UserLink"), body("CreateUserLinkBody", createUserLinkBody)],
+    ["post", "/stripe_onboarding", "Paid bookings: make and link the shop's own Stripe account (once), and answer Stripe's onboarding link where the shop finishes it", other("StripeOnboarding", z.object({
+      client: Account,
+      onboarding_url: z.string().meta({ description: "Stripe's onboarding page for the shop's connected account; it lapses after a few minutes: ask again for a new one." }),
+    }))],
   ]),
   ...group("private", `${P}/services`, "Services", [
     ["get", "", "Services", list("service", "Service")],

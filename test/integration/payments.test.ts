@@ -381,3 +381,25 @@ describe("tenancy and bad input", () => {
     expect(created.booking.payment).toMatchObject({ amount: "298.50", currency: "NOK" });
   });
 });
+
+describe("linking the shop's Stripe account", () => {
+  it("onboarding makes the connected account once and answers Stripe's link; the operator cannot link one account to two shops", async () => {
+    const { api, account } = await newAccount({ currency: "NOK", payment_provider: "stripe" });
+    const first = await must(api.post("/client/stripe_onboarding", {}));
+    expect(first.client.stripe_account_id).toMatch(/^acct_/);
+    expect(first.onboarding_url).toMatch(/^https?:\/\//);
+    const again = await must(api.post("/client/stripe_onboarding", {}));
+    expect(again.client.stripe_account_id).toBe(first.client.stripe_account_id);
+    const other = await newAccount();
+    expect((await operator.put(`/accounts/${other.account.id}`, { account: { stripe_account_id: first.client.stripe_account_id } })).body)
+      .toEqual({ stripe_account_id: ["is linked to another account"] });
+    expect((await must(api.get("/client"))).client).toMatchObject({ payment_window_minutes: 15, refund_until_hours: 24, stripe_account_id: first.client.stripe_account_id });
+    expect(account.id).toBeGreaterThan(0);
+  });
+
+  it("an account whose provider is not Stripe answers exactly as before: no payment settings", async () => {
+    const { api } = await newAccount();
+    const client = (await must(api.get("/client"))).client;
+    for (const key of ["payment_window_minutes", "refund_until_hours", "stripe_account_id"]) expect(client).not.toHaveProperty(key);
+  });
+});

@@ -110,6 +110,8 @@ function sweep(): Record<string, Probe[]> {
     "PUT /bookings/:id/status": [["PUT", `/bookings/${o.booking}/status`, { status: "hijacked" }, 404]],
     "PUT /bookings/:id/verify_code": [["PUT", `/bookings/${o.booking}/verify_code`, { verification_code: "12345" }, 404]],
     "POST /bookings/:id/checkout": [["POST", `/bookings/${o.booking}/checkout`, {}, 404]],
+    // The intruder's own account is linked (payments not configured for it, so 503 or its own link): never the owner's.
+    "POST /client/stripe_onboarding": [["POST", "/client/stripe_onboarding", {}, 200]],
     "POST /bookings/:id/payment": [["POST", `/bookings/${o.booking}/payment`, { payment: { reference: "hijacked" } }, 404]],
     // Signed by Stripe, not keyed: an unsigned event naming the owner's booking is refused (payments.test.ts covers signed foreign ones).
     "POST /payments/stripe/events": [["POST", "/payments/stripe/events", { id: "evt_x", type: "checkout.session.completed", data: { object: { client_reference_id: String(o.booking) } } }, 400]],

@@ -20,3 +20,10 @@ clientRoutes.put("/", body(updateClientBody, { root: "client" }), async (c) => {
 clientRoutes.get("/holidays", query(holidaysQuery), async (c) =>
   c.json(wrapList("holiday", await listHolidays(deps(c), c.req.valid("query")))),
 );
+
+// Paid bookings: the shop's own Stripe account, made and linked, and the link to finish it at Stripe.
+clientRoutes.post("/stripe_onboarding", async (c) => {
+  const { stripeOnboarding } = await import("../payments/onboarding");
+  const { account, url } = await stripeOnboarding(deps(c));
+  return c.json({ client: toAccountJson(account), onboarding_url: url });
+});

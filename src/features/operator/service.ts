@@ -47,7 +47,14 @@ export async function updateAccountAsOperator(db: Db, accountId: number, input: 
     .update(accounts)
     .set({ ...changes, ...(remove_logo ? { logo: null } : {}), updated_at: now } as Partial<Account>)
     .where(eq(accounts.id, accountId))
-    .returning();
+    .returning()
+    .catch((error: unknown) => {
+      // One Stripe account pays one shop: its events find their account by it.
+      if (`${error} ${(error as { cause?: unknown })?.cause ?? ""}`.includes("accounts.stripe_account_id")) {
+        throw ApiError.invalid("stripe_account_id", "is linked to another account");
+      }
+      throw error;
+    });
   evictAccount(accountId);
   return account;
 }

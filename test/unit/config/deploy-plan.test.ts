@@ -89,6 +89,14 @@ describe("deployProblems", () => {
     expect(deployProblems({ vars: { ENVIRONMENT: "development" } })).toEqual([expect.stringContaining("must run as production")]);
   });
 
+  it("refuses Stripe keys kept as vars (they are secrets) and the local stand-in's address", () => {
+    expect(deployProblems({ vars: { STRIPE_SECRET_KEY: "sk_test_local", STRIPE_WEBHOOK_SECRET: "whsec_x", STRIPE_API_BASE: "http://127.0.0.1:8790" } })).toEqual([
+      expect.stringContaining("STRIPE_SECRET_KEY as a var: it is a secret"),
+      expect.stringContaining("STRIPE_WEBHOOK_SECRET as a var: it is a secret"),
+      expect.stringContaining("STRIPE_API_BASE"),
+    ]);
+  });
+
   it("lets a configuration with real ids through", () => {
     const file = configWithTwoDatabases({ main: REAL_ID, shard: SHARD_ID });
     expect(deployProblems(readDeployConfig(parseDeployArgs(["-c", file])))).toEqual([]);
