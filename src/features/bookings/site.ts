@@ -68,7 +68,7 @@ async function retryPending(deps: Deps, draft: Awaited<ReturnType<typeof draftBo
   const [reopened] = await deps.db.update(bookings).set({ public_token_hash: await sha256Hex(token) })
     .where(and(bookingOfAccount(deps, pending.id), eq(bookings.state, "awaiting_payment"))).returning();
   if (!reopened) return null;
-  const booking = await resumeCheckout(deps, reopened, visitorReturnPages(bookingPageLink(siteOrigin, pending.id, token)));
+  const booking = await resumeCheckout(deps, reopened, visitorReturnPages(bookingPageLink(siteOrigin, pending.id, token)), { newPages: true });
   return { booking, token };
 }
 

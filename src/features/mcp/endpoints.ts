@@ -1,5 +1,6 @@
 // What each MCP endpoint offers: the booking site's tools are a visitor's journey under the
 // public rules; the private API's add what its key may do besides (docs/decisions/mcp.md).
+import { paymentsEnabled } from "../payments/stage";
 import type { Account } from "../../db/schema";
 import { EMAIL_VERIFICATION, SMS_VERIFICATION } from "../../domain/verification-methods";
 import { VERIFICATION_TTL_MS } from "../bookings/verification";
@@ -35,6 +36,9 @@ export function siteInstructions(account: Account): string {
     `To book: list_services, find_available_dates, find_times, ${account.slot_holds_enabled ? "hold_time while you ask for the person's details, " : ""}then book with the person's name and contact.`,
     verificationNote(account),
     account.confirm_manually ? `${account.name} confirms each booking itself: it awaits their confirmation after booking.` : "",
+    paymentsEnabled(account)
+      ? `Some services are paid online: a booking of one is awaiting_payment and its seat is held for ${account.payment_window_minutes} minutes; give the person its payment.checkout_url to pay. It is confirmed once the payment arrives (show_booking tells).`
+      : "",
     "Keep the booking_id and booking_token book answers: show_booking and cancel_booking need both.",
   ].filter(Boolean).join(" ");
 }

@@ -8,7 +8,7 @@ import { slotTimeTexts } from "../../domain/slot-format";
 import { offsetMsAt } from "../../domain/time";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
-import { bookingOfAccount, loadRelated, writeWithRelated } from "../bookings/queries";
+import { bookingOfAccount, getBookingWithRelated, loadRelated, writeWithRelated } from "../bookings/queries";
 import { localeOf } from "../messages/defaults";
 import { siteOriginOf } from "../waitlist/offer-message";
 import { paymentProvider } from "./provider-of";
@@ -86,15 +86,23 @@ export async function openCheckout(deps: Deps, booking: Booking, pages: ReturnPa
  * The checkout of a booking still waiting for its payment, again (a visitor back from an abandoned
  * checkout): its open session, or a new one for the same booking when that one has ended.
  */
-export async function resumeCheckout(deps: Deps, booking: Booking, pages: ReturnPages): Promise<Booking> {
+export async function resumeCheckout(deps: Deps, booking: Booking, pages: ReturnPages, opts: { newPages?: boolean } = {}): Promise<Booking> {
   const payment = booking.payment;
   if (!payment || effectiveState(booking, deps.now) !== "awaiting_payment" || payment.status !== "pending") {
     throw ApiError.invalid("payment", `is ${payment?.status ?? "not asked"}: there is nothing to pay${effectiveState(booking, deps.now) === "cancelled" ? " (the time was not paid in time)" : ""}`);
   }
   const provider = await paymentProvider(deps.env);
   if (payment.checkout_session_id) {
-    const current = await provider.readCheckout(deps.account.stripe_account_id!, payment.checkout_session_id).catch(() => null);
-    if (current?.status === "open" && current.url) return booking;
+    // New return pages (a new booking token): the old session, which returns to the old ones, is ended.
+    const current = await (opts.newPages
+      ? provider.expireCheckout(deps.account.stripe_account_id!, payment.checkout_session_id)
+      : provider.readCheckout(deps.account.stripe_account_id!, payment.checkout_session_id)).catch(() => null);
+    if (current?.paid) {
+      // Paid meanwhile (its event not here yet): settled now, and answered as it stands.
+      await (await import("./settle")).settlePaid(deps, booking.id, current);
+      return getBookingWithRelated(deps, booking.id);
+    }
+    if (!opts.newPages && current?.status === "open" && current.url) return booking;
   }
   const session = await createSession(deps, booking, pages, `booking-checkout:${deps.account.id}:${booking.id}:${deps.now}`)
     .catch((error) => { throw error instanceof ApiError ? error : unreachable(); });
