@@ -23,7 +23,7 @@ export const widgetScript = (w: Words, timeZone: string, holds: boolean, waitlis
 // cannot be framed). Not a new window: the checkout's success and cancel pages are the booking
 // site's page for this booking (payments/checkout.ts), which confirms the payment with the server,
 // so the visitor ends there either way; a second window would leave this one showing the booking
-// unpaid. After a cancel the booking is read again: its refund is recorded after the cancel answers.
+// unpaid. A cancel's answer already shows the refund it made.
 const WIDGET_BODY = String.raw`"use strict";
 var script = document.currentScript;
 var ORIGIN = script ? new URL(script.src).origin : location.origin;
@@ -224,10 +224,6 @@ class BookingWidget extends HTMLElement {
       nodes.push(el("button", { type: "button", class: "cancel", text: W.cancel, onclick: function (event) {
         event.target.disabled = true;
         api("PUT", "/bookings/" + b.id + "/cancel", {}, self.token).then(function (r) {
-          if (r.status === 200 && b.payment) return api("GET", "/bookings/" + b.id, null, self.token).then(function (again) {
-            self.booking = again.status === 200 ? again.body.booking : r.body.booking;
-            self.showBooking();
-          });
           if (r.status === 200) { self.booking = r.body.booking; return self.showBooking(); }
           event.target.disabled = false; cancelError.hidden = false; cancelError.textContent = firstMessage(r.body);
         });
