@@ -1,9 +1,13 @@
-// npm run dev: local D1 migrations (every shard), wrangler dev on 127.0.0.1:8787, the demo account seeded
-// (idempotent), and a ready-to-paste curl line (README, Set up).
+// npm run dev: local D1 migrations (every shard), the Stripe stand-in on 127.0.0.1:8790, wrangler dev on
+// 127.0.0.1:8787 pointed at it, the demo account seeded (idempotent), and a ready-to-paste curl line
+// (README, Set up).
 import { spawn, spawnSync } from "node:child_process";
 import { d1Databases } from "./d1-databases.mjs";
-import { adminToken, argValue, DEV_HOST, DEV_PORT, DEV_URL, call } from "./local-config.mjs";
+import {
+  adminToken, argValue, DEV_HOST, DEV_PORT, DEV_URL, call, STRIPE_PORT, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET,
+} from "./local-config.mjs";
 import { seedDemo } from "./seed-demo.mjs";
+import { startStripeStandIn } from "./stripe-stand-in.mjs";
 
 process.env.WRANGLER_SEND_METRICS ??= "false";
 const token = adminToken();
@@ -21,13 +25,28 @@ for (const { binding } of d1Databases()) {
   if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 }
 
+// Paid bookings pay at the stand-in: its checkout page's Pay delivers the signed event straight
+// to this dev server (not to DEV_URL, which may name another server the scripts talk to).
+const stripe = await startStripeStandIn({
+  port: STRIPE_PORT,
+  webhookSecret: STRIPE_WEBHOOK_SECRET,
+  deliverTo: `http://${DEV_HOST}:${DEV_PORT}/api/v1/payments/stripe/events`,
+}).catch((error) => {
+  console.error(`The Stripe stand-in could not listen on port ${STRIPE_PORT} (${error.message}): choose another with STRIPE_PORT=…`);
+  process.exit(1);
+});
+
 const server = spawn(
   "npx",
-  ["wrangler", "dev", "--ip", DEV_HOST, "--port", String(DEV_PORT), "--test-scheduled", "--var", `ADMIN_TOKEN:${token}`, ...withoutPort],
+  ["wrangler", "dev", "--ip", DEV_HOST, "--port", String(DEV_PORT), "--test-scheduled", "--var", `ADMIN_TOKEN:${token}`,
+    "--var", `STRIPE_API_BASE:${stripe.origin}`, "--var", `STRIPE_SECRET_KEY:${STRIPE_SECRET_KEY}`, "--var", `STRIPE_WEBHOOK_SECRET:${STRIPE_WEBHOOK_SECRET}`,
+    ...withoutPort],
   { stdio: ["inherit", "inherit", "inherit"] },
 );
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code) => process.exit(code ?? 0));
+server.on("exit", (code) => {
+  stripe.close().finally(() => process.exit(code ?? 0));
+});
 
 async function waitForServer() {
   for (let attempt = 0; attempt < 240; attempt += 1) {
@@ -43,7 +62,7 @@ async function waitForServer() {
 
 try {
   await waitForServer();
-  const key = await seedDemo(token);
+  const key = await seedDemo(token, { stripeOrigin: stripe.origin, stripeKey: STRIPE_SECRET_KEY });
   const { body: secret } = await call("GET", "/api/v1/client/webhook_secret", { token: key });
   console.log(`
 ────────────────────────────────────────────────────────────────────────
@@ -57,6 +76,8 @@ try {
  README tour:  PORT=${DEV_PORT}  KEY=${key}
 
  Booking page (open in a browser):  http://demo.localhost:${DEV_PORT}/
+ Stripe stand-in (test checkout, no card, no money): ${stripe.origin}
+   "Massage, paid online" takes payment there: its page's Pay confirms the booking.
  Public booking site:  curl -s -H "User-Agent: curl-tour" http://demo.localhost:${DEV_PORT}/services
 ────────────────────────────────────────────────────────────────────────
 `);

@@ -15,6 +15,16 @@ export const STATE_DIR = argValue("persist-to") ?? ".wrangler";
 export const DEV_URL = process.env.BOOKING_API_URL ?? `http://${DEV_HOST}:${DEV_PORT}`;
 export const USER_AGENT = "booking-dev-scripts/1.0";
 
+/**
+ * The local Stripe stand-in beside the dev server (scripts/stripe-stand-in.mjs), on a fixed port so
+ * its address is the same at every start (its objects are not: they live in its memory).
+ * STRIPE_PORT=0 takes any free port (npm run tour, beside a running npm run dev).
+ */
+export const STRIPE_PORT = Number(process.env.STRIPE_PORT ?? 8790);
+/** The platform's keys as the local Worker gets them; the stand-in takes any sk_test_ key and signs with this secret. */
+export const STRIPE_SECRET_KEY = "sk_test_local";
+export const STRIPE_WEBHOOK_SECRET = "whsec_local_dev";
+
 /** ADMIN_TOKEN from the environment, else from .dev.vars, else the local-only default. */
 export function adminToken() {
   if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;

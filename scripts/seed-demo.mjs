@@ -7,6 +7,8 @@ import { call, STATE_DIR } from "./local-config.mjs";
 // Beside the state it unlocks, so a throwaway `--persist-to` directory never overwrites the usual key.
 const KEY_FILE = path.join(STATE_DIR, "demo-api-key");
 const SUBDOMAIN = "demo";
+/** The demo's service that takes payment online, at the local Stripe stand-in (scripts/dev.mjs). */
+const PAID_SERVICE = "Massage, paid online";
 
 const weekdays = (hours) => ({
   opening_hours_mon: hours, opening_hours_tue: hours, opening_hours_wed: hours,
@@ -19,14 +21,20 @@ async function must(promise, what) {
   return res.body;
 }
 
-/** Returns the demo account's API key, creating and seeding the account on first run. */
-export async function seedDemo(adminToken) {
+/**
+ * Returns the demo account's API key, creating and seeding the account on first run. With `stripe`
+ * (the stand-in's origin and a secret key it takes), the demo takes payment for one service.
+ */
+export async function seedDemo(adminToken, stripe) {
   const accounts = await must(call("GET", "/admin/v1/accounts", { token: adminToken }), "listing accounts");
-  const existing = accounts.map((e) => e.account).find((a) => a.subdomain === SUBDOMAIN);
-  const key = existing ? await reuseKey(existing, adminToken) : await createDemoAccount(adminToken);
+  let account = accounts.map((e) => e.account).find((a) => a.subdomain === SUBDOMAIN);
+  let key;
+  if (account) key = await reuseKey(account, adminToken);
+  else ({ account, api_key: key } = await createDemoAccount(adminToken));
   // A run that stopped half-way left the account empty: fill it on the next run.
   const services = await must(call("GET", "/api/v1/services", { token: key }), "listing services");
   if (services.length === 0) await seedCatalogue(key);
+  if (stripe) await seedPayments(key, adminToken, account.id, stripe);
   return key;
 }
 
@@ -45,7 +53,7 @@ async function createDemoAccount(adminToken) {
     "creating the demo account",
   );
   saveKey(created.api_key);
-  return created.api_key;
+  return created;
 }
 
 async function reuseKey(account, adminToken) {
@@ -112,4 +120,33 @@ async function seedCatalogue(key) {
   ]) {
     await post("/people", { person });
   }
+}
+
+/**
+ * Payments at the stand-in, on every start: the stand-in keeps its objects in memory, so the
+ * connected account linked last time is gone, and a new one is made, onboarded and linked. The
+ * paid service is added once, by title, with every demo resource as its provider.
+ */
+async function seedPayments(key, adminToken, accountId, { stripeOrigin, stripeKey }) {
+  await must(call("PUT", "/api/v1/client", { token: key, body: { client: { currency: "NOK", payment_provider: "stripe" } } }), "turning payments on");
+  const created = await fetch(`${stripeOrigin}/v1/accounts`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${stripeKey}`, "content-type": "application/x-www-form-urlencoded" },
+    body: "type=express&country=NO",
+  });
+  if (!created.ok) throw new Error(`creating the connected account at the stand-in failed: ${created.status} ${await created.text()}`);
+  const { id: stripeAccountId } = await created.json();
+  const onboarded = await fetch(`${stripeOrigin}/_test/accounts/${stripeAccountId}/onboard`, { method: "POST" });
+  if (!onboarded.ok) throw new Error(`onboarding ${stripeAccountId} at the stand-in failed: ${onboarded.status}`);
+  await must(call("PUT", `/admin/v1/accounts/${accountId}`, { token: adminToken, body: { account: { stripe_account_id: stripeAccountId } } }),
+    "linking the connected account");
+
+  const services = await must(call("GET", "/api/v1/services", { token: key }), "listing services");
+  if (services.some((e) => e.service.title === PAID_SERVICE)) return;
+  const post = (path, body) => must(call("POST", `/api/v1${path}`, { token: key, body }), `POST ${path}`);
+  const massage = (await post("/services", {
+    service: { title: PAID_SERVICE, description: "60 minutes, paid when you book.", interval: 60, price: "650", payment: "full" },
+  })).service;
+  const resources = await must(call("GET", "/api/v1/resources", { token: key }), "listing resources");
+  for (const { resource } of resources) await post("/providers", { provider: { resource_id: resource.id, service_id: massage.id } });
 }

@@ -57,7 +57,8 @@ async function main() {
   const server = spawn(process.execPath, ["scripts/dev.mjs", "--port", String(port), "--persist-to", state], {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, PORT: String(port) },
+    // STRIPE_PORT=0: the stand-in on a free port too, beside an `npm run dev` that holds 8790.
+    env: { ...process.env, PORT: String(port), STRIPE_PORT: "0" },
   });
   let output = "";
   server.stdout.on("data", (d) => (output += d));

@@ -1,9 +1,10 @@
 // Helpers of the browser tests: the system Chromium, and the dev server's operator and private
 // APIs for setting up an account and reading the messages it sent (MESSAGE_PROVIDER=sink).
 import { createServer } from "node:http";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
-import puppeteer, { type Browser } from "puppeteer-core";
+import { createRequire } from "node:module";
+import puppeteer, { type Browser, type ElementHandle, type Page } from "puppeteer-core";
 import { afterAll, beforeAll, expect, inject } from "vitest";
 
 const USER_AGENT = "booking-browser-tests/1.0";
@@ -54,7 +55,69 @@ export async function bookableAccount(closes = "12:00") {
   const resource = (await call("POST", "/api/v1/resources", key, { resource: { title: "Chair", capacity: 1, ...week } })).resource;
   const service = (await call("POST", "/api/v1/services", key, { service: { title: "Cut", interval: 60 } })).service;
   await call("POST", "/api/v1/providers", key, { provider: { resource_id: resource.id, service_id: service.id } });
-  return { subdomain, serviceId: service.id as number, key };
+  return { subdomain, serviceId: service.id as number, key, accountId: created.account.id as number };
+}
+
+/**
+ * A bookable account (above) that takes payment as `npm run dev`'s demo does: NOK, Stripe, a
+ * connected account made and onboarded at the stand-in and linked by the operator, and its service
+ * at 450 paid in full.
+ */
+export async function paidAccount() {
+  const account = await bookableAccount();
+  await call("PUT", "/api/v1/client", account.key, { client: { currency: "NOK", payment_provider: "stripe" } });
+  const res = await fetch(`${inject("stripeOrigin")}/v1/accounts`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${inject("stripeSecretKey")}`, "content-type": "application/x-www-form-urlencoded" },
+    body: "type=express&country=NO",
+  });
+  const { id: stripeAccountId } = await res.json() as { id: string };
+  expect((await fetch(`${inject("stripeOrigin")}/_test/accounts/${stripeAccountId}/onboard`, { method: "POST" })).status).toBe(200);
+  await call("PUT", `/admin/v1/accounts/${account.accountId}`, inject("adminToken"), { account: { stripe_account_id: stripeAccountId } });
+  await call("PUT", `/api/v1/services/${account.serviceId}`, account.key, { service: { price: "450", payment: "full" } });
+  return account;
+}
+
+/**
+ * Keeps the stand-in's payment events from the dev server while `during` runs, then delivers them:
+ * the booking page is back from the checkout before the server knows of the payment, as when
+ * Stripe's redirect outruns its event.
+ */
+export async function withPaymentEventsHeld<T>(during: () => Promise<T>): Promise<T> {
+  const relay = inject("paymentEventsRelay");
+  const release = async () => ((await (await fetch(`${relay}/release`, { method: "POST" })).json()) as { delivered: number[] }).delivered;
+  expect((await fetch(`${relay}/hold`, { method: "POST" })).status).toBe(200);
+  let result: T;
+  try {
+    result = await during();
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  expect(await release(), "the held events' deliveries").toEqual([200]);
+  return result;
+}
+
+/** axe-core's own bundle, run in the page through DevTools, which the page's CSP (script-src 'self') does not govern. */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** axe-core's violations of the page as it is now (shadow roots included), each as its rule and the nodes it names. */
+export async function axeViolations(page: Page): Promise<{ id: string; impact: string; nodes: string[] }[]> {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate<[], () => Promise<{ id: string; impact: string; nodes: string[] }[]>>(`axe.run(document, { resultTypes: ["violations"] }).then((result) => result.violations.map((v) =>
+    ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => JSON.stringify(n.target) + " " + n.failureSummary) })))`);
+}
+
+/**
+ * An element in the widget's shadow root, polled for (puppeteer's selector waits and mutation
+ * observers do not see into it); `problems` are the page's errors so far, for the failure message.
+ */
+export async function inWidget(page: Page, selector: string, problems: string[] = []): Promise<ElementHandle<Element>> {
+  const find = `document.querySelector("booking-widget")?.shadowRoot?.querySelector(${JSON.stringify(selector)})`;
+  await page.waitForFunction(`!!${find}`, { polling: 100, timeout: 20_000 }).catch((e) => {
+    throw new Error(`${selector}: ${e} ${problems.join(" | ")}`);
+  });
+  return (await page.evaluateHandle(find)).asElement() as ElementHandle<Element>;
 }
 
 /** Turns on the account's slot holds, each living `minutes` (PUT /api/v1/client). */

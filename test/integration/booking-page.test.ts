@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount, publicSite, send, type Client } from "../support/api";
 import { catalogue, must, rawBooking } from "../support/bookings";
+import { paidShop, payAndDeliver, sessionOf } from "../support/payments";
 
 const DAY = "2030-01-07"; // a Monday
 let api: Client;
@@ -124,6 +125,95 @@ describe("GET / on the booking site", () => {
     const href = /id="ics-link" href="([^"]+)"/.exec(html)![1].replace(/&amp;/g, "&");
     const ics = decodeURIComponent(href.slice("data:text/calendar;charset=utf-8,".length));
     expect(ics).toContain("DTSTART:20300121T090000Z\r\nDTEND:20300121T100000Z\r\nSUMMARY:Colour\r\n");
+  });
+});
+
+describe("a booking that pays, on the page", () => {
+  let visitors = 0;
+  /** A paid booking made on the site, each by its own address (a visitor may have only a few unpaid at once). */
+  async function bookPaid(site: string, serviceId: number, hour: number) {
+    const created = await must(send("POST", `http://${site}.localhost/bookings`, {
+      headers: { "content-type": "application/json", "cf-connecting-ip": `198.51.100.${(visitors += 1)}` },
+      body: JSON.stringify({ booking: { service_id: serviceId, booked_from: `${DAY} ${hour}:00`, booked_to: `${DAY} ${hour + 1}:00`, person_attributes: { name: "Vis", email: `paid${visitors}@example.com` } } }),
+    }));
+    const { id } = created.booking;
+    const token: string = created.booking_token;
+    return {
+      booking: created.booking,
+      token,
+      page: async (extra = "") => (await send("GET", `http://${site}.localhost/?booking=${id}&token=${token}${extra}`)).body as string,
+    };
+  }
+
+  it("offers Pay with the amount, linked to the booking's checkout, and says until when the time is held", async () => {
+    const { account, cut } = await paidShop();
+    const { booking, page } = await bookPaid(account.subdomain, cut.id, 10);
+    const html = await page();
+    expect(html).toContain('data-state="awaiting_payment"');
+    expect(html).toContain('<dt>Payment</dt><dd id="payment-line" data-status="pending">450.00 NOK · not paid yet</dd>');
+    expect(html).toContain(`<a id="pay-link" class="button" href="${booking.payment.checkout_url}">Pay 450.00 NOK</a>`);
+    expect(html).toMatch(/<p>Held for you until \d\d:\d\d<\/p>/);
+    expect(html).not.toContain("payment-confirming");
+  });
+
+  it("back from paying, says it is confirming until the server has the payment, then shows the booking confirmed", async () => {
+    const { account, cut } = await paidShop();
+    const { booking, page } = await bookPaid(account.subdomain, cut.id, 10);
+    const waiting = await page("&payment=return");
+    expect(waiting).toContain('<p class="notice" role="status" id="payment-confirming">Confirming your payment…</p>');
+    expect(waiting).toContain('data-state="awaiting_payment"');
+    // Nothing to press meanwhile: no second payment, no cancel racing the first.
+    expect(waiting).not.toContain('id="pay-link"');
+    expect(waiting).not.toContain('id="cancel-button"');
+
+    await payAndDeliver(sessionOf(booking.payment.checkout_url));
+    const paid = await page("&payment=return");
+    expect(paid).toContain('data-state="confirmed"');
+    expect(paid).toContain('<dd id="payment-line" data-status="paid">450.00 NOK · paid</dd>');
+    expect(paid).toContain('id="ics-link"');
+    expect(paid).not.toContain("payment-confirming");
+    expect(paid).not.toContain("payment-outcome");
+  });
+
+  it("back from a cancelled checkout, shows the booking still unpaid with Pay", async () => {
+    const { account, cut } = await paidShop();
+    const { page } = await bookPaid(account.subdomain, cut.id, 10);
+    const html = await page("&payment=cancelled");
+    expect(html).toContain('id="payment-cancelled">The payment was not completed. Pay to keep this time.</p>');
+    expect(html).toContain('id="pay-link"');
+    expect(html).toContain('id="cancel-button"');
+  });
+
+  it("says the payment did not confirm a booking that ended while it was paid for, and shows a cancelled payment as unpaid", async () => {
+    const { account, cut } = await paidShop();
+    const { booking, token, page } = await bookPaid(account.subdomain, cut.id, 10);
+    await must(publicSite(account.subdomain).put(`/bookings/${booking.id}/cancel`, {}, { "x-booking-token": token }));
+    const html = await page("&payment=return");
+    expect(html).toContain('data-state="cancelled"');
+    expect(html).toContain('<p class="notice" role="alert" id="payment-outcome">The booking could not be confirmed by your payment.</p>');
+    expect(html).toContain('<dd id="payment-line" data-status="canceled">450.00 NOK · not paid</dd>');
+    expect(html).not.toContain('id="pay-link"');
+  });
+
+  it("shows the refund of a paid booking its visitor cancelled", async () => {
+    const { account, cut } = await paidShop();
+    const { booking, token, page } = await bookPaid(account.subdomain, cut.id, 10);
+    await payAndDeliver(sessionOf(booking.payment.checkout_url));
+    await must(publicSite(account.subdomain).put(`/bookings/${booking.id}/cancel`, {}, { "x-booking-token": token }));
+    const html = await page();
+    expect(html).toContain('data-state="cancelled"');
+    expect(html).toContain('<dd id="payment-line" data-status="refunded">Refunded 450.00 NOK</dd>');
+  });
+
+  it("speaks the account's locale about the payment", async () => {
+    const { account, cut } = await paidShop({ account: { locale: "nb" } });
+    const { page } = await bookPaid(account.subdomain, cut.id, 10);
+    const html = await page("&payment=cancelled");
+    expect(html).toContain("<dt>Betaling</dt>");
+    expect(html).toContain("450.00 NOK · ikke betalt ennå");
+    expect(html).toContain(">Betal 450.00 NOK</a>");
+    expect(html).toContain("Betalingen ble ikke fullført. Betal for å beholde tiden.");
+    expect(await page("&payment=return")).toContain("Vi bekrefter betalingen din…");
   });
 });
 

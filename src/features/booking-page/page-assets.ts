@@ -31,6 +31,7 @@ label{font-weight:600;margin-top:.5rem}
 input{font:inherit;padding:.5rem;border:1px solid #767676;border-radius:.3rem;width:100%}
 button{font:inherit;margin-top:.75rem;padding:.6rem 1.2rem;border:0;border-radius:.4rem;background:#0a4fb5;color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:#a51d1d;border:1px solid #a51d1d}
+a.button{display:inline-block;padding:.6rem 1.2rem;border-radius:.4rem;background:#0a4fb5;color:#fff;text-decoration:none;font-weight:600}
 button[disabled]{opacity:.6;cursor:wait}
 .error{color:#a51d1d;font-weight:600}
 .notice{padding:.5rem .75rem;background:#fff4d6;border-left:4px solid #b27b00}
@@ -46,6 +47,11 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{font-we
 // holding, so a reload's new hold cannot race that release for the same seat. A booking converts
 // it (nothing left to release). A 400 (taken since the page was drawn) goes back to the day with
 // its sentence; other refusals (holds off, too many holds) leave the form booking without a hold.
+// Paid bookings (view.tsx, PaymentStep): Pay asks for the booking's open checkout (POST
+// /bookings/{id}/checkout answers the same session while it is open, a new one once it has ended)
+// and goes there in this tab; a 400 (paid or lapsed meanwhile) reloads to show it. Back from paying,
+// "Confirming your payment…" polls the booking every 1.5 s and reloads once it no longer waits for
+// its payment; a 404 reloads too (the page then says so), a 429 or 5xx waits for the next poll.
 export const PAGE_JS = String.raw`(function () {
   "use strict";
   var main = document.getElementById("main");
@@ -204,6 +210,37 @@ ${HOLD_JS}
           verifyButton.disabled = r.status === 429;
           say(verifyError, r.status === 429 ? W.tooManyTries : r.status === 400 && r.body.verification_code ? W.wrongCode : firstMessage(r.body) || W.failed);
         }, function () { verifyButton.disabled = false; say(verifyError, W.failed); });
+    });
+  }
+
+  if (document.getElementById("payment-confirming")) {
+    var poll = function () {
+      setTimeout(function () {
+        api("GET", "/bookings/" + id, null, token).then(function (r) {
+          var waiting = r.status === 429 || r.status >= 500 || (r.status === 200 && r.body.booking.state === "awaiting_payment");
+          if (waiting) poll(); else location.reload();
+        }, poll);
+      }, 1500);
+    };
+    poll();
+  }
+
+  var pay = document.getElementById("pay-link");
+  if (pay) {
+    var payError = document.getElementById("pay-error");
+    var paying = false;
+    pay.addEventListener("click", function (event) {
+      event.preventDefault();
+      if (paying) return;
+      paying = true;
+      say(payError, "");
+      api("POST", "/bookings/" + id + "/checkout", null, token).then(function (r) {
+        var url = r.status === 200 && r.body.booking.payment && r.body.booking.payment.checkout_url;
+        if (url) { location.assign(url); return; }
+        if (r.status === 400) { location.reload(); return; }
+        paying = false;
+        say(payError, firstMessage(r.body) || W.failed);
+      }, function () { paying = false; say(payError, W.failed); });
     });
   }
 

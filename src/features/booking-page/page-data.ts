@@ -25,6 +25,8 @@ interface PageQuery {
   waitlist?: number;
   offer?: string;
   taken: boolean;
+  /** Back from the booking's checkout (its success or cancel page, payments/checkout.ts). */
+  payment?: "return" | "cancelled";
 }
 
 // Up to 15 digits: shard n hands out ids from n × 10¹² (db/shards.ts), all below 2^53.
@@ -50,6 +52,7 @@ export function pageQuery(q: Record<string, string | undefined>): PageQuery {
     waitlist: waitlist ? Number(waitlist) : undefined,
     offer: q.offer && q.offer.length <= 100 ? q.offer : undefined,
     taken: q.taken === "1",
+    payment: q.payment === "return" || q.payment === "cancelled" ? q.payment : undefined,
   };
 }
 
@@ -69,7 +72,11 @@ export interface ChosenService {
   waitSlot?: Slot;
 }
 
-export type BookingView = ReturnType<typeof toPublicBookingJson> & { cancellable_until: number; from: number; to: number; revision: number; changed_at: number };
+export type BookingView = ReturnType<typeof toPublicBookingJson> & {
+  cancellable_until: number; from: number; to: number; revision: number; changed_at: number;
+  /** Until when an unpaid booking keeps its seat (its payment window). */
+  expires: number | null;
+};
 
 /** A waitlist place as its offer link shows it: the time, and whether the offer still stands. */
 export interface OfferView {
@@ -134,7 +141,10 @@ async function bookingView(deps: Deps, q: PageQuery): Promise<BookingView | null
   if (!booking) return null;
   const related = await loadRelated(deps, [booking]);
   const json = toPublicBookingJson(booking, related, { timeZone: deps.account.time_zone, now: deps.now, extended: false });
-  return { ...json, cancellable_until: cancellableUntil(deps, booking), from: booking.booked_from, to: booking.booked_to, revision: booking.revision, changed_at: booking.updated_at };
+  return {
+    ...json, cancellable_until: cancellableUntil(deps, booking), from: booking.booked_from, to: booking.booked_to, revision: booking.revision,
+    changed_at: booking.updated_at, expires: booking.expires_at,
+  };
 }
 
 /** The offer's secret (or the entry's own token) opens the entry, as GET /waitlist/{id} does. */

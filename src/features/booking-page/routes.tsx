@@ -34,7 +34,7 @@ bookingPageRoutes.get("/", strictPage, async (c) => {
   const { account, now } = c.var;
   // A booking view holds the visitor's data and its link a token: never kept by a cache.
   c.header("Cache-Control", "no-store");
-  return c.html(`<!doctype html>${<Page data={data} ctx={{ account, now, w: wordsFor(account.locale), host: new URL(c.req.url).hostname, taken: q.taken }} />}`);
+  return c.html(`<!doctype html>${<Page data={data} ctx={{ account, now, w: wordsFor(account.locale), host: new URL(c.req.url).hostname, taken: q.taken, payment: q.payment }} />}`);
 });
 
 bookingPageRoutes.get("/booking-page.js", strictPage, (c) => {

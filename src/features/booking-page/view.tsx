@@ -1,5 +1,5 @@
 // The booking page's HTML (hono/jsx, rendered on the server): services, month, day, slot, form,
-// one booking, and one waitlist offer. Links carry the choice in the query string, so all of it reads without script.
+// one booking with its payment, and one waitlist offer. Links carry the choice in the query string, so all of it reads without script.
 import type { Child } from "hono/jsx";
 import type { Account } from "../../db/schema";
 import { slotTimeTexts, type Locale } from "../../domain/slot-format";
@@ -7,6 +7,7 @@ import { offsetMsAt } from "../../domain/time";
 import { bookingUid, calendarText } from "../calendar-feeds/ics";
 import { icsDataUrl } from "./ics";
 import type { BookingView, ChosenService, OfferView, PageData } from "./page-data";
+import { paymentLine, payText } from "./payment-line";
 import type { Words } from "./words";
 
 interface Ctx {
@@ -15,6 +16,8 @@ interface Ctx {
   now: number;
   host: string;
   taken: boolean;
+  /** Back from the booking's checkout: its success page ("return") or its cancel page. */
+  payment?: "return" | "cancelled";
 }
 
 /** E.164: a plus, then up to 15 digits, not starting with 0 (checked by the browser before the server does). */
@@ -224,7 +227,9 @@ function BookingSection({ booking, ctx }: { booking: BookingView | null; ctx: Ct
   const { w, account } = ctx;
   if (!booking) return <section><h1>{w.yourBooking}</h1><p role="alert">{w.notFound}</p></section>;
   const title = booking.service?.title ?? booking.title ?? "";
-  const cancellable = booking.active && ctx.now <= booking.cancellable_until && account.allow_cancellation;
+  const confirming = isConfirmingPayment(booking, ctx);
+  // Not while its payment is being confirmed: a cancel then would race the payment it just made.
+  const cancellable = booking.active && ctx.now <= booking.cancellable_until && account.allow_cancellation && !confirming;
   const ics = calendarText({ name: account.name, product: "booking page", entries: [
     { uid: bookingUid(booking.id, ctx.host), from: booking.from, to: booking.to, title, location: account.name, sequence: booking.revision, status: "confirmed", stamp: booking.changed_at },
   ] });
@@ -235,7 +240,9 @@ function BookingSection({ booking, ctx }: { booking: BookingView | null; ctx: Ct
         <dt>{w.service}</dt><dd>{title}</dd>
         <dt>{w.time}</dt><dd>{localText(booking.from, ctx)}–{localText(booking.to, ctx).slice(-5)} ({account.time_zone})</dd>
         <dt>{w.state}</dt><dd><span id="booking-state" data-state={booking.state}>{w.states[booking.state] ?? booking.state}</span></dd>
+        {booking.payment ? <><dt>{w.payment}</dt><dd id="payment-line" data-status={booking.payment.status}>{paymentLine(booking.payment, booking.state, w)}</dd></> : null}
       </dl>
+      {booking.payment ? <PaymentStep booking={booking} confirming={confirming} ctx={ctx} /> : null}
       {booking.state === "awaiting_verification" ? (
         <form id="verify-form">
           <p>{w.codeHint}</p>
@@ -258,6 +265,48 @@ function BookingSection({ booking, ctx }: { booking: BookingView | null; ctx: Ct
   );
 }
 
+/** Back from a paid checkout while the server has not yet had the payment's event: the page waits for it. */
+const isConfirmingPayment = (booking: BookingView, ctx: Ctx) =>
+  ctx.payment === "return" && booking.payment !== undefined && booking.state === "awaiting_payment";
+
+/**
+ * Paying for the booking (docs/decisions/booking-site.md, "Paid bookings on the page and in the
+ * widget"). Unpaid: until when the time is held, and Pay to its checkout in this tab (the link
+ * works without script; the script asks POST /bookings/{id}/checkout first, so a checkout that has
+ * ended is replaced). Back from paying: "Confirming your payment…" while the server still waits
+ * (the redirect proves nothing; the script polls and reloads), then the booking as the server
+ * has it, with a sentence when the payment did not confirm it.
+ */
+function PaymentStep({ booking, confirming, ctx }: { booking: BookingView; confirming: boolean; ctx: Ctx }) {
+  const { w } = ctx;
+  const payment = booking.payment!;
+  if (confirming) {
+    return (
+      <div>
+        <p class="notice" role="status" id="payment-confirming">{w.confirmingPayment}</p>
+        {/* An empty href is this very page: reading it again shows what the server has by then. */}
+        <noscript><p><a href="">{w.checkAgain}</a></p></noscript>
+      </div>
+    );
+  }
+  if (booking.state !== "awaiting_payment") {
+    if (ctx.payment !== "return" || booking.state === "confirmed") return null;
+    return booking.state === "awaiting_confirmation"
+      ? <p class="notice" role="status" id="payment-outcome">{w.paidAwaitingConfirmation}</p>
+      : <p class="notice" role="alert" id="payment-outcome">{w.paymentNotConfirmed}</p>;
+  }
+  return (
+    <div id="pay">
+      {ctx.payment === "cancelled" ? <p class="notice" role="status" id="payment-cancelled">{w.paymentCancelled}</p> : null}
+      {booking.expires !== null ? <p>{w.heldUntil} {localText(booking.expires, ctx).slice(-5)}</p> : null}
+      {payment.checkout_url
+        ? <a id="pay-link" class="button" href={payment.checkout_url}>{payText(payment, w)}</a>
+        : <button type="button" id="pay-link">{payText(payment, w)}</button>}
+      <p id="pay-error" class="error" role="alert" hidden></p>
+    </div>
+  );
+}
+
 /**
  * A waitlist offer (docs/decisions/booking-site.md, "The waitlist offer on the page"): the held
  * time and until when it is held, with Accept and Let it go while the offer stands; otherwise the
@@ -277,7 +326,7 @@ function OfferSection({ offer, ctx }: { offer: OfferView | null; ctx: Ctx }) {
       </dl>
       {open ? (
         <div id="offer-actions">
-          <p class="notice" id="offer-expires">{w.offerHeld} {localText(offer.expiresAt!, ctx).slice(-5)}</p>
+          <p class="notice" id="offer-expires">{w.heldUntil} {localText(offer.expiresAt!, ctx).slice(-5)}</p>
           <p id="offer-error" class="error" role="alert" hidden></p>
           <button type="button" id="offer-accept">{w.accept}</button>{" "}
           <button type="button" id="offer-decline" class="secondary">{w.letGo}</button>

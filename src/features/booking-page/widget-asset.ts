@@ -1,6 +1,7 @@
 // The embeddable widget: `<booking-widget service-id="…">`, a custom element in a shadow root that
 // talks only to the booking site it was loaded from (its script's origin) through the public API.
 import { HOLD_JS } from "./hold-asset";
+import { PAYMENT_JS } from "./payment-line";
 import type { Words } from "./words";
 
 /**
@@ -17,6 +18,12 @@ export const widgetScript = (w: Words, timeZone: string, holds: boolean, waitlis
 // host page releases it with keepalive; a booking converts it (nothing left to release).
 // Waitlist, when WAITLIST: a full slot opens a name and e-mail form that posts POST /waitlist, as
 // the page's day view does; its waitlist_token is not kept (the offer comes with its own secret).
+// Paid bookings: the booking shows its payment line, and while unpaid "Pay 450.00 NOK", a link to
+// the checkout in the host page's own tab (target _top, also out of a frame: Stripe's checkout
+// cannot be framed). Not a new window: the checkout's success and cancel pages are the booking
+// site's page for this booking (payments/checkout.ts), which confirms the payment with the server,
+// so the visitor ends there either way; a second window would leave this one showing the booking
+// unpaid. A cancel's answer already shows the refund it made.
 const WIDGET_BODY = String.raw`"use strict";
 var script = document.currentScript;
 var ORIGIN = script ? new URL(script.src).origin : location.origin;
@@ -26,6 +33,7 @@ var CSS = ":host{display:block;font:16px/1.5 system-ui,sans-serif;color:#1a1a1a;
   "button:focus-visible,input:focus-visible{outline:3px solid #0a4fb5;outline-offset:2px}" +
   ".days,.slots{display:flex;flex-wrap:wrap}label{display:block;font-weight:600;margin-top:.5rem}" +
   "input{font:inherit;padding:.45rem;border:1px solid #767676;border-radius:.3rem;width:100%;box-sizing:border-box}" +
+  "a.pay{display:inline-block;background:#0a4fb5;color:#fff;border-radius:.4rem;padding:.4rem .8rem;margin:.15rem;text-decoration:none;font-weight:600}" +
   ".error{color:#a51d1d;font-weight:600}.notice{background:#fff4d6;padding:.4rem .6rem}.muted{color:#4d4d4d}nav{display:flex;justify-content:space-between}";
 var E164 = /^\+[1-9][0-9]{6,14}$/;
 
@@ -52,6 +60,7 @@ function firstMessage(body) {
 }
 function pad(n) { return n < 10 ? "0" + n : String(n); }
 ${HOLD_JS}
+${PAYMENT_JS}
 class BookingWidget extends HTMLElement {
   connectedCallback() {
     if (this.root) return;
@@ -189,6 +198,13 @@ class BookingWidget extends HTMLElement {
     var nodes = [el("h3", { text: W.yourBooking }),
       el("p", { text: b.booked_from.slice(0, 10) + " " + b.booked_from.slice(11, 16) + "–" + b.booked_to.slice(11, 16) + " (" + ZONE + ")" }),
       el("p", {}, [document.createTextNode(W.state + ": "), el("strong", { class: "state", "data-state": b.state, text: W.states[b.state] || b.state })])];
+    if (b.payment) {
+      nodes.push(el("p", {}, [document.createTextNode(W.payment + ": "),
+        el("strong", { class: "payment", "data-status": b.payment.status, text: paymentLine(b.payment, b.state) })]));
+    }
+    if (b.state === "awaiting_payment" && b.payment && b.payment.checkout_url) {
+      nodes.push(el("p", {}, [el("a", { class: "pay", href: b.payment.checkout_url, target: "_top", text: payText(b.payment) })]));
+    }
     if (b.state === "awaiting_verification") {
       var error = el("p", { class: "error", role: "alert", hidden: true });
       var code = el("input", { id: "w-code", name: "verification_code", inputmode: "numeric", autocomplete: "one-time-code", pattern: "[0-9]{5}", required: true });

@@ -16,7 +16,7 @@ const WORDS = {
     addToCalendar: "Add to calendar (.ics)", cancel: "Cancel booking", cancelled: "The booking is cancelled.",
     notFound: "This booking was not found.", loading: "Loading…",
     holdFor: "We hold this time for you for", holdLapsed: "The hold has lapsed: the time may still be free, but is no longer kept for you.",
-    offerTitle: "A seat is free for you", offerHeld: "Held for you until", accept: "Accept", letGo: "Let it go",
+    offerTitle: "A seat is free for you", heldUntil: "Held for you until", accept: "Accept", letGo: "Let it go",
     offerPassed: "The seat goes to the next in line.", offerInvalid: "This offer link is not valid.",
     offerStates: {
       waiting: "You are in line for this time. We will write to you when a seat frees.", accepted: "You have accepted this offer: the time is booked.",
@@ -24,6 +24,14 @@ const WORDS = {
     } as Record<string, string>,
     joinWaitlist: "Join the waitlist", joinShort: "join the waitlist", waitHint: "This time is full. Join the line, and we will e-mail you if a seat frees.",
     inLine: "You are in line. We will e-mail you if a seat frees.",
+    payment: "Payment", pay: "Pay", refunded: "Refunded", confirmingPayment: "Confirming your payment…", checkAgain: "Check again",
+    paymentCancelled: "The payment was not completed. Pay to keep this time.",
+    paidAwaitingConfirmation: "Your payment is received. The booking now waits for confirmation.",
+    paymentNotConfirmed: "The booking could not be confirmed by your payment.",
+    // A partly refunded payment reads "450.00 NOK · paid · Refunded 200.00 NOK" (payment-line.ts).
+    paymentStates: {
+      pending: "not paid yet", paid: "paid", partially_refunded: "paid", failed: "payment failed", expired: "not paid in time", canceled: "not paid",
+    } as Record<string, string>,
     states: {
       awaiting_verification: "awaiting your code", awaiting_payment: "awaiting payment", awaiting_confirmation: "awaiting confirmation",
       confirmed: "confirmed", declined: "declined", cancelled: "cancelled", deleted: "deleted", verification_expired: "expired",
@@ -43,7 +51,7 @@ const WORDS = {
     addToCalendar: "Lägg till i kalendern (.ics)", cancel: "Avboka", cancelled: "Bokningen är avbokad.",
     notFound: "Bokningen hittades inte.", loading: "Laddar…",
     holdFor: "Vi håller tiden åt dig i", holdLapsed: "Tiden hålls inte längre åt dig, men kan fortfarande vara ledig.",
-    offerTitle: "En plats är ledig för dig", offerHeld: "Hålls åt dig till", accept: "Acceptera", letGo: "Släpp platsen",
+    offerTitle: "En plats är ledig för dig", heldUntil: "Hålls åt dig till", accept: "Acceptera", letGo: "Släpp platsen",
     offerPassed: "Platsen går till nästa i kön.", offerInvalid: "Den här länken till erbjudandet är inte giltig.",
     offerStates: {
       waiting: "Du står i kö för den här tiden. Vi hör av oss när en plats blir ledig.", accepted: "Du har accepterat erbjudandet: tiden är bokad.",
@@ -51,6 +59,13 @@ const WORDS = {
     } as Record<string, string>,
     joinWaitlist: "Ställ dig i kö", joinShort: "ställ dig i kö", waitHint: "Tiden är fullbokad. Ställ dig i kö, så mejlar vi dig om en plats blir ledig.",
     inLine: "Du står i kö. Vi mejlar dig om en plats blir ledig.",
+    payment: "Betalning", pay: "Betala", refunded: "Återbetalat", confirmingPayment: "Vi bekräftar din betalning…", checkAgain: "Kontrollera igen",
+    paymentCancelled: "Betalningen slutfördes inte. Betala för att behålla tiden.",
+    paidAwaitingConfirmation: "Vi har tagit emot din betalning. Bokningen väntar nu på bekräftelse.",
+    paymentNotConfirmed: "Bokningen kunde inte bekräftas med din betalning.",
+    paymentStates: {
+      pending: "inte betald än", paid: "betald", partially_refunded: "betald", failed: "betalningen misslyckades", expired: "inte betald i tid", canceled: "inte betald",
+    } as Record<string, string>,
     states: {
       awaiting_verification: "väntar på din kod", awaiting_payment: "väntar på betalning", awaiting_confirmation: "väntar på bekräftelse",
       confirmed: "bekräftad", declined: "avböjd", cancelled: "avbokad", deleted: "borttagen", verification_expired: "har gått ut",
@@ -70,7 +85,7 @@ const WORDS = {
     addToCalendar: "Legg til i kalenderen (.ics)", cancel: "Avbestill", cancelled: "Bestillingen er avbestilt.",
     notFound: "Fant ikke bestillingen.", loading: "Laster…",
     holdFor: "Vi holder av tiden for deg i", holdLapsed: "Tiden holdes ikke lenger av for deg, men kan fortsatt være ledig.",
-    offerTitle: "En plass er ledig for deg", offerHeld: "Holdes av for deg til", accept: "Godta", letGo: "Gi fra meg plassen",
+    offerTitle: "En plass er ledig for deg", heldUntil: "Holdes av for deg til", accept: "Godta", letGo: "Gi fra meg plassen",
     offerPassed: "Plassen går til neste i køen.", offerInvalid: "Denne lenken til tilbudet er ikke gyldig.",
     offerStates: {
       waiting: "Du står i kø for denne tiden. Vi gir beskjed når en plass blir ledig.", accepted: "Du har godtatt tilbudet: tiden er bestilt.",
@@ -78,6 +93,13 @@ const WORDS = {
     } as Record<string, string>,
     joinWaitlist: "Sett deg på venteliste", joinShort: "venteliste", waitHint: "Tiden er full. Sett deg på ventelisten, så sender vi deg e-post hvis en plass blir ledig.",
     inLine: "Du står på ventelisten. Vi sender deg e-post hvis en plass blir ledig.",
+    payment: "Betaling", pay: "Betal", refunded: "Refundert", confirmingPayment: "Vi bekrefter betalingen din…", checkAgain: "Sjekk igjen",
+    paymentCancelled: "Betalingen ble ikke fullført. Betal for å beholde tiden.",
+    paidAwaitingConfirmation: "Vi har mottatt betalingen din. Bestillingen venter nå på bekreftelse.",
+    paymentNotConfirmed: "Bestillingen kunne ikke bekreftes med betalingen din.",
+    paymentStates: {
+      pending: "ikke betalt ennå", paid: "betalt", partially_refunded: "betalt", failed: "betalingen mislyktes", expired: "ikke betalt i tide", canceled: "ikke betalt",
+    } as Record<string, string>,
     states: {
       awaiting_verification: "venter på koden din", awaiting_payment: "venter på betaling", awaiting_confirmation: "venter på bekreftelse",
       confirmed: "bekreftet", declined: "avslått", cancelled: "avbestilt", deleted: "slettet", verification_expired: "utløpt",
