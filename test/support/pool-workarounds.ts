@@ -49,10 +49,3 @@ const restorePrototypes = () => {
 restorePrototypes();
 beforeEach(restorePrototypes);
 
-// 3. Under the pool, a module a Worker request imports first is fetched through the runner's
-//    transport in that request's I/O context; another request (a queue consumer) that needs a
-//    module while that fetch is in flight awaits it across contexts and hangs ("Cannot perform I/O
-//    on behalf of a different request"). The Stripe SDK is hundreds of modules, a long window, so
-//    its module graph is loaded here, outside any request. The deployed bundle has no such fetch:
-//    its `import()` is a synchronous lazy initialiser (docs/decisions/payments.md, Tests).
-await import("../../src/features/payments/stripe-provider");
