@@ -71,6 +71,16 @@ interface MixOutcome {
   other: string[];
 }
 
+/** One request of the private API with the key, answered as status and JSON. */
+const privateApi = (port: number, key: string) => async (method: string, path: string, body?: unknown) => {
+  const res = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
+    method,
+    headers: { "user-agent": "booking-bench/1.0", authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+};
+
 /**
  * Slot holds and buffers in the mix: each client takes the next slot of a 30-minute grid whose
  * bookings hold 15 minutes more (so neighbours contend), holds it and then books it with the
@@ -79,14 +89,7 @@ interface MixOutcome {
  */
 async function holdsAndBuffersMix(port: number, key: string): Promise<MixOutcome> {
   const out: MixOutcome = { seconds: 0, holds: 0, holdsRefused: 0, converted: 0, conversionsRefused: 0, released: 0, plainBooked: 0, plainRefused: 0, other: [] };
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
-      method,
-      headers: { "user-agent": "booking-bench/1.0", authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
-  };
+  const call = privateApi(port, key);
   let n = 0;
   const started = performance.now();
   const client = async () => {
@@ -147,14 +150,7 @@ interface WaitlistOutcome {
  */
 async function waitlistBursts(port: number, key: string): Promise<WaitlistOutcome> {
   const out: WaitlistOutcome = { seconds: 0, cancels: 0, cancelMs: [], misordered: [], other: [] };
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
-      method,
-      headers: { "user-agent": "booking-bench/1.0", authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
-  };
+  const call = privateApi(port, key);
   const started = performance.now();
   await Promise.all(WAITLIST_RESOURCES.map(async (resource) => {
     for (let t = 0; t < WAITLIST_TIMES_PER_RESOURCE; t++) {
