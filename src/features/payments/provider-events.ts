@@ -10,7 +10,7 @@ import { accountD1, shardD1 } from "../../db/shards";
 import type { Deps, Env } from "../../env";
 import { ApiError } from "../../http/errors";
 import { systemDeps } from "../system-deps";
-import { setPaymentSql } from "./payment-sql";
+import { writePaymentStatement, type setPaymentSql } from "./payment-sql";
 import type { PaymentEvent, RefundState } from "./provider";
 import { settlePaid } from "./settle";
 
@@ -66,9 +66,8 @@ async function applyRefund(deps: Deps, refund: RefundState): Promise<number | nu
 }
 
 async function setPayment(deps: Deps, booking: Booking, fields: Parameters<typeof setPaymentSql>[0]): Promise<void> {
-  const set = setPaymentSql(fields);
-  await accountD1(deps).prepare(`UPDATE bookings SET payment = ${set.sql}, updated_at = ? WHERE id = ? AND account_id = ?`)
-    .bind(...set.params, deps.now, booking.id, deps.account.id).run();
+  const write = writePaymentStatement({ id: booking.id, accountId: deps.account.id }, fields, deps.now);
+  await accountD1(deps).prepare(write.sql).bind(...write.params).run();
 }
 
 /** Applies a verified event; a refusal (400) leaves everything as it was. */

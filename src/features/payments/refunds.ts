@@ -8,7 +8,7 @@ import { accountD1 } from "../../db/shards";
 import type { BookingChange } from "../../domain/booking-states";
 import type { Deps } from "../../env";
 import { enqueuePaymentMessage } from "./messages";
-import { setPaymentSql } from "./payment-sql";
+import { writePaymentStatement, type setPaymentSql } from "./payment-sql";
 import { paymentProvider } from "./provider-of";
 
 const HOUR_MS = 3_600_000;
@@ -29,9 +29,8 @@ const refundKey = (deps: Deps, booking: Booking, paymentIntentId: string) => `bo
 
 /** Writes what the provider answered (or that the refund is still owed) on the booking's payment. */
 async function recordRefund(deps: Deps, booking: Booking, fields: Parameters<typeof setPaymentSql>[0]): Promise<void> {
-  const set = setPaymentSql(fields);
-  await accountD1(deps).prepare(`UPDATE bookings SET payment = ${set.sql}, updated_at = ? WHERE id = ? AND account_id = ?`)
-    .bind(...set.params, deps.now, booking.id, deps.account.id).run();
+  const write = writePaymentStatement({ id: booking.id, accountId: deps.account.id }, fields, deps.now);
+  await accountD1(deps).prepare(write.sql).bind(...write.params).run();
 }
 
 /**

@@ -41,10 +41,9 @@ function confirmStatement(deps: Deps, booking: Booking, checkout: CheckoutState,
     sql: `UPDATE bookings SET state = ?, active = 1, expires_at = NULL, paid_at = ?, payment = ${paid.sql}, updated_at = ?
           WHERE id = ? AND account_id = ? AND json_extract(payment, '$.status') IN (${CONFIRMABLE.map(() => "?").join(", ")})
             AND ((state = 'awaiting_payment' AND expires_at > ?)
-              OR (state = 'awaiting_payment' AND ${fits.sql})
-              OR (state = 'cancelled' AND json_extract(payment, '$.status') = 'expired' AND ${fits.sql}))
+              OR ((state = 'awaiting_payment' OR (state = 'cancelled' AND json_extract(payment, '$.status') = 'expired')) AND ${fits.sql}))
           RETURNING id`,
-    params: [next, deps.now, ...paid.params, deps.now, booking.id, deps.account.id, ...CONFIRMABLE, deps.now, ...fits.params, ...fits.params],
+    params: [next, deps.now, ...paid.params, deps.now, booking.id, deps.account.id, ...CONFIRMABLE, deps.now, ...fits.params],
   };
 }
 
