@@ -1,22 +1,12 @@
 // Paid bookings (issue 31, docs/decisions/payments.md): a booking of a paid service waits for its
 // payment holding its seat, a signed Stripe event (the real SDK in the Worker, against the local
 // stand-in) confirms it, and it is never sold twice nor given away free.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { exports } from "cloudflare:workers";
 import { env, newAccount, operator, send, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
 import { mcpClient } from "../support/mcp";
 import { deliver, pay, payAndDeliver, paidShop, sessionOf, standIn } from "../support/payments";
-
-// Under the pool, a module a Worker request imports first is fetched through the runner's transport
-// in that request's I/O context; a queue consumer needing a module while that fetch is in flight
-// awaited it across contexts and hung ("Cannot perform I/O on behalf of a different request"). The
-// Stripe SDK is hundreds of modules, a long window, so its module graph is loaded here first,
-// outside any request. The deployed bundle fetches nothing: its `import()` is a synchronous lazy
-// initialiser (docs/decisions/payments.md, Tests).
-beforeAll(async () => {
-  await import("../../src/features/payments/stripe-provider");
-});
 
 const DAY = "2030-01-07";
 const TIME = { booked_from: `${DAY} 10:00`, booked_to: `${DAY} 11:00` };
