@@ -7,6 +7,8 @@ import autocannon from "autocannon";
 import { costOf, expectStatuses, fire, floorPath, floorSummary, round, summarise, type Figure, type Run } from "./load";
 import { profileWhile } from "./cpu-profile";
 import { account, resources, serviceWithProviders } from "./seed-sql";
+import { paidBooking, paidInvariant, paidMix, paidRowsSql, paidShop, paidStandIn, type PaidRow } from "./paid-mix";
+import { privateApi } from "./private-api";
 import { log } from "./suite";
 import { withBenchServer } from "./wrangler-dev";
 import { unpairedOffersSql } from "../src/features/waitlist/pairing";
@@ -31,6 +33,8 @@ const SLOT_MS = 30 * 60_000;
 const FIRST_SLOT = Date.UTC(2031, 0, 1, 7);
 const PROBE_FROM = Date.UTC(2035, 0, 1, 7);
 const REFUSAL_SECONDS = 4;
+/** Creates made one at a time, unpaid and paid, for the comparison of their waits. */
+const ONE_BY_ONE = 20;
 /** Clients of a profiled load: enough to keep the Worker busy, few enough to stay clear of the descriptor limit. */
 const PROFILE_CLIENTS = 4;
 
@@ -70,16 +74,6 @@ interface MixOutcome {
   plainRefused: number;
   other: string[];
 }
-
-/** One request of the private API with the key, answered as status and JSON. */
-const privateApi = (port: number, key: string) => async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
-    method,
-    headers: { "user-agent": "booking-bench/1.0", authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
-};
 
 /**
  * Slot holds and buffers in the mix: each client takes the next slot of a 30-minute grid whose
@@ -220,6 +214,13 @@ sql.push(
   serviceWithProviders(WAITLIST_ACCOUNT_ID, WAITLIST_SERVICE_ID, 30, WAITLIST_RESOURCES),
 );
 
+// The paid shop books through a local Stripe stand-in (bench/paid-mix.ts), started before the seed that names its account.
+const standIn = await paidStandIn();
+const paid = paidShop(standIn.stripeAccount);
+sql.push(paid.sql);
+
+const paidProbeBody = JSON.stringify({ ...paidBooking(200, PROBE_FROM, SLOT_MS), checkout: true });
+
 const figures = await withBenchServer("writes", sql.join("\n"), async (server) => {
   const probe = await server.request("/api/v1/bookings", { method: "POST", key, body: JSON.parse(bookingBody(1, PROBE_FROM)) });
   if (probe.status !== 200) throw new Error(`POST /bookings: ${probe.status} ${probe.text}`);
@@ -257,6 +258,8 @@ const figures = await withBenchServer("writes", sql.join("\n"), async (server) =
   floorRuns.push(await fire(server, floor, { connections: CONNECTIONS, seconds: 3 }));
   log("writes", `waitlist: ${WAITLIST_RESOURCES.length * WAITLIST_TIMES_PER_RESOURCE} full times, ${WAITLIST_SEATS} cancels at once against a line of ${WAITLIST_LINE}`);
   const waitlist = await waitlistBursts(server.port, waitlistShop.apiKey);
+  log("writes", "paid: creates with a checkout on contended slots, payments, refunds, lapses, late payments against newcomers, the sweep");
+  const paidOutcome = await paidMix(server.port, paid.apiKey, standIn);
   // Refusals alone: every client asks for the probe's slot, full since the probe took it.
   const full = { ...target, body: bookingBody(1, PROBE_FROM) };
   log("writes", `refusals of one full slot: ${CONNECTIONS} clients for ${REFUSAL_SECONDS} s`);
@@ -270,6 +273,20 @@ const figures = await withBenchServer("writes", sql.join("\n"), async (server) =
   // refusal of the slot is the guard's again and only the one after it comes from memory).
   const refusalCost = await costOf(server, full);
   const createCost = await costOf(server, { ...target, body: bookingBody(1, PROBE_FROM + SLOT_MS) });
+  const paidCreateCost = await costOf(server, { ...target, key: paid.apiKey, body: paidProbeBody });
+  // One create at a time on free slots, unpaid then paid: what taking payment adds to a create's wait.
+  const oneByOne = async (apiKey: string, bodyOf: (n: number) => unknown) => {
+    const ms: number[] = [];
+    for (let n = 0; n < ONE_BY_ONE; n++) {
+      const at = performance.now();
+      const res = await server.request("/api/v1/bookings", { method: "POST", key: apiKey, body: bodyOf(n) });
+      if (res.status !== 200) throw new Error(`POST /bookings one by one: ${res.status} ${res.text}`);
+      ms.push(performance.now() - at);
+    }
+    return ms.sort((a, b) => a - b)[Math.floor(ms.length / 2)];
+  };
+  const unpaidAlone = await oneByOne(key, (n) => JSON.parse(bookingBody(1, PROBE_FROM + (2 + n) * SLOT_MS)));
+  const paidAlone = await oneByOne(paid.apiKey, (n) => ({ ...paidBooking(201, PROBE_FROM + n * SLOT_MS, SLOT_MS), checkout: true }));
   await server.stop();
   const allRows = server.query<Row>(`SELECT resource_id, occupied_from AS booked_from, occupied_to AS booked_to, count FROM bookings WHERE account_id = ${ACCOUNT_ID} AND active = 1 AND booked_from < ${PROBE_FROM}`);
   const mixIds = new Set(MIX_RESOURCES);
@@ -298,7 +315,8 @@ const figures = await withBenchServer("writes", sql.join("\n"), async (server) =
   const waitlistOver = [...peakPerResource(waitlistRows)].filter(([, peak]) => peak > WAITLIST_SEATS);
   const unpaired = server.query<{ kind: string; id: number }>(unpairedOffersSql(WAITLIST_ACCOUNT_ID, checkedAt));
   const waitlistPass = waitlistOver.length === 0 && unpaired.length === 0 && waitlist.misordered.length === 0 && waitlist.other.length === 0;
-  const pass = over.length === 0 && rows.length === created && created === slots && distinct === slots && mixPass && waitlistPass;
+  const paidCheck = paidInvariant(server.query<PaidRow>(paidRowsSql), paidOutcome, checkedAt + paidOutcome.aheadMs, peakPerResource);
+  const pass = over.length === 0 && rows.length === created && created === slots && distinct === slots && mixPass && waitlistPass && paidCheck.pass;
 
   const floorFigure = floorSummary("POST /bookings", floorRuns, bytes);
   const out: Figure[] = [];
@@ -340,6 +358,21 @@ const figures = await withBenchServer("writes", sql.join("\n"), async (server) =
     detail: `${waitlist.cancels} cancels, each with its offer pass; ${waitlist.misordered.length} lines not offered in order`
       + `${waitlist.misordered.length ? ` (${waitlist.misordered.slice(0, 3).join("; ")})` : ""}${waitlist.other.length ? `; unexpected: ${waitlist.other.slice(0, 5).join(", ")}` : ""}`,
   });
+  const paidMs = (list: number[]) => {
+    const sorted = [...list].sort((a, b) => a - b);
+    return { median: round(sorted[Math.floor(sorted.length / 2)] ?? 0), p95: round(sorted[Math.floor(sorted.length * 0.95)] ?? 0) };
+  };
+  out.push({
+    name: `http: POST /bookings of a paid service with its checkout (Stripe stand-in), each slot asked ${ASKS_PER_SLOT}x (${CONNECTIONS} clients)`, unit: "ms",
+    calls: paidOutcome.createdMs.length + paidOutcome.refusedMs.length,
+    ...paidMs(paidOutcome.createdMs),
+    d1_round_trips: paidCreateCost.d1,
+    do_calls: paidCreateCost.doCalls,
+    detail: `${paidOutcome.createdMs.length} awaiting payment with a checkout (median ${paidMs(paidOutcome.createdMs).median} ms), `
+      + `${paidOutcome.refusedMs.length} refused as taken (median ${paidMs(paidOutcome.refusedMs).median} ms); `
+      + `one at a time: an unpaid create ${round(unpaidAlone)} ms (${createCost.d1} D1 + ${createCost.doCalls} DO waits), `
+      + `a paid one ${round(paidAlone)} ms (${paidCreateCost.d1} D1 + ${paidCreateCost.doCalls} DO waits and one call to the provider)`,
+  });
   out.push(floorFigure, {
     name: "bookings: capacity invariant, read back from D1 after the runs", unit: "", calls: rows.length,
     check: pass ? "pass" : "FAIL",
@@ -348,9 +381,10 @@ const figures = await withBenchServer("writes", sql.join("\n"), async (server) =
       + `holds and buffers: ${mixBooked} bookings and ${mixRows.length - mixBooked} live holds on ${mixPeaks.size} resources over their occupied spans, `
       + `max concurrent ${Math.max(0, ...mixPeaks.values())}, ${mixOver.length} over capacity, ${mix.conversionsRefused} conversions refused; `
       + `waitlist: ${waitlistRows.length} bookings and live offers, ${waitlistOver.length} over capacity, ${unpaired.length} orphan holds or offers without a hold, `
-      + `${waitlist.misordered.length} lines out of order`,
+      + `${waitlist.misordered.length} lines out of order; ${paidCheck.detail}`,
   });
   return out;
-});
+}, { vars: standIn.vars });
 
+await standIn.close();
 process.stdout.write(JSON.stringify(figures));

@@ -37,6 +37,25 @@ floor.all("/floor", (c) => {
   return c.json({ floor: padding });
 });
 
+// The bench's clock (POST /__bench/clock): the paid mix runs this Worker ahead past its payment
+// windows instead of waiting them out. Every instant of the app, its guard's and the Stripe SDK's
+// signature check come from Date.now, so all of them move together (the guard and the app share
+// this isolate under wrangler dev).
+const realNow = Date.now;
+let aheadMs = 0;
+Date.now = () => realNow() + aheadMs;
+floor.post("/clock", async (c) => {
+  const { ahead_ms: ahead } = await c.req.json<{ ahead_ms: unknown }>();
+  if (!Number.isInteger(ahead) || (ahead as number) < 0) return c.json({ error: "ahead_ms takes a whole number, 0 or more" }, 400);
+  aheadMs = ahead as number;
+  return c.json({ now: Date.now() });
+});
+// The every-minute cron, run now on this Worker's clock (the bench server has no scheduler).
+floor.post("/cron", async (c) => {
+  await handleScheduled({ scheduledTime: Date.now(), cron: "* * * * *", noRetry() {} }, c.env);
+  return c.json({ ran_at: Date.now() });
+});
+
 const app = buildApp({ privateFeatures: [...privateFeatures, ["/__bench", floor]] });
 
 export default {

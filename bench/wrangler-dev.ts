@@ -84,7 +84,8 @@ const SHARDS = d1Databases(join(root, "wrangler.toml")).map((db) => db.binding);
 export async function withBenchServer<T>(
   label: string, seedSql: string | Record<string, string>, work: (server: BenchServer) => Promise<T>,
   /** `limits: "production"` keeps wrangler.toml's rate limits (the fleet suite's visitors stay within them). */
-  options: { limits?: "production" } = {},
+  /** `vars`: more plain-text bindings (the writes suite's Stripe stand-in). */
+  options: { limits?: "production"; vars?: Record<string, string> } = {},
 ): Promise<T> {
   const persistTo = mkdtempSync(join(os.tmpdir(), `booking-bench-${label}-`));
   let child: ChildProcess | undefined;
@@ -111,6 +112,7 @@ export async function withBenchServer<T>(
       ...(process.env.BENCH_RTT_MS ? { BENCH_RTT_MS: process.env.BENCH_RTT_MS } : {}),
       // The shards suite: each shard's database takes one write at a time (bench/single-writer.ts).
       ...(process.env.BENCH_D1_WRITE_MS ? { BENCH_D1_WRITE_MS: process.env.BENCH_D1_WRITE_MS } : {}),
+      ...options.vars,
     };
     let stderr = "";
     let stopServer: () => Promise<void>;

@@ -16,6 +16,7 @@
 //                                  { session, event, signature } (and delivers, as the page does)
 //   POST /_test/events   { type, account?, object } -> { event, signature }: any event, signed
 //   POST /_test/sign     { payload, secret?, timestamp? } -> { signature }: for refused signatures
+//   POST /_test/clock    { ahead_seconds } -> { now }: runs the stand-in's clock ahead (benchmarks)
 //   POST /_test/accounts/:id/onboard   marks an account onboarded (charges and payouts enabled)
 //   GET  /_test/log[?stripe_account=acct_…]  the /v1 requests received, oldest first
 // Every object is kept per Stripe account as Stripe keeps it: a session or refund made with a
@@ -57,7 +58,6 @@ const PLATFORM = "";
 const MIN_SESSION_LIFETIME = 30 * 60;
 const MAX_SESSION_LIFETIME = 24 * 3600;
 
-const now = () => Math.floor(Date.now() / 1000);
 /** @param {string} prefix */
 const randomId = (prefix, length = 24) => `${prefix}_${randomBytes(length).toString("base64url").replace(/[-_]/g, "").slice(0, length)}`;
 /** @param {string} account @param {string} id */
@@ -97,9 +97,9 @@ function formatAmount(/** @type {number} */ amount, /** @type {string} */ curren
 
 /**
  * The objects of one stand-in: accounts, and per Stripe account its sessions, payment intents and refunds.
- * @param {{ origin: () => string }} where
+ * @param {{ origin: () => string, now: () => number }} where  now: the stand-in's clock, in Unix seconds
  */
-function createStore({ origin }) {
+function createStore({ origin, now }) {
   /** @type {Map<string, StripeObject>} */
   const accounts = new Map();
   /** Sessions, payment intents and refunds by `${stripe account}\n${id}`. @type {Map<string, StripeObject>} */
@@ -328,12 +328,13 @@ function createStore({ origin }) {
 /**
  * Stripe's events and their `Stripe-Signature`, made with the SDK's own helper (sync in Node).
  * @param {string | undefined} webhookSecret
+ * @param {() => number} now  the stand-in's clock, in Unix seconds: a signature's timestamp
  */
-function createSigner(webhookSecret) {
+function createSigner(webhookSecret, now) {
   /** @param {string} payload @param {{ secret?: string, timestamp?: number }} [options] */
   function sign(payload, { secret = webhookSecret, timestamp } = {}) {
     if (!secret) throw invalid("The stand-in was started without a webhookSecret; give `secret`.", "secret");
-    return Stripe.webhooks.generateTestHeaderString({ payload, secret, ...(timestamp === undefined ? {} : { timestamp }) });
+    return Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: timestamp ?? now() });
   }
 
   /** An Event as Stripe sends it; `account` only on a connected account's events, as Stripe does. */
@@ -425,8 +426,12 @@ function parseJson(text) {
 export async function startStripeStandIn({ port = 0, webhookSecret, deliverTo } = {}) {
   if (deliverTo && !webhookSecret) throw new Error("startStripeStandIn: deliverTo needs a webhookSecret to sign the events it delivers");
   let origin = "";
-  const store = createStore({ origin: () => origin });
-  const signer = createSigner(webhookSecret);
+  // Seconds the stand-in's clock runs ahead (POST /_test/clock): a benchmark that moves its Worker's
+  // clock past payment windows moves Stripe's with it, so signatures and session times still agree.
+  let clockAheadSeconds = 0;
+  const now = () => Math.floor(Date.now() / 1000) + clockAheadSeconds;
+  const store = createStore({ origin: () => origin, now });
+  const signer = createSigner(webhookSecret, now);
   /** @type {LoggedStripeRequest[]} */
   const log = [];
   /** First answers by `${stripe account}\n${idempotency key}`. @type {Map<string, { request: string, answer: Answer }>} */
@@ -474,6 +479,12 @@ export async function startStripeStandIn({ port = 0, webhookSecret, deliverTo } 
       if (typeof type !== "string" || !type) throw missingParam("type");
       if (!object || typeof object !== "object") throw missingParam("object");
       return { status: 200, body: signer.signedEvent(type, account, object) };
+    }
+    if (method === "POST" && path === "/_test/clock") {
+      const { ahead_seconds: ahead } = parseJson(text);
+      if (!Number.isInteger(ahead) || ahead < 0) throw invalid("ahead_seconds takes a whole number of seconds, 0 or more.", "ahead_seconds");
+      clockAheadSeconds = ahead;
+      return { status: 200, body: { now: now() } };
     }
     if (method === "POST" && path === "/_test/sign") {
       const { payload, secret, timestamp } = parseJson(text);
