@@ -1,7 +1,7 @@
 // npm run tour: runs the README's curl tour against a fresh `npm run dev` server (a free port, a
 // throwaway --persist-to directory), twice in a row, and fails on the first line that gets a
 // non-2xx answer or lacks a value the tour captures. Keeps the README's tour from rotting.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -37,7 +37,7 @@ export function tourScript(blocks, { port, key }) {
   if (( now - start > ${WINDOW_SECONDS} )); then start=$now; n=0; fi
   if (( n >= 60 )); then echo "tour: waiting for a fresh rate-limit window" >&2; sleep $(( ${WINDOW_SECONDS + 1} - (now - start) )); start=$(date +%s); n=0; fi
   echo "$start $(( n + 1 ))" > "$TOUR_WINDOW"
-  command curl --fail-with-body --show-error "$@"; echo; }`,
+  command curl --fail-with-body --show-error --max-time 60 "$@"; echo; }`,
     body,
   ].join("\n");
 }
@@ -97,9 +97,12 @@ async function main() {
     console.log(`\ntour: waiting ${WINDOW_SECONDS + 1} s for a fresh rate-limit window`);
     await new Promise((resolve) => setTimeout(resolve, (WINDOW_SECONDS + 1) * 1000));
     console.log(`\ntour: run ${run} of 2`);
-    const result = spawnSync("bash", ["-c", script], { stdio: "inherit" });
-    if (result.status !== 0) {
-      console.error(`\ntour: run ${run} failed (exit ${result.status}); see "failed at" above.`);
+    // Not spawnSync: while the tour runs, this process must keep reading the server's output.
+    // Blocked, it left the pipe full, and wrangler, writing its request log to that pipe, stopped
+    // answering part-way through the second run.
+    const status = await new Promise((resolve) => spawn("bash", ["-c", script], { stdio: "inherit" }).on("exit", resolve));
+    if (status !== 0) {
+      console.error(`\ntour: run ${run} failed (exit ${status}); see "failed at" above. The server's last output:\n${output.slice(-4000)}`);
       return finish(1);
     }
   }

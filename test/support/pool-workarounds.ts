@@ -1,6 +1,7 @@
-// Two faults of @cloudflare/vitest-pool-workers 0.23 that only bite when a runtime outlives one test
-// file (vitest.config.ts, `isolate: false`; docs/decisions/test-suite.md). Both are fixed in
-// @cloudflare/vitest-plugin, which this project cannot install (docs/decisions/toolchain.md).
+// Three faults of @cloudflare/vitest-pool-workers 0.23. The first two only bite when a runtime
+// outlives one test file (vitest.config.ts, `isolate: false`; docs/decisions/test-suite.md) and are
+// fixed in @cloudflare/vitest-plugin, which this project cannot install (docs/decisions/toolchain.md);
+// the third is how the pool loads modules.
 // Runs first in setupFiles, before each test file.
 import { beforeEach } from "vitest";
 
@@ -49,3 +50,11 @@ const restorePrototypes = () => {
 restorePrototypes();
 beforeEach(restorePrototypes);
 
+// 3. Under the pool, a module a Worker request imports first is fetched through the runner's
+//    transport in that request's I/O context; another request (a queue consumer, the next read)
+//    that needs a module while that fetch is in flight awaits it across contexts and hangs
+//    ("Cannot perform I/O on behalf of a different request"; payments.test.ts alone hung so). The
+//    Stripe SDK is hundreds of modules, a long window, so its module graph is loaded here, outside
+//    any request. The deployed bundle has no such fetch: its `import()` is a synchronous lazy
+//    initialiser (docs/decisions/payments.md, Tests).
+await import("../../src/features/payments/stripe-provider");
