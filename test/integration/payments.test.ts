@@ -358,6 +358,33 @@ describe("races", () => {
     }
   });
 
+  it("four seats lapsing at once, their four late payments racing four newcomers: four hold the seats, every late payer without one refunded in full", async () => {
+    const seats = 4;
+    const { api, account, cut, room } = await paidShop({ capacity: seats });
+    const payers = await Promise.all(Array.from({ length: seats }, (_, n) => must(book(account.subdomain, cut.id, `Late${n}`))));
+    const payments = await Promise.all(payers.map((p) => pay(sessionOf(p.booking.payment.checkout_url))));
+    for (const p of payers) await lapse(p.booking.id);
+    const [delivered, newcomers] = await Promise.all([
+      Promise.all(payments.map(({ event, signature }) => deliver(event, signature))),
+      Promise.all(Array.from({ length: seats }, (_, n) => book(account.subdomain, cut.id, `Quick${n}`))),
+    ]);
+    for (const d of delivered) expect(d.status).toBe(200);
+    for (const n of newcomers) expect([200, 400]).toContain(n.status);
+    const confirmed = delivered.filter((d) => d.body.applied === "confirmed").length;
+    const booked = newcomers.filter((n) => n.status === 200).length;
+    expect(confirmed + booked).toBe(seats);
+    const holding = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM bookings WHERE resource_id = ? AND active = 1 AND (state != 'awaiting_payment' OR expires_at > ?)",
+    ).bind(room.id, Date.now()).first<{ n: number }>();
+    expect(holding!.n).toBe(seats);
+    for (const p of payers) {
+      const late = (await must(api.get(`/bookings/${p.booking.id}`))).booking;
+      if (late.state === "confirmed") expect(late.payment.status).toBe("paid");
+      else expect(late).toMatchObject({ state: "cancelled", active: false, payment: { status: "refunded", amount_refunded: "450.00" } });
+    }
+    expect(await freeAtTen(api, cut.id)).toBe(0);
+  });
+
   it("a cancel racing the payment: never a cancelled booking whose payment is kept unrefunded by policy, never a confirmed one", async () => {
     for (let round = 0; round < 3; round++) {
       const { api, account, cut } = await paidShop({ account: { refund_until_hours: null } });
