@@ -45,6 +45,7 @@ export const AVAILABILITY: VersionedAnswers = {
     { table: "resources", columns: ["active", "capacity", "opening_hours_mon", "opening_hours_tue", "opening_hours_wed", "opening_hours_thu", "opening_hours_fri", "opening_hours_sat", "opening_hours_sun"], why: "opening hours and capacity bound every slot" },
     { table: "resource_exception_dates", columns: ["resource_id", "exception_date", "opening_hours"], why: "an exception date replaces a weekday's hours" },
     { table: "slot_holds", columns: ["resource_id", "event_id", "occupied_from", "occupied_to", "count", "expires_at", "ended_at"], why: "a live hold takes capacity as a booking does, until it is released, converted or lapses (docs/decisions/holds.md)" },
+    { table: "busy_times", columns: ["resource_id", "occupied_from", "occupied_to"], why: "a busy time read from a calendar subscription takes its resource (docs/decisions/calendar-subscriptions.md)" },
     { table: "services", columns: ["active", "booking_type", "interval", "interval_rounding", "max_slots", "has_day_booking", "day_booking_specify_time", "same_day", "buffer_before", "buffer_after"], why: "the service's settings shape its slots; its buffers widen what a slot needs free" },
     { table: "providers", columns: ["resource_id", "service_id", "active"], why: "providers say which resources offer a service" },
     { table: "accounts", columns: ["time_zone", "locale", "country_code", "closed_for_holidays", "interval_rounding", "slot_generation_type", "first_bookable_period", "future_bookable_period", "buffers_within_opening_hours"], accountColumn: "id", updatesOnly: true, why: "the zone, holidays and bookable window apply to every slot" },
@@ -64,8 +65,17 @@ export const LISTING: VersionedAnswers = {
   ],
 };
 
-/** Tables whose rows take a resource's capacity over a span: their writes bump hours, not the calendar (BOOKING_HOURS). */
-const HOUR_BUMPING_TABLES: readonly string[] = ["bookings", "slot_holds"];
+/**
+ * Tables whose rows take a resource's capacity over a span: their writes bump hours, not the
+ * calendar (BOOKING_HOURS). `resourceRow` says which rows are a resource's (a booking or hold of
+ * an event takes the event's seats instead); null when every row is.
+ */
+const HOUR_BUMPING: readonly { table: string; resourceRow: ((row: "NEW" | "OLD") => string) | null }[] = [
+  { table: "bookings", resourceRow: (row) => `${row}.event_id IS NULL` },
+  { table: "slot_holds", resourceRow: (row) => `${row}.event_id IS NULL` },
+  { table: "busy_times", resourceRow: null },
+];
+const HOUR_BUMPING_TABLES = HOUR_BUMPING.map((t) => t.table);
 
 const BOOKINGS_OF_EVENTS = {
   insert: "NEW.event_id IS NOT NULL",
@@ -81,8 +91,11 @@ const BOOKINGS_OF_EVENTS = {
 export const CALENDAR: VersionedAnswers = {
   versionTable: "calendar_versions",
   tag: "calendar",
-  rules: AVAILABILITY.rules.map((rule) =>
-    HOUR_BUMPING_TABLES.includes(rule.table) ? { ...rule, when: BOOKINGS_OF_EVENTS, why: `a ${rule.table === "bookings" ? "booking" : "hold"} of an event holds its seats` } : rule),
+  rules: AVAILABILITY.rules
+    // A busy time is never an event's: its hours say all there is.
+    .filter((rule) => HOUR_BUMPING.find((t) => t.table === rule.table)?.resourceRow !== null)
+    .map((rule) =>
+      HOUR_BUMPING_TABLES.includes(rule.table) ? { ...rule, when: BOOKINGS_OF_EVENTS, why: `a ${rule.table === "bookings" ? "booking" : "hold"} of an event holds its seats` } : rule),
 };
 
 export const VERSIONED_ANSWERS = [AVAILABILITY, LISTING, CALENDAR] as const;
@@ -106,37 +119,39 @@ const MAX_BUMPED_HOURS = 14 * 24;
  */
 export const BOOKING_HOURS = {
   versionTable: "booking_hour_versions",
-  tables: HOUR_BUMPING_TABLES.map((table) => ({ table, columns: AVAILABILITY.rules.find((r) => r.table === table)!.columns as readonly string[] })),
-  why: "a booking (or hold) of a resource takes its capacity over the hours it covers, and nothing else",
+  tables: HOUR_BUMPING.map(({ table, resourceRow }) => ({ table, resourceRow, columns: AVAILABILITY.rules.find((r) => r.table === table)!.columns as readonly string[] })),
+  why: "a booking (or hold, or busy time) of a resource takes its capacity over the hours it covers, and nothing else",
 } as const;
 
 /**
  * One statement bumping the hours `row` (NEW or OLD) holds, when it is a resource booking: its
  * occupied span (its times widened by its buffers, docs/decisions/buffers.md), the span capacity reads.
  */
-function bumpHours(row: "NEW" | "OLD"): string {
+function bumpHours(row: "NEW" | "OLD", resourceRow: ((row: "NEW" | "OLD") => string) | null): string {
+  const ofResource = resourceRow ? `${resourceRow(row)} AND ` : "";
   const first = `${row}.occupied_from / ${HOUR_MS}`;
   const last = `(${row}.occupied_to - 1) / ${HOUR_MS}`;
   const hourByHour = `${row}.occupied_from >= 0 AND ${last} - ${first} < ${MAX_BUMPED_HOURS}`;
   return [
     `  INSERT INTO ${BOOKING_HOURS.versionTable} (account_id, resource_id, hour, version)`,
     `    WITH RECURSIVE hours(hour) AS (SELECT ${first} UNION ALL SELECT hour + 1 FROM hours WHERE hour < ${last} AND hour - ${first} < ${MAX_BUMPED_HOURS})`,
-    `    SELECT ${row}.account_id, ${row}.resource_id, hour, 1 FROM hours WHERE ${row}.event_id IS NULL AND ${hourByHour}`,
-    `    UNION ALL SELECT ${row}.account_id, ${row}.resource_id, ${EVERY_HOUR}, 1 WHERE ${row}.event_id IS NULL AND NOT (${hourByHour})`,
+    `    SELECT ${row}.account_id, ${row}.resource_id, hour, 1 FROM hours WHERE ${ofResource}${hourByHour}`,
+    `    UNION ALL SELECT ${row}.account_id, ${row}.resource_id, ${EVERY_HOUR}, 1 WHERE ${ofResource}NOT (${hourByHour})`,
     "    ON CONFLICT (resource_id, hour) DO UPDATE SET version = version + 1;",
   ].join("\n");
 }
 
 export function bookingHourTriggers(): { name: string; sql: string }[] {
-  return BOOKING_HOURS.tables.flatMap(({ table, columns }) => {
+  return BOOKING_HOURS.tables.flatMap(({ table, columns, resourceRow }) => {
     const name = (op: Operation) => `${table}_booking_hour_${op}`;
+    const when = (condition: string | null) => (condition ? [`WHEN ${condition}`] : []);
     return [
-      { name: name("insert"), sql: [`CREATE TRIGGER ${name("insert")} AFTER INSERT ON ${table}`, "WHEN NEW.event_id IS NULL", "BEGIN", bumpHours("NEW"), "END"].join("\n") },
+      { name: name("insert"), sql: [`CREATE TRIGGER ${name("insert")} AFTER INSERT ON ${table}`, ...when(resourceRow?.("NEW") ?? null), "BEGIN", bumpHours("NEW", resourceRow), "END"].join("\n") },
       {
         name: name("update"),
-        sql: [`CREATE TRIGGER ${name("update")} AFTER UPDATE OF ${columns.join(", ")} ON ${table}`, "WHEN NEW.event_id IS NULL OR OLD.event_id IS NULL", "BEGIN", bumpHours("OLD"), bumpHours("NEW"), "END"].join("\n"),
+        sql: [`CREATE TRIGGER ${name("update")} AFTER UPDATE OF ${columns.join(", ")} ON ${table}`, ...when(resourceRow ? `${resourceRow("NEW")} OR ${resourceRow("OLD")}` : null), "BEGIN", bumpHours("OLD", resourceRow), bumpHours("NEW", resourceRow), "END"].join("\n"),
       },
-      { name: name("delete"), sql: [`CREATE TRIGGER ${name("delete")} AFTER DELETE ON ${table}`, "WHEN OLD.event_id IS NULL", "BEGIN", bumpHours("OLD"), "END"].join("\n") },
+      { name: name("delete"), sql: [`CREATE TRIGGER ${name("delete")} AFTER DELETE ON ${table}`, ...when(resourceRow?.("OLD") ?? null), "BEGIN", bumpHours("OLD", resourceRow), "END"].join("\n") },
     ];
   });
 }

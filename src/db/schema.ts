@@ -726,3 +726,65 @@ export const paymentEvents = sqliteTable(
   },
   (t) => [uniqueIndex("payment_events_provider_event").on(t.provider, t.event_id)],
 );
+
+/**
+ * A resource's subscription to a calendar kept elsewhere (docs/decisions/calendar-subscriptions.md):
+ * an iCalendar address fetched in the background, whose busy times take the resource.
+ */
+export const calendarSubscriptions = sqliteTable(
+  "calendar_subscriptions",
+  {
+    id: id(),
+    account_id: accountId(),
+    resource_id: integer("resource_id").notNull(),
+    /** The feed's address. A secret (a Google "secret address" reads the whole calendar): answered once, at create. */
+    url: text("url").notNull(),
+    /** What the answers show instead: the host and the address's last characters. */
+    url_hint: text("url_hint").notNull(),
+    name: text("name"),
+    /** The validators of the last good answer, sent back as If-None-Match / If-Modified-Since. */
+    etag: text("etag"),
+    last_modified: text("last_modified"),
+    last_fetched_at: instant("last_fetched_at"),
+    last_success_at: instant("last_success_at"),
+    last_error: text("last_error"),
+    last_error_at: instant("last_error_at"),
+    /** Failed fetches since the last good one; the account is told once when it reaches the limit. */
+    failures: integer("failures").notNull().default(0),
+    events_read: integer("events_read").notNull().default(0),
+    busy_count: integer("busy_count").notNull().default(0),
+    /** When the cron hands it to the fetch queue next; spread over the interval by id. */
+    next_fetch_at: instant("next_fetch_at").notNull(),
+    created_at: instant("created_at").notNull(),
+    updated_at: instant("updated_at").notNull(),
+  },
+  (t) => [
+    index("calendar_subscriptions_account_resource").on(t.account_id, t.resource_id),
+    index("calendar_subscriptions_due").on(t.next_fetch_at),
+  ],
+);
+
+/**
+ * A busy interval read from a subscription: it takes all of its resource's capacity over
+ * [occupied_from, occupied_to) (features/occupancy/occupants.ts). Rewritten by difference on each
+ * fetch, so a fetch that changes nothing writes nothing and bumps no version.
+ */
+export const busyTimes = sqliteTable(
+  "busy_times",
+  {
+    id: id(),
+    account_id: accountId(),
+    resource_id: integer("resource_id").notNull(),
+    subscription_id: integer("subscription_id").notNull(),
+    occupied_from: instant("occupied_from").notNull(),
+    occupied_to: instant("occupied_to").notNull(),
+  },
+  (t) => [
+    // The capacity readers: a resource's busy times overlapping a span, as bookings_resource_occupied.
+    index("busy_times_resource_occupied").on(t.resource_id, t.occupied_from, t.occupied_to),
+    index("busy_times_subscription").on(t.subscription_id, t.occupied_from),
+  ],
+);
+
+export type CalendarSubscription = typeof calendarSubscriptions.$inferSelect;
+export type BusyTime = typeof busyTimes.$inferSelect;

@@ -1,7 +1,9 @@
 // The capacity check as SQL, so the write that takes capacity re-checks it in the same
 // statement: the second line of defence behind the CapacityGuard Durable Object.
 // "Holds capacity" is active-sql.ts's one definition, rendered to text here.
-import type { SqlStatement } from "../../db/sql-statement";
+import { sql } from "drizzle-orm";
+import { toStatement, type SqlStatement } from "../../db/sql-statement";
+import { occupantsSql } from "../occupancy/occupants-sql";
 import { holdsCapacity, liveHold } from "./active-sql";
 
 
@@ -45,34 +47,23 @@ export function eventLoadSql(eventId: number, now: number, excludeBookingId = 0,
  * The load the new booking adds to: for events the sum of the event's bookings; for resources
  * the peak of concurrent counts over the window (not the plain sum of overlaps, which would
  * refuse bookings that fit when capacity > 1): the load can only peak at the window's start or
- * at the start of an overlapping booking. Bookings count over their occupied span, buffers included,
- * and live slot holds count as bookings do (docs/decisions/holds.md).
+ * at the start of an overlapping occupant. What occupies a resource (bookings over their occupied
+ * span, live holds, busy times) is occupancy/occupants-sql.ts's one definition.
  */
 function loadSql(scope: CapacityScope, window: CapacityWindow): SqlStatement {
-  const exclude = window.excludeBookingId ?? 0;
-  const excludeHold = window.excludeHoldId ?? 0;
-  if (scope.kind === "event") return eventLoadSql(scope.id, window.now, exclude, excludeHold);
-  const holds = holdsCapacity(window.now);
-  const live = liveHold(window.now);
+  if (scope.kind === "event") return eventLoadSql(scope.id, window.now, window.excludeBookingId ?? 0, window.excludeHoldId ?? 0);
+  const occupants = toStatement(occupantsSql({
+    resources: sql`(${scope.id})`, from: window.from, to: window.to, now: window.now,
+    excludeBookingId: window.excludeBookingId, excludeHoldId: window.excludeHoldId,
+  }));
   return {
-    sql: `(WITH overlapping AS (
-              SELECT occupied_from, occupied_to, count FROM bookings
-              WHERE resource_id = ? AND event_id IS NULL AND id != ? AND ${holds.sql}
-                AND occupied_from < ? AND occupied_to > ?
-              UNION ALL
-              SELECT occupied_from, occupied_to, count FROM slot_holds
-              WHERE resource_id = ? AND event_id IS NULL AND id != ? AND ${live.sql}
-                AND occupied_from < ? AND occupied_to > ?),
+    sql: `(WITH overlapping AS (${occupants.sql}),
             peaks AS (
               SELECT ? AS at UNION SELECT occupied_from FROM overlapping WHERE occupied_from > ?)
             SELECT COALESCE(MAX((SELECT COALESCE(SUM(count), 0) FROM overlapping
                                   WHERE occupied_from <= peaks.at AND occupied_to > peaks.at)), 0)
             FROM peaks)`,
-    params: [
-      scope.id, exclude, ...holds.params, window.to, window.from,
-      scope.id, excludeHold, ...live.params, window.to, window.from,
-      window.from, window.from,
-    ],
+    params: [...occupants.params, window.from, window.from],
   };
 }
 

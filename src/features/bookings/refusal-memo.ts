@@ -8,6 +8,8 @@ import { availabilityVersionStatement, versionOf } from "../../db/availability-v
 import { paramsOf } from "../../db/fixed-statement";
 import type { SqlStatement } from "../../db/sql-statement";
 import { toStatement } from "../../db/sql-statement";
+import { sql } from "drizzle-orm";
+import { occupantsSql } from "../occupancy/occupants-sql";
 import { lapsesLaterSql, liveHold } from "./active-sql";
 import type { CapacityScope, CapacityWindow } from "./capacity-sql";
 
@@ -57,24 +59,22 @@ export function knownFull(slot: MemoSlot, version: number | undefined): boolean 
  */
 export function refusalReads(slot: MemoSlot): SqlStatement[] {
   const { scope, window } = slot;
+  const version = { sql: availabilityVersionStatement.sql, params: paramsOf(availabilityVersionStatement, { accountId: slot.accountId }) };
+  if (scope.kind === "resource") {
+    // What occupies the resource (occupancy/occupants-sql.ts) over the occupied span, as the fits condition reads it.
+    const occupants = toStatement(occupantsSql({ resources: sql`(${scope.id})`, from: window.from, to: window.to, now: window.now }));
+    return [version, { sql: `SELECT MIN(lapses_at) AS lapse FROM (${occupants.sql})`, params: occupants.params }];
+  }
+  // An event's seats: its active bookings (the index (account, event)) and live holds.
   const lapses = toStatement(lapsesLaterSql(window.now));
-  // Only active bookings count (holdsCapacity); the terms follow the indexes (account, event) and
-  // (resource, active, occupied_from): the window is the occupied span, as the fits condition's.
-  const counted = scope.kind === "event"
-    ? { sql: "account_id = ? AND event_id = ? AND active = 1", params: [slot.accountId, scope.id] }
-    : { sql: "resource_id = ? AND active = 1 AND occupied_from < ? AND occupied_to > ? AND event_id IS NULL", params: [scope.id, window.to, window.from] };
-  // Live holds lapse by time too (docs/decisions/holds.md): the first of either ends the entry.
   const live = liveHold(window.now);
-  const held = scope.kind === "event"
-    ? { sql: "account_id = ? AND event_id = ?", params: [slot.accountId, scope.id] }
-    : { sql: "resource_id = ? AND occupied_from < ? AND occupied_to > ? AND event_id IS NULL", params: [scope.id, window.to, window.from] };
   return [
-    { sql: availabilityVersionStatement.sql, params: paramsOf(availabilityVersionStatement, { accountId: slot.accountId }) },
+    version,
     {
       sql: `SELECT MIN(lapse) AS lapse FROM (
-              SELECT MIN(expires_at) AS lapse FROM bookings WHERE ${counted.sql} AND ${lapses.sql}
-              UNION ALL SELECT MIN(expires_at) FROM slot_holds WHERE ${held.sql} AND ${live.sql})`,
-      params: [...counted.params, ...lapses.params, ...held.params, ...live.params],
+              SELECT MIN(expires_at) AS lapse FROM bookings WHERE account_id = ? AND event_id = ? AND active = 1 AND ${lapses.sql}
+              UNION ALL SELECT MIN(expires_at) FROM slot_holds WHERE account_id = ? AND event_id = ? AND ${live.sql})`,
+      params: [slot.accountId, scope.id, ...lapses.params, slot.accountId, scope.id, ...live.params],
     },
   ];
 }

@@ -5,7 +5,7 @@
 // hours: db/invalidation.ts) and the first lapse a cached answer needs (answer-cache.ts). Reads
 // select only the columns the engine uses, as JSON texts decoded here: the bookings of a 31-day
 // range are thousands of rows, and Drizzle's row mapping was 41% of the request's CPU.
-import { and, eq, gt, gte, inArray, isNull, lt, lte, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, eq, gt, gte, inArray, lt, lte, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { bookingHourVersions, bookings, calendarVersions, events, hoursFromColumn, providers, resourceExceptionDates, resources, services, slotHolds, type OpeningHours } from "../../db/schema";
 import { EVERY_HOUR, HOUR_MS } from "../../db/invalidation";
@@ -13,8 +13,9 @@ import { bindFixed, fixedStatement, type FixedStatement } from "../../db/fixed-s
 import type { SlotServiceSettings } from "../../domain/slots";
 import type { Deps } from "../../env";
 import { accountD1 } from "../../db/shards";
-import { isActiveSql, lapsesLaterSql } from "../bookings/queries";
+import { lapsesLaterSql } from "../bookings/queries";
 import { liveHoldSql } from "../bookings/active-sql";
+import { occupantsSql } from "../occupancy/occupants-sql";
 import { bookedCountsWhere } from "../events/queries";
 
 /** The service columns the slot reads select: the engine's settings, and what picks the slot kind. */
@@ -30,7 +31,7 @@ interface SlotReads {
   service: SlotService | null;
   resources: SlotResourceRow[];
   exceptions: { resource_id: number; exception_date: string; opening_hours: OpeningHours }[];
-  /** Already in the engine's shape, `from`/`to` being the occupied span (buffers included). */
+  /** What occupies each resource (occupancy/occupants-sql.ts) in the engine's shape: `from`/`to` the occupied span, buffers included. */
   bookings: { resource_id: number; from: number; to: number; count: number }[];
   events: { id: number; resource_id: number; capacity: number; starts_at: number; ends_at: number }[];
   booked: Map<number, number>;
@@ -132,37 +133,18 @@ function buildStatement({ publicOnly, selected }: Shape): FixedStatement<Bound> 
         lte(resourceExceptionDates.exception_date, p("dateTo")),
         ofKind("appointment"),
       ))],
-    // No account_id term: the resource ids are the account's own (slot_resource_ids joins resources
-    // on account_id), and with it SQLite (no statistics, as D1) read every booking of the account by
-    // (account_id, event_id) instead of each resource's range by bookings_resource_occupied: a
-    // week's miss on the large account read all 5,000 rows.
-    ["bookings", qb.select({ rows: everyRow(bookings.resource_id, bookings.occupied_from, bookings.occupied_to, bookings.count) })
-      .from(bookings)
-      .where(and(
-        inArray(bookings.resource_id, providerIds),
-        isNull(bookings.event_id), // event bookings count against the event, not the resource
-        isActiveSql(p("now")),
-        lt(bookings.occupied_from, heldTo),
-        gt(bookings.occupied_to, heldFrom),
-        ofKind("appointment"),
-      ))],
+    // Everything that occupies the provider resources over the span (occupancy/occupants-sql.ts):
+    // bookings over their occupied span, live holds, busy times. No account_id term: the resource
+    // ids are the account's own (slot_resource_ids joins resources on account_id), and with it
+    // SQLite (no statistics, as D1) read every booking of the account by (account_id, event_id)
+    // instead of each resource's range by bookings_resource_occupied.
+    ["occupants", sql`(SELECT ${everyRow(sql.raw("resource_id"), sql.raw("occupied_from"), sql.raw("occupied_to"), sql.raw("count"))}
+      FROM (${occupantsSql({ resources: providerIds, from: heldFrom, to: heldTo, now: p("now") })}) WHERE ${ofKind("appointment")})`],
     ["events", qb.select({ rows: everyRow(events.id, events.resource_id, events.capacity, events.starts_at, events.ends_at) })
       .from(events)
       .where(and(...eventConditions))],
     // Seats held as the events feature counts them, so slots and event availability agree.
     ["booked", qb.select({ rows: everyRow(sql`${seatsHeld.event_id}`, sql`${seatsHeld.held}`) }).from(seatsHeld)],
-    // Live slot holds count as bookings do (docs/decisions/holds.md): a resource's over their
-    // occupied span, an event's as its seats. None at all for an account that holds nothing.
-    ["holds", qb.select({ rows: everyRow(slotHolds.resource_id, slotHolds.occupied_from, slotHolds.occupied_to, slotHolds.count) })
-      .from(slotHolds)
-      .where(and(
-        inArray(slotHolds.resource_id, providerIds),
-        isNull(slotHolds.event_id),
-        liveHoldSql(p("now")),
-        lt(slotHolds.occupied_from, heldTo),
-        gt(slotHolds.occupied_to, heldFrom),
-        ofKind("appointment"),
-      ))],
     ["event_holds", qb.select({ rows: everyRow(sql`${seatsOnHold.event_id}`, sql`${seatsOnHold.held}`) }).from(seatsOnHold)],
     // A hold lapses by time, as an unverified booking does: the first of either ends a cached answer.
     ["hold_lapse", qb.select({ lapse: sql`MIN(${slotHolds.expires_at})` }).from(slotHolds).where(and(
@@ -212,10 +194,9 @@ interface ReadRow {
   service: string | null;
   resources: string | null;
   exceptions: string | null;
-  bookings: string | null;
+  occupants: string | null;
   events: string | null;
   booked: string | null;
-  holds: string | null;
   event_holds: string | null;
   lapse: number | null;
   hold_lapse: number | null;
@@ -268,8 +249,7 @@ export async function slotReads(
       .sort((a, b) => a.id - b.id),
     exceptions: rowsOf<[number, string, OpeningHours]>(row?.exceptions ?? null)
       .map(([resource_id, exception_date, hours]) => ({ resource_id, exception_date, opening_hours: hoursFromColumn(hours) })),
-    bookings: [...rowsOf<[number, number, number, number]>(row?.bookings ?? null), ...rowsOf<[number, number, number, number]>(row?.holds ?? null)]
-      .map(([resource_id, from, to, count]) => ({ resource_id, from, to, count })),
+    bookings: rowsOf<[number, number, number, number]>(row?.occupants ?? null).map(([resource_id, from, to, count]) => ({ resource_id, from, to, count })),
     // Sorted here: an aggregate keeps no order.
     events: rowsOf<[number, number, number, number, number]>(row?.events ?? null)
       .map(([id, resource_id, capacity, starts_at, ends_at]) => ({ id, resource_id, capacity, starts_at, ends_at }))
