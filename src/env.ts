@@ -9,6 +9,8 @@ export interface Env {
   RECURRENCE_QUEUE: Queue<unknown>;
   WEBHOOK_QUEUE: Queue<unknown>;
   MESSAGE_QUEUE: Queue<unknown>;
+  /** Calendar subscriptions' fetches (features/calendar-subscriptions/refresh.ts). */
+  CALENDAR_QUEUE: Queue<unknown>;
   CAPACITY_GUARD: DurableObjectNamespace<import("./durable-objects/capacity-guard").CapacityGuard>;
   RATE_LIMITER: DurableObjectNamespace<import("./durable-objects/rate-limiter").RateLimiter>;
   ADMIN_TOKEN?: string;

@@ -6,6 +6,7 @@ import { expireVerifications } from "./jobs/expire-verifications";
 import { offerWaitlist } from "./jobs/offer-waitlist";
 import { purgeIdempotencyKeys } from "./jobs/purge-idempotency-keys";
 import { purgePerishableTokens } from "./jobs/purge-perishable-tokens";
+import { refreshCalendars } from "./jobs/refresh-calendars";
 import { sendReminders } from "./jobs/send-reminders";
 import { sweepPayments } from "./jobs/sweep-payments";
 
@@ -18,6 +19,7 @@ const cronJobs: { name: string; run: CronJob }[] = [
   { name: "sweep-payments", run: sweepPayments },
   { name: "offer-waitlist", run: offerWaitlist },
   { name: "send-reminders", run: sendReminders },
+  { name: "refresh-calendars", run: refreshCalendars },
   { name: "purge-perishable-tokens", run: purgePerishableTokens },
   { name: "purge-idempotency-keys", run: purgeIdempotencyKeys },
 ];

@@ -36,6 +36,8 @@ export const privateFeatures: [string, Hono<AppEnv>][] = [
   ["/web_hooks", onFirstUse("webHooks")],
   ["/messages", onFirstUse("messages")],
   ["/calendar_feeds", onFirstUse("calendarFeeds")],
+  // Busy times read from calendars kept elsewhere (docs/decisions/calendar-subscriptions.md).
+  ["/calendar_subscriptions", onFirstUse("calendarSubscriptions")],
   // Assistants book through the Model Context Protocol with the same services (docs/decisions/mcp.md).
   ["/mcp", onFirstUse("privateMcp")],
 ];

@@ -10,6 +10,7 @@ export const routeLoaders = {
   publicBookings: () => import("./bookings/routes").then((m) => m.publicBookingRoutes),
   calendarFeeds: () => import("./calendar-feeds/routes").then((m) => m.calendarFeedRoutes),
   calendarFiles: () => import("./calendar-feeds/routes").then((m) => m.calendarFileRoutes),
+  calendarSubscriptions: () => import("./calendar-subscriptions/routes").then((m) => m.calendarSubscriptionRoutes),
   categories: () => import("./categories/routes").then((m) => m.categoryRoutes),
   events: () => import("./events/routes").then((m) => m.eventRoutes),
   messages: () => import("./messages/routes").then((m) => m.messageRoutes),

@@ -122,6 +122,16 @@ export const ROUTE_TABLES: Record<FeatureRoutes, RouteTable> = {
     ["GET", "/bookings/:file"],
     ["GET", "/:file"],
   ],
+  calendarSubscriptions: [
+    ["GET", "/"],
+    ["GET", "/"],
+    ["POST", "/"],
+    ["POST", "/"],
+    ["GET", "/:id"],
+    ["GET", "/:id"],
+    ["DELETE", "/:id"],
+    ["DELETE", "/:id"],
+  ],
   categories: [
     ["GET", "/"],
     ["GET", "/:id"],

@@ -355,4 +355,23 @@ export const CalendarFeed = z.object({
   url: z.string().optional().meta({ description: "The secret subscription URL (`https://<subdomain>.<root>/calendar/cal_….ics`): only in the answer that created it; stored as a hash." }),
 });
 
+export const CalendarSubscription = z.object({
+  id,
+  resource_id: id.meta({ description: "The resource the calendar's busy times take (all of its capacity)." }),
+  name: z.string().nullable(),
+  url_hint: z.string().meta({ description: "The address's host and last characters: the address itself is a secret." }),
+  url: z.string().optional().meta({ description: "The calendar's address (webcal:// answered as https://): only in the answer that created it." }),
+  status: z.enum(["pending", "ok", "failing"]).meta({ description: "pending: not fetched yet; ok: the last fetch was good; failing: fetches fail since the last good one, whose busy times are kept." }),
+  events_read: z.number().int().min(0).meta({ description: "Events the last good fetch read (moved and cancelled occurrences included)." }),
+  busy_count: z.number().int().min(0).meta({ description: "Busy intervals stored from it, overlapping ones merged." }),
+  last_fetched_at: instant.nullable(),
+  last_success_at: instant.nullable(),
+  last_error: z.string().nullable(),
+  last_error_at: instant.nullable(),
+  failures: z.number().int().min(0).meta({ description: "Failed fetches since the last good one." }),
+  next_fetch_at: instant.nullable(),
+  created_at: instant,
+  updated_at: instant,
+});
+
 export const PerishableToken = z.object({ phone_number: z.string(), expires_at: instant });

@@ -8,6 +8,7 @@ import {
   actionBody, checkoutBody, recordPaymentBody, createBookingBody, listQuery, showQuery, siteVerifyCodeBody, statusBody, updateBookingBody, verifyCodeBody,
 } from "../features/bookings/schema";
 import { bookingFileQuery, createCalendarFeedBody } from "../features/calendar-feeds/schema";
+import { createCalendarSubscriptionBody, listCalendarSubscriptionsQuery } from "../features/calendar-subscriptions/schema";
 import { createCategoryBody, updateCategoryBody } from "../features/categories/schema";
 import { createEventBody, eventsQuery, updateEventBody } from "../features/events/schema";
 import { listMessagesQuery } from "../features/messages/schema";
@@ -278,6 +279,12 @@ export const operations: Operation[] = [
     ["get", "", "The account's calendar feeds (without their URLs)", list("calendar_feed", "CalendarFeed")],
     ["post", "", "Create or rotate the feed of a resource (or, without resource_id, of the account); answers its URL once, the old URL ends at once", one("calendar_feed", "CalendarFeed"), body("CreateCalendarFeedBody", createCalendarFeedBody)],
     ["delete", "/{id}", "Delete a calendar feed: its URL ends at once", one("calendar_feed", "CalendarFeed")],
+  ]),
+  ...group("private", `${P}/calendar_subscriptions`, "Calendar subscriptions", [
+    ["get", "", "The account's calendar subscriptions (without their addresses), of one resource with resource_id", list("calendar_subscription", "CalendarSubscription"), query(listCalendarSubscriptionsQuery)],
+    ["post", "", "Subscribe a resource to a calendar kept elsewhere (an https or webcal iCalendar address, answered once): its busy times take the resource from the first fetch, queued at once", one("calendar_subscription", "CalendarSubscription"), body("CreateCalendarSubscriptionBody", createCalendarSubscriptionBody)],
+    ["get", "/{id}", "One subscription and how its fetches stand", one("calendar_subscription", "CalendarSubscription")],
+    ["delete", "/{id}", "End a subscription: its busy times free the resource at once", one("calendar_subscription", "CalendarSubscription")],
   ]),
   ...group("private", `${P}/mcp`, "Assistants (MCP)", [
     mcpEntry("the booking site's tools without its public rules, plus bookings, people and the confirm, decline and cancel actions, for the key's account"),

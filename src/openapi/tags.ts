@@ -16,6 +16,7 @@ export const TAGS = {
   Events: "Dated sessions of an attendance service with a number of seats, and their bookings.",
   "Web hooks": "Subscriptions that receive the events under Webhook payloads, and the deliveries made to them.",
   "Calendar feeds": "Secret iCalendar subscription URLs, one per resource and one for the whole account, that calendar apps poll; the feeds themselves are served on the booking site (`/calendar/{file}`).",
+  "Calendar subscriptions": "Calendars a resource keeps elsewhere (Google, Outlook, iCloud, another booking system: an iCalendar address), fetched in the background every 15 minutes; their busy times take the resource, so those times are neither offered nor booked.",
   Messages: "The e-mails and SMS the account sent, or refused to send.",
   "Booking site": "The account's public booking site on `<subdomain>.<root domain>`, without a key: active services and their slots, booking (the answer's booking token opens that one booking), one-time codes.",
   "Booking page": "The booking site's HTML page, its script and stylesheet, and the embeddable widget.",

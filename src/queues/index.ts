@@ -5,15 +5,17 @@ import type { Consumer, QueueKind } from "./types";
 import { webhookConsumer } from "../features/webhooks/consumer";
 import { messageConsumers } from "../features/messages/consumer";
 import { recurrenceConsumer } from "../features/recurrence/consumer";
+import { calendarFetchConsumer } from "../features/calendar-subscriptions/consumer";
 
 /** Each background feature registers its consumers here; `dead` handles its dead-letter queue. */
 const consumers: Partial<Record<QueueKind, { live: Consumer; dead: Consumer }>> = {};
 consumers.webhooks = webhookConsumer;
 consumers.messages = messageConsumers;
 consumers.recurrence = recurrenceConsumer;
+consumers.calendars = calendarFetchConsumer;
 
 function kindOf(queueName: string): { kind: QueueKind; dead: boolean } | null {
-  const match = /^booking-(recurrence|webhooks|messages)(-dlq)?$/.exec(queueName);
+  const match = /^booking-(recurrence|webhooks|messages|calendars)(-dlq)?$/.exec(queueName);
   return match ? { kind: match[1] as QueueKind, dead: match[2] !== undefined } : null;
 }
 

@@ -11,6 +11,10 @@
 //   GET  https://hooks.receiver.test/_log/<key>  the requests received for <key>, oldest first.
 //   POST http://messages-receiver.test/<bucket>/ok|fail  records the message, answers 200 or 503;
 //   GET  http://messages-receiver.test/<bucket>  what the bucket received.
+//   PUT  <origin>/calendars/<key>?etag=E&mode=M  sets the iCalendar text served at GET /calendars/<key>,
+//        with ETag E (a request whose If-None-Match names it answers 304); mode `hang` never answers,
+//        `huge` streams more than any feed may be, `redirect-ftp` redirects to an ftp address, `status-N`
+//        answers N. GET /calendars/_log/<key>: the GETs received (their headers), oldest first.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -77,12 +81,56 @@ async function webHookReceiver(req: IncomingMessage, res: ServerResponse, url: U
   answer(res, failing ? Number(url.searchParams.get("status") ?? 500) : 200, failing ? "not now" : "ok");
 }
 
+interface Feed {
+  text: string;
+  etag: string | null;
+  mode: string | null;
+}
+const feeds = new Map<string, Feed>();
+const feedLog = new Map<string, Logged[]>();
+
+async function calendarHost(req: IncomingMessage, res: ServerResponse, url: URL) {
+  if (req.method === "GET" && url.pathname.startsWith("/_log/")) {
+    return answer(res, 200, JSON.stringify(feedLog.get(url.pathname.slice("/_log/".length)) ?? []), "application/json");
+  }
+  const key = url.pathname.slice(1);
+  if (req.method === "PUT") {
+    feeds.set(key, { text: await readBody(req), etag: url.searchParams.get("etag"), mode: url.searchParams.get("mode") });
+    return answer(res, 200, "ok");
+  }
+  const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, String(value)]));
+  feedLog.set(key, [...(feedLog.get(key) ?? []), { method: req.method, url: url.href, headers, body: "" }]);
+  const feed = feeds.get(key);
+  if (!feed) return answer(res, 404, "no such calendar");
+  if (feed.mode === "hang") return;
+  if (feed.mode?.startsWith("status-")) return answer(res, Number(feed.mode.slice("status-".length)), "not now");
+  if (feed.mode === "redirect-ftp") {
+    res.writeHead(302, { location: `ftp://calendar.example.com/${key}.ics` });
+    return res.end();
+  }
+  if (feed.mode === "huge") {
+    res.writeHead(200, { "content-type": "text/calendar" });
+    const line = `${"X-FILLER:".padEnd(1023, "x")}\n`;
+    for (let i = 0; i < 6 * 1024 && !res.destroyed; i++) {
+      if (!res.write(line)) await new Promise((r) => res.once("drain", r));
+    }
+    return res.end();
+  }
+  if (feed.etag && req.headers["if-none-match"] === feed.etag) {
+    res.writeHead(304, { etag: feed.etag });
+    return res.end();
+  }
+  res.writeHead(200, { "content-type": "text/calendar; charset=utf-8", ...(feed.etag ? { etag: feed.etag } : {}) });
+  res.end(feed.text);
+}
+
 async function route(req: IncomingMessage, res: ServerResponse, origin: string) {
   const url = new URL(req.url ?? "/", origin);
   const [, area] = url.pathname.split("/");
   const within = new URL(url.pathname.slice(area.length + 1) + url.search, origin);
   if (area === "messages") return messageProvider(req, res, within);
   if (area === "hooks") return webHookReceiver(req, res, within);
+  if (area === "calendars") return calendarHost(req, res, within);
   answer(res, 404, `the test receiver has no ${area}`);
 }
 
