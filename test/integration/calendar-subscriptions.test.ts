@@ -47,8 +47,6 @@ const fetchAgain = (accountId: number, subscriptionId: number) =>
 
 /** Free starts ("HH:MM", the account's zone) of a day. */
 async function freeStarts(api: Client, serviceId: number, day: string) {
-  // Busy times are written from the queue, not through this isolate: a cached answer is trusted 2 s.
-  await new Promise((r) => setTimeout(r, 2_100));
   const slots = await must(api.get(`/services/${serviceId}/slots?from=${day}&to=${day}`));
   return slots.filter((e: any) => e.slot.free > 0).map((e: any) => e.slot.timestamp.slice(11, 16));
 }

@@ -2,7 +2,7 @@
 // 404 on every id of the owner, 400 on every reference to one, nothing of the owner's in any
 // answer, and not one owner row changed. A mounted route without an entry here fails the suite.
 import { beforeAll, describe, expect, it } from "vitest";
-import { newAccount, publicSite, type Client } from "../support/api";
+import { env, newAccount, publicSite, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
 import { settledMessagesOf, uniquePhone } from "../support/messages";
 import { mcpClient } from "../support/mcp";
@@ -52,6 +52,7 @@ beforeAll(async () => {
   // A full time of the owner's with someone waiting for it (the 2030-01-09 10:00 booking fills it).
   const waiting = await must(owner.post("/waitlist", { waitlist_entry: { service_id: service.id, resource_id: resource.id, booked_from: "2030-01-09 10:00", booked_to: "2030-01-09 11:00", person_attributes: { name: `${MARK} Waiter` } } }));
   const calendarFeed = (await must(owner.post("/calendar_feeds", { calendar_feed: { resource_id: resource.id } }))).calendar_feed;
+  const calendarSubscription = (await must(owner.post("/calendar_subscriptions", { calendar_subscription: { resource_id: resource.id, url: `${env.TEST_RECEIVER}/calendars/${MARK}` } }))).calendar_subscription;
   const held = (await must(owner.post("/slots/holds", { slot_hold: { service_id: service.id, booked_from: "2030-01-09 12:00", booked_to: "2030-01-09 13:00" } })));
 
   o = {
@@ -59,6 +60,7 @@ beforeAll(async () => {
     otherPerson: otherPerson.id, child: child.id, category: category.id, userLink: userLink.id, webHook: webHook.id, delivery: delivery.id,
     event, booking: booking.id, eventBooking: eventBooking.id, bookingCollection, eventCollection, message: message.id,
     hold: held.slot_hold.id, holdSecret: held.hold_secret, waitlistEntry: waiting.waitlist_entry.id, calendarFeed: calendarFeed.id,
+    calendarSubscription: calendarSubscription.id,
   };
 
   const own = catalogue(intruder);
@@ -195,6 +197,12 @@ function sweep(): Record<string, Probe[]> {
     "POST /calendar_feeds": [["POST", "/calendar_feeds", { calendar_feed: { resource_id: o.resource } }, 404],
       ["POST", "/calendar_feeds", { calendar_feed: { resource_id: mine.resource } }, 200], ["POST", "/calendar_feeds", {}, 200]],
     "DELETE /calendar_feeds/:id": [["DELETE", `/calendar_feeds/${o.calendarFeed}`, null, 404]],
+    // The owner's subscription is a 404; subscribing the owner's resource too; listing by it finds nothing.
+    "GET /calendar_subscriptions": [["GET", "/calendar_subscriptions", null, 200], ["GET", `/calendar_subscriptions?resource_id=${o.resource}`, null, 200]],
+    "POST /calendar_subscriptions": [["POST", "/calendar_subscriptions", { calendar_subscription: { resource_id: o.resource, url: `${env.TEST_RECEIVER}/calendars/x` } }, 404],
+      ["POST", "/calendar_subscriptions", { calendar_subscription: { resource_id: mine.resource, url: `${env.TEST_RECEIVER}/calendars/x` } }, 200]],
+    "GET /calendar_subscriptions/:id": [["GET", `/calendar_subscriptions/${o.calendarSubscription}`, null, 404]],
+    "DELETE /calendar_subscriptions/:id": [["DELETE", `/calendar_subscriptions/${o.calendarSubscription}`, null, 404]],
     "POST /mcp": [["POST", "/mcp", toolCall("get_booking", { booking_id: o.booking }), 200, MCP_HEADERS],
       ["POST", "/mcp", toolCall("list_bookings", { person_id: o.person }), 200, MCP_HEADERS]],
     "GET /client": [["GET", "/client", null, 200]],

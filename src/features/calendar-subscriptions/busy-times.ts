@@ -81,9 +81,21 @@ export function busyTimesOf(icsText: string, window: Window, opts: FeedOptions):
     throw new RangeError("the window must be finite and end after it starts");
   }
   if (!isTimeZone(opts.floatingZone)) throw new RangeError(`${opts.floatingZone} is not an IANA time zone`);
+  forgetIcalCaches();
   const run = new Expansion(window, opts.floatingZone);
   for (const calendar of calendarsOf(icsText)) run.readCalendar(calendar);
   return run.result();
+}
+
+/**
+ * ical.js keeps weekday and week-number answers in caches shared by the isolate, keyed so that a
+ * date not yet normalised (day 32) can collide with another; emptied per feed, no feed's walk can
+ * answer for the next, and the caches stay as small as one feed makes them.
+ */
+function forgetIcalCaches() {
+  const time = ICAL.Time as unknown as { _dowCache: Record<number, number>; _wnCache: Record<number, number> };
+  time._dowCache = {};
+  time._wnCache = {};
 }
 
 function calendarsOf(icsText: string): ICAL.Component[] {

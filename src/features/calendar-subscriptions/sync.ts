@@ -6,6 +6,7 @@ import { accountD1 } from "../../db/shards";
 import { bookableWindow } from "../../domain/bookable-window";
 import { addDays, addYears, startOfDay, todayIn } from "../../domain/time";
 import type { Deps } from "../../env";
+import { forgetVersion } from "../slots/answer-cache";
 import { targetPolicy } from "../webhooks/policy";
 import { mergeSpans, spanChanges, type Span } from "./busy-rows";
 import { fetchFeed } from "./fetch";
@@ -67,6 +68,8 @@ export async function syncSubscription(deps: Deps, subscription: CalendarSubscri
     etag: outcome.etag, last_modified: outcome.lastModified, events_read: parsed.eventsRead, busy_count: wanted.length,
   }));
   await d1.batch(statements);
+  // This isolate's cached slot answers of the account read their versions again, as after a write request.
+  if (add.length || remove.length) forgetVersion(deps.account.id);
   return { kind: "synced", added: add.length, removed: remove.length };
 }
 
