@@ -21,7 +21,8 @@ function floorConfig(): string {
     .replace(/^main = ".*"$/m, 'main = "../floor-worker.ts"')
     .replace(/^migrations_dir = "(.*)"$/gm, 'migrations_dir = "../../$1"')
     // [alias] modules (the MCP SDK's ajv) are relative to the file, which lives in bench/.build.
-    .replaceAll('"./src/', '"../../src/');
+    .replaceAll('"./src/', '"../../src/')
+    .replaceAll('"./node_modules/', '"../../node_modules/');
   const file = join(root, "bench", ".build", "wrangler.floor.toml");
   writeFileSync(file, config);
   return file;

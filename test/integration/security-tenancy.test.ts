@@ -8,6 +8,7 @@ import { settledMessagesOf, uniquePhone } from "../support/messages";
 import { mcpClient } from "../support/mcp";
 import { dbSnapshot, mountedRoutes, settledCollection } from "../support/security";
 import { drive, eventMessage, receiver } from "../support/webhooks";
+import { eventually } from "../support/queues";
 
 /** Written into every owner object's text, so any leak shows in an answer's raw text. */
 const MARK = "OWNERMARK";
@@ -53,6 +54,8 @@ beforeAll(async () => {
   const waiting = await must(owner.post("/waitlist", { waitlist_entry: { service_id: service.id, resource_id: resource.id, booked_from: "2030-01-09 10:00", booked_to: "2030-01-09 11:00", person_attributes: { name: `${MARK} Waiter` } } }));
   const calendarFeed = (await must(owner.post("/calendar_feeds", { calendar_feed: { resource_id: resource.id } }))).calendar_feed;
   const calendarSubscription = (await must(owner.post("/calendar_subscriptions", { calendar_subscription: { resource_id: resource.id, url: `${env.TEST_RECEIVER}/calendars/${MARK}` } }))).calendar_subscription;
+  // Its first fetch, queued by the create, settles before the snapshot the sweep compares against.
+  await eventually(() => must(owner.get(`/calendar_subscriptions/${calendarSubscription.id}`)), (b) => b.calendar_subscription.last_fetched_at !== null);
   const held = (await must(owner.post("/slots/holds", { slot_hold: { service_id: service.id, booked_from: "2030-01-09 12:00", booked_to: "2030-01-09 13:00" } })));
 
   o = {
