@@ -1,6 +1,9 @@
 // CPU time per call of the pure availability engine on the large account (no I/O, no runtime).
 import { computeSlots, nextAvailableDate } from "../src/domain/slots";
 import { largeAccountInput } from "./large-account";
+import { busyTimesOf } from "../src/features/calendar-subscriptions/busy-times";
+import { mergeSpans, spanChanges } from "../src/features/calendar-subscriptions/busy-rows";
+import { calendarFeed } from "./calendar-feed";
 
 interface Figure {
   name: string;
@@ -10,6 +13,7 @@ interface Figure {
   mean: number;
   calls: number;
   slots?: number;
+  detail?: string;
 }
 
 function measure(name: string, run: () => unknown, calls = 200): Figure {
@@ -35,6 +39,20 @@ const figures: Figure[] = [
   { ...measure("engine: slots, fixed (type 1), 31 days", () => computeSlots(fixed)), slots: computeSlots(fixed).length },
   { ...measure("engine: slots, type 2, 5-minute rounding (off-grid)", () => computeSlots(offGrid)), slots: computeSlots(offGrid).length },
   measure("engine: next_available_date, 30-day window", () => nextAvailableDate(nextAvailable)),
+  calendarSync(),
 ];
+
+/** A sync's CPU outside I/O on a 2,000-event feed: parse and expand a year, merge, diff against the rows of the last sync. */
+function calendarSync(): Figure {
+  const { text, window } = calendarFeed();
+  const stored = mergeSpans(busyTimesOf(text, window, { floatingZone: "Europe/Oslo" }).busy).map((s, i) => ({ ...s, id: i + 1 }));
+  let busy = 0;
+  const figure = measure("calendars: sync of a 2,000-event feed, a year (parse, expand, merge, diff)", () => {
+    const parsed = busyTimesOf(text, window, { floatingZone: "Europe/Oslo" });
+    busy = parsed.busy.length;
+    return spanChanges(stored, mergeSpans(parsed.busy));
+  }, 20);
+  return { ...figure, detail: `${busy} busy intervals from 2,000 events (1,800 single, 200 weekly series from 2027), CPU in Node` };
+}
 
 process.stdout.write(JSON.stringify(figures));

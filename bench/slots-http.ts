@@ -2,14 +2,20 @@
 // days, cached and not, and a month of available dates not cached, each against the floor;
 // prints figures as JSON for bench/run.mjs.
 import { computeSlots } from "../src/domain/slots";
+import { startOfDay } from "../src/domain/time";
 import { largeAccountInput } from "./large-account";
 import { compareWithFloor, type Figure } from "./load";
-import { account, bookings, resources, serviceWithProviders } from "./seed-sql";
+import { account, bookings, insert, resources, serviceWithProviders } from "./seed-sql";
 import { LOAD, log } from "./suite";
 import { withBenchServer } from "./wrangler-dev";
 
 const ACCOUNT_ID = 1;
 const SERVICE_ID = 1;
+/** The same shop again, its resources also busy in calendars kept elsewhere (issue 32). */
+const BUSY_ACCOUNT_ID = 2;
+const BUSY_SERVICE_ID = 2;
+const BUSY_OFFSET = 100;
+const BUSY_TIMES = 2_000;
 
 /** The engine bench's large account (bench/large-account.ts) as rows: the same 5,000 bookings. */
 function seed() {
@@ -22,11 +28,29 @@ function seed() {
     serviceWithProviders(ACCOUNT_ID, SERVICE_ID, input.service.interval, input.resources.map((r) => r.id)),
     bookings(ACCOUNT_ID, input.bookings.map((b) => ({ resource_id: b.resource_id, service_id: SERVICE_ID, person_id: null, from: b.from, to: b.to }))),
   ].join("\n");
+  // The busy shop: the same resources, hours and bookings, and 2,000 busy intervals of 30 minutes
+  // spread over its resources and the month (busy_times rows as a subscription's fetch writes them).
+  const busyShop = account(BUSY_ACCOUNT_ID, "slots-busy");
+  const now = Date.now();
+  const monthStart = startOfDay(input.from, input.timeZone);
+  const halfHours = 31 * 48;
+  const busyRows = Array.from({ length: BUSY_TIMES }, (_, i) => {
+    const from = monthStart + ((i * 7_919) % halfHours) * 1_800_000;
+    return { account_id: BUSY_ACCOUNT_ID, resource_id: BUSY_OFFSET + input.resources[i % input.resources.length].id, subscription_id: 1, occupied_from: from, occupied_to: from + 1_800_000 };
+  });
+  const busySql = [
+    busyShop.sql,
+    resources(BUSY_ACCOUNT_ID, input.resources.map((r) => ({ id: BUSY_OFFSET + r.id, capacity: r.capacity, hours }))),
+    serviceWithProviders(BUSY_ACCOUNT_ID, BUSY_SERVICE_ID, input.service.interval, input.resources.map((r) => BUSY_OFFSET + r.id)),
+    bookings(BUSY_ACCOUNT_ID, input.bookings.map((b) => ({ resource_id: BUSY_OFFSET + b.resource_id, service_id: BUSY_SERVICE_ID, person_id: null, from: b.from, to: b.to }))),
+    insert("calendar_subscriptions", [{ id: 1, account_id: BUSY_ACCOUNT_ID, resource_id: BUSY_OFFSET + 1, url: "https://calendar.example.com/busy.ics", url_hint: "https://calendar.example.com/….ics", next_fetch_at: now + 86_400_000, created_at: now, updated_at: now }]),
+    insert("busy_times", busyRows),
+  ].join("\n");
   // With no horizon on the account the far-future month is bookable, as in the engine bench.
-  return { sql, key: tenant.apiKey, expectedSlots: computeSlots(input).length, from: input.from, to: input.to };
+  return { sql: `${sql}\n${busySql}`, key: tenant.apiKey, busyKey: busyShop.apiKey, expectedSlots: computeSlots(input).length, from: input.from, to: input.to };
 }
 
-const { sql, key, expectedSlots, from, to } = seed();
+const { sql, key, busyKey, expectedSlots, from, to } = seed();
 const figures = await withBenchServer("slots", sql, async (server) => {
   const out: Figure[] = [];
   for (const [label, last] of [["one week", "2030-03-07"], ["31 days", to]] as const) {
@@ -60,25 +84,29 @@ const figures = await withBenchServer("slots", sql, async (server) => {
     }
     return order;
   };
-  const selecting = (order: number[]) => order.map((id) => `selected_resources[]=${id}`).join("&");
-  const misses: [label: string, path: string, bytes: number][] = [
-    ["slots, 31 days", `/api/v1/services/${SERVICE_ID}/slots?from=${from}&to=${to}`, out[2].bytes!],
-    ["slots, one week", `/api/v1/services/${SERVICE_ID}/slots?from=${from}&to=2030-03-07`, out[0].bytes!],
-    ["available_dates, a month", `/api/v1/services/${SERVICE_ID}/available_dates?from=${from}&to=${to}`, 0],
+  const selecting = (order: number[], offset = 0) => order.map((id) => `selected_resources[]=${id + offset}`).join("&");
+  const busyBase = `/api/v1/services/${BUSY_SERVICE_ID}/slots?from=${from}&to=${to}`;
+  const misses: [label: string, path: string, bytes: number, apiKey: string, offset: number][] = [
+    ["slots, 31 days", `/api/v1/services/${SERVICE_ID}/slots?from=${from}&to=${to}`, out[2].bytes!, key, 0],
+    ["slots, one week", `/api/v1/services/${SERVICE_ID}/slots?from=${from}&to=2030-03-07`, out[0].bytes!, key, 0],
+    ["available_dates, a month", `/api/v1/services/${SERVICE_ID}/available_dates?from=${from}&to=${to}`, 0, key, 0],
+    // Beside the first: the same shop and month with 2,000 busy times from calendar subscriptions (issue 32).
+    [`slots, 31 days, with ${BUSY_TIMES.toLocaleString("en")} busy times`, busyBase, 0, busyKey, BUSY_OFFSET],
   ];
-  for (const [label, base, knownBytes] of misses) {
+  for (const [label, base, knownBytes, apiKey, offset] of misses) {
     const orders = Array.from({ length: 200 }, shuffled);
     let next = 0;
     // Never one of the 200: the cost probe after the rounds finds no cached answer either.
-    const probePath = `${base}&${selecting([...ids.filter((id) => id % 2 === 0), ...ids.filter((id) => id % 2 === 1)])}`;
-    const probe = await server.request(probePath, { key });
+    const probePath = `${base}&${selecting([...ids.filter((id) => id % 2 === 0), ...ids.filter((id) => id % 2 === 1)], offset)}`;
+    const probe = await server.request(probePath, { key: apiKey });
     if (probe.status !== 200) throw new Error(`${probePath}: ${probe.status} ${probe.text}`);
     const missed = await compareWithFloor(server, {
       label: `http: GET /services/{id}/${label}, large account, answer not cached`,
-      target: { path: probePath, key, setupRequest: (request) => ({ ...request, path: `${base}&${selecting(orders[next++ % orders.length])}` }) },
+      target: { path: probePath, key: apiKey, setupRequest: (request) => ({ ...request, path: `${base}&${selecting(orders[next++ % orders.length], offset)}` }) },
       bytes: knownBytes || Buffer.byteLength(probe.text),
     }, LOAD);
-    out.push({ ...missed[0], detail: "every request a miss" }, missed[1]);
+    const busySlots = offset ? `; ${(JSON.parse(probe.text) as unknown[]).length} slots (${expectedSlots} without the busy times)` : "";
+    out.push({ ...missed[0], detail: `every request a miss${busySlots}` }, missed[1]);
   }
   return out;
 });

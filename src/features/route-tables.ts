@@ -127,6 +127,8 @@ export const ROUTE_TABLES: Record<FeatureRoutes, RouteTable> = {
     ["GET", "/"],
     ["POST", "/"],
     ["POST", "/"],
+    ["GET", "/conflicts"],
+    ["GET", "/conflicts"],
     ["GET", "/:id"],
     ["GET", "/:id"],
     ["DELETE", "/:id"],

@@ -374,4 +374,14 @@ export const CalendarSubscription = z.object({
   updated_at: instant,
 });
 
+export const CalendarConflict = z.object({
+  booking_id: id,
+  resource_id: id,
+  subscription_id: id.meta({ description: "The subscription whose busy time the booking overlaps." }),
+  booked_from: instant,
+  booked_to: instant,
+  busy_from: instant,
+  busy_to: instant,
+});
+
 export const PerishableToken = z.object({ phone_number: z.string(), expires_at: instant });

@@ -283,6 +283,7 @@ export const operations: Operation[] = [
   ...group("private", `${P}/calendar_subscriptions`, "Calendar subscriptions", [
     ["get", "", "The account's calendar subscriptions (without their addresses), of one resource with resource_id", list("calendar_subscription", "CalendarSubscription"), query(listCalendarSubscriptionsQuery)],
     ["post", "", "Subscribe a resource to a calendar kept elsewhere (an https or webcal iCalendar address, answered once): its busy times take the resource from the first fetch, queued at once", one("calendar_subscription", "CalendarSubscription"), body("CreateCalendarSubscriptionBody", createCalendarSubscriptionBody)],
+    ["get", "/conflicts", "Bookings made before a busy time arrived that now overlap it (not ended; never changed by a fetch), of one resource with resource_id", list("calendar_conflict", "CalendarConflict"), query(listCalendarSubscriptionsQuery)],
     ["get", "/{id}", "One subscription and how its fetches stand", one("calendar_subscription", "CalendarSubscription")],
     ["delete", "/{id}", "End a subscription: its busy times free the resource at once", one("calendar_subscription", "CalendarSubscription")],
   ]),

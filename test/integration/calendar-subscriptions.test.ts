@@ -2,6 +2,7 @@
 // to a calendar kept elsewhere, fetched in the background from a local iCalendar host (the test
 // receiver's /calendars), and its busy times take the resource in slots and creates.
 import { describe, expect, it } from "vitest";
+import { exports } from "cloudflare:workers";
 import { env, newAccount, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
 import { eventually, runQueue } from "../support/queues";
@@ -218,5 +219,79 @@ describe("the address", () => {
     expect(await freeStarts(api, cut.id, "2030-01-07")).not.toContain("10:00");
     await must(api.delete(`/calendar_subscriptions/${created.id}`));
     expect(await freeStarts(api, cut.id, "2030-01-07")).toContain("10:00");
+  });
+});
+
+describe("bookings and busy times", () => {
+  it("a booking made before a busy time arrived is kept and listed as a conflict; one made after is refused", async () => {
+    const { api, account, room, cut } = await shop();
+    const key = feedKey();
+    await publish(key, calendar());
+    const { fetched } = await subscribe(api, room.id, host(key));
+    const kept = await must(api.post("/bookings", { booking: { resource_id: room.id, service_id: cut.id, booked_from: "2030-01-07 10:00", booked_to: "2030-01-07 11:00" } }));
+    await publish(key, calendar(vevent("UID:m@test", "DTSTART;TZID=Europe/Oslo:20300107T103000", "DTEND;TZID=Europe/Oslo:20300107T120000")));
+    await fetchAgain(account.id, fetched.id);
+    expect((await must(api.get(`/bookings/${kept.booking.id}`))).booking).toMatchObject({ state: "confirmed", active: true });
+    const conflicts = await must(api.get(`/calendar_subscriptions/conflicts?resource_id=${room.id}`));
+    expect(conflicts).toEqual([{ calendar_conflict: {
+      booking_id: kept.booking.id, resource_id: room.id, subscription_id: fetched.id,
+      booked_from: "2030-01-07T10:00:00+01:00", booked_to: "2030-01-07T11:00:00+01:00",
+      busy_from: "2030-01-07T10:30:00+01:00", busy_to: "2030-01-07T12:00:00+01:00",
+    } }]);
+    expect((await api.post("/bookings", { booking: { resource_id: room.id, service_id: cut.id, booked_from: "2030-01-07 11:00", booked_to: "2030-01-07 12:00" } })).status).toBe(400);
+  });
+
+  it("a booking, a hold and a fetch making the same time busy, at once: never booked and busy unless the booking came first (then it is a listed conflict)", async () => {
+    for (let round = 0; round < 5; round++) {
+      const { api, account, room, cut } = await shop();
+      const key = feedKey();
+      await publish(key, calendar());
+      const { fetched } = await subscribe(api, room.id, host(key));
+      await publish(key, calendar(vevent("UID:r@test", "DTSTART;TZID=Europe/Oslo:20300107T100000", "DTEND;TZID=Europe/Oslo:20300107T110000")));
+      const time = { resource_id: room.id, service_id: cut.id, booked_from: "2030-01-07 10:00", booked_to: "2030-01-07 11:00" };
+      const [booked, held] = await Promise.all([
+        api.post("/bookings", { booking: time }),
+        api.post("/slots/holds", { slot_hold: time }),
+        fetchAgain(account.id, fetched.id),
+      ]);
+      expect([200, 400]).toContain(booked.status);
+      expect([200, 400]).toContain(held.status);
+      // Capacity 1 between the two of them, whatever the fetch did.
+      expect(booked.status === 200 && held.status === 200).toBe(false);
+      const busy = await env.DB.prepare("SELECT COUNT(*) AS n FROM busy_times WHERE subscription_id = ?").bind(fetched.id).first<number>("n");
+      expect(busy).toBe(1);
+      const conflicts = (await must(api.get(`/calendar_subscriptions/conflicts?resource_id=${room.id}`))).map((e: any) => e.calendar_conflict.booking_id);
+      // A booking that got in came before the busy time (the guarded insert reads busy_times in the same statement): it is a conflict.
+      expect(conflicts).toEqual(booked.status === 200 ? [booked.body.booking.id] : []);
+      // Once the busy time is in, nothing more gets the time.
+      expect((await api.post("/bookings", { booking: time })).status).toBe(400);
+      expect((await api.post("/slots/holds", { slot_hold: time })).status).toBe(400);
+    }
+  });
+
+  it("round trip: resource A's own calendar feed, subscribed by resource B, makes A's bookings busy on B after one fetch, across a DST change", async () => {
+    const { api, room: a, cut } = await shop();
+    const b = await catalogue(api).resource({ title: "B" });
+    await catalogue(api).provider(b.id, cut.id);
+    // Europe/Oslo springs forward on 2030-03-31: one booking the day before, one the day after.
+    for (const day of ["2030-03-30", "2030-04-01"]) {
+      await must(api.post("/bookings", { booking: { resource_id: a.id, service_id: cut.id, booked_from: `${day} 10:00`, booked_to: `${day} 11:00` } }));
+    }
+    const feed = (await must(api.post("/calendar_feeds", { calendar_feed: { resource_id: a.id } }))).calendar_feed;
+    // A's feed as a calendar app reads it from the booking site, then served by a calendar host.
+    const text = await (await exports.default.fetch(new Request(feed.url))).text();
+    expect(text).toContain("BEGIN:VCALENDAR");
+    const key = feedKey();
+    await publish(key, text);
+    await subscribe(api, b.id, host(key));
+    const onB = async (day: string) => {
+      const slots = await must(api.get(`/services/${cut.id}/slots?from=${day}&to=${day}&selected_resources[]=${b.id}`));
+      return slots.filter((e: any) => e.slot.free > 0).map((e: any) => e.slot.timestamp.slice(11, 16));
+    };
+    for (const day of ["2030-03-30", "2030-04-01"]) {
+      expect(await onB(day)).not.toContain("10:00");
+      expect(await onB(day)).toContain("09:00");
+      expect(await onB(day)).toContain("11:00");
+    }
   });
 });

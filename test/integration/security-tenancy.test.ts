@@ -204,6 +204,7 @@ function sweep(): Record<string, Probe[]> {
     "GET /calendar_subscriptions": [["GET", "/calendar_subscriptions", null, 200], ["GET", `/calendar_subscriptions?resource_id=${o.resource}`, null, 200]],
     "POST /calendar_subscriptions": [["POST", "/calendar_subscriptions", { calendar_subscription: { resource_id: o.resource, url: `${env.TEST_RECEIVER}/calendars/x` } }, 404],
       ["POST", "/calendar_subscriptions", { calendar_subscription: { resource_id: mine.resource, url: `${env.TEST_RECEIVER}/calendars/x` } }, 200]],
+    "GET /calendar_subscriptions/conflicts": [["GET", "/calendar_subscriptions/conflicts", null, 200], ["GET", `/calendar_subscriptions/conflicts?resource_id=${o.resource}`, null, 200]],
     "GET /calendar_subscriptions/:id": [["GET", `/calendar_subscriptions/${o.calendarSubscription}`, null, 404]],
     "DELETE /calendar_subscriptions/:id": [["DELETE", `/calendar_subscriptions/${o.calendarSubscription}`, null, 404]],
     "POST /mcp": [["POST", "/mcp", toolCall("get_booking", { booking_id: o.booking }), 200, MCP_HEADERS],

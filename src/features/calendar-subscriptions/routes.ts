@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../../env";
 import { wrap, wrapList } from "../../http/envelope";
 import { body, params, query } from "../../http/validate";
+import { formatInstant } from "../../domain/time";
 import { deps } from "../deps";
 import { createCalendarSubscriptionBody, listCalendarSubscriptionsQuery } from "./schema";
 import { toCalendarSubscriptionJson } from "./serializer";
@@ -21,6 +22,18 @@ calendarSubscriptionRoutes.post("/", body(createCalendarSubscriptionBody, { root
   // The only answer holding the address.
   c.header("Cache-Control", "no-store");
   return c.json(wrap("calendar_subscription", toCalendarSubscriptionJson(subscription, c.var.account.time_zone, url)));
+});
+
+// Before /:id, which takes only ids.
+calendarSubscriptionRoutes.get("/conflicts", query(listCalendarSubscriptionsQuery), async (c) => {
+  const { calendarConflicts } = await import("./conflicts");
+  const tz = c.var.account.time_zone;
+  const rows = await calendarConflicts(deps(c), c.req.valid("query").resource_id);
+  return c.json(wrapList("calendar_conflict", rows.map((r) => ({
+    booking_id: r.booking_id, resource_id: r.resource_id, subscription_id: r.subscription_id,
+    booked_from: formatInstant(r.booked_from, tz), booked_to: formatInstant(r.booked_to, tz),
+    busy_from: formatInstant(r.busy_from, tz), busy_to: formatInstant(r.busy_to, tz),
+  }))));
 });
 
 calendarSubscriptionRoutes.get("/:id", params("id"), async (c) =>
