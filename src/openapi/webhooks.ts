@@ -3,10 +3,12 @@
 import { z } from "zod";
 import { objectOfEvent, WEBHOOK_EVENTS, type WebhookObject } from "../features/webhooks/emit";
 import { outputs } from "./answers";
-import { Booking, Event, Message, Person, WaitlistEntry } from "./objects";
+import { Booking, CalendarSubscription, Event, Message, Person, WaitlistEntry } from "./objects";
 import type { Tag } from "./tags";
 
-const OBJECTS: Record<WebhookObject, z.ZodType> = { booking: Booking, event: Event, person: Person, message: Message, waitlist_entry: WaitlistEntry };
+const OBJECTS: Record<WebhookObject, z.ZodType> = {
+  booking: Booking, event: Event, person: Person, message: Message, waitlist_entry: WaitlistEntry, calendar_subscription: CalendarSubscription,
+};
 
 
 const performedBy = z.object({

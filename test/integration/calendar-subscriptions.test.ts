@@ -6,6 +6,7 @@ import { exports } from "cloudflare:workers";
 import { env, newAccount, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
 import { eventually, runQueue } from "../support/queues";
+import { receiver } from "../support/webhooks";
 import { eq } from "drizzle-orm";
 import { openDb } from "../../src/db/client";
 import { accounts } from "../../src/db/schema";
@@ -120,6 +121,8 @@ describe("fetching", () => {
 
   it("a feed that fails (too large, too slow, malformed, an error status) keeps its last good busy times and shows why", async () => {
     const { api, account, room, cut } = await shop();
+    const hook = receiver();
+    await must(api.post("/web_hooks", { web_hook: { target_url: hook.url, event: "calendar_subscription.*" } }));
     const key = feedKey();
     await publish(key, calendar(vevent("UID:a@test", "DTSTART:20300107T090000Z", "DTEND:20300107T100000Z")));
     const { fetched } = await subscribe(api, room.id, host(key));
@@ -138,6 +141,12 @@ describe("fetching", () => {
       expect(await freeStarts(api, cut.id, "2030-01-07")).not.toContain("10:00");
     }
     expect((await must(api.get(`/calendar_subscriptions/${fetched.id}`))).calendar_subscription.failures).toBe(4);
+    // The third failure in a row told the account, once: a web hook and an e-mail.
+    const notices = await env.DB.prepare("SELECT recipient, subject FROM messages WHERE account_id = ? AND kind = 'notification'").bind(account.id).all();
+    expect(notices.results).toEqual([{ recipient: account.email, subject: "A calendar subscription cannot be read" }]);
+    const delivered = await eventually(() => hook.requests(), (r) => r.length > 0);
+    expect(delivered).toHaveLength(1);
+    expect(JSON.parse(delivered[0].body)).toMatchObject({ event: "calendar_subscription.failing", data: { calendar_subscription: { id: fetched.id, status: "failing", failures: 3 } } });
   });
 
   it("a changed feed frees what it no longer holds and takes what it now holds, writing only the difference", async () => {

@@ -1,7 +1,8 @@
 // One fetch of one subscription, applied: the busy times written by difference and the status
 // kept; a failure (unreachable, refused, too large, too slow, malformed) keeps the last good busy
 // times and counts towards telling the account.
-import type { CalendarSubscription } from "../../db/schema";
+import { and, eq, sql } from "drizzle-orm";
+import { calendarSubscriptions, type CalendarSubscription } from "../../db/schema";
 import { accountD1 } from "../../db/shards";
 import { bookableWindow } from "../../domain/bookable-window";
 import { addDays, addYears, startOfDay, todayIn } from "../../domain/time";
@@ -10,6 +11,7 @@ import { forgetVersion } from "../slots/answer-cache";
 import { targetPolicy } from "../webhooks/policy";
 import { mergeSpans, spanChanges, type Span } from "./busy-rows";
 import { fetchFeed } from "./fetch";
+import { FAILURES_BEFORE_NOTICE, noticeFailing } from "./notice";
 
 /** Without a booking horizon, busy times are read this far ahead. */
 const HORIZON_WITHOUT_LIMIT_YEARS = 1;
@@ -86,11 +88,12 @@ function statusStatement(deps: Deps, subscription: CalendarSubscription, fields:
 
 const recordStatus = (deps: Deps, subscription: CalendarSubscription, fields: StatusFields) => statusStatement(deps, subscription, fields).run();
 
-/** The error kept on the subscription; its busy times stay as the last good fetch left them. */
+/** The error kept on the subscription; its busy times stay as the last good fetch left them. The account is told once. */
 async function recordFailure(deps: Deps, subscription: CalendarSubscription, error: string): Promise<FetchResult> {
-  await accountD1(deps).prepare(
-    `UPDATE calendar_subscriptions SET last_fetched_at = ?, last_error = ?, last_error_at = ?, failures = failures + 1, updated_at = ?
-      WHERE id = ? AND account_id = ?`,
-  ).bind(deps.now, error.slice(0, 500), deps.now, deps.now, subscription.id, deps.account.id).run();
+  const failed = await deps.db.update(calendarSubscriptions)
+    .set({ last_fetched_at: deps.now, last_error: error.slice(0, 500), last_error_at: deps.now, failures: sql`${calendarSubscriptions.failures} + 1`, updated_at: deps.now })
+    .where(and(eq(calendarSubscriptions.id, subscription.id), eq(calendarSubscriptions.account_id, deps.account.id)))
+    .returning();
+  if (failed[0]?.failures === FAILURES_BEFORE_NOTICE) await noticeFailing(deps, failed[0]);
   return { kind: "failed", error };
 }

@@ -10,9 +10,11 @@ export const WEBHOOK_EVENTS = [
   "booking.cancelled", "booking.deleted", "event.created", "event.modified", "event.deleted",
   "person.created", "person.modified", "person.deleted", "message.processed",
   "waitlist.joined", "waitlist.offered", "waitlist.accepted", "waitlist.expired",
+  // A calendar subscription's fetches keep failing (docs/decisions/calendar-subscriptions.md).
+  "calendar_subscription.failing",
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
-export type WebhookObject = "booking" | "event" | "person" | "message" | "waitlist_entry";
+export type WebhookObject = "booking" | "event" | "person" | "message" | "waitlist_entry" | "calendar_subscription";
 
 /** The object an event carries: its name's first part, except `waitlist.*`, which carry a waitlist_entry. */
 export const objectOfEvent = (event: WebhookEventName): WebhookObject => {
