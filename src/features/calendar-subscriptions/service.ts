@@ -8,6 +8,7 @@ import { ApiError } from "../../http/errors";
 import { getResource } from "../resources/queries";
 import { targetPolicy } from "../webhooks/policy";
 import { addressHint, addressProblem, feedUrl } from "./address";
+import { ownFeedOf } from "./own-feed";
 import { queueFetch } from "./refresh";
 import type { CreateCalendarSubscriptionBody } from "./schema";
 
@@ -17,7 +18,8 @@ export const MAX_SUBSCRIPTIONS_PER_RESOURCE = 10;
 const ofAccount = ({ account }: Pick<Deps, "account">) => eq(calendarSubscriptions.account_id, account.id);
 
 export async function createCalendarSubscription(deps: Deps, input: CreateCalendarSubscriptionBody["calendar_subscription"]): Promise<{ subscription: CalendarSubscription; url: string }> {
-  const problem = addressProblem(input.url, targetPolicy(deps.env));
+  // One of this service's own feeds is read in-process (own-feed.ts), so the network rule does not apply to it.
+  const problem = ownFeedOf(feedUrl(input.url), deps.env) ? null : addressProblem(input.url, targetPolicy(deps.env));
   if (problem) throw ApiError.invalid("url", problem);
   await getResource(deps, input.resource_id);
   const { db, account, now } = deps;

@@ -12,6 +12,7 @@ import { targetPolicy } from "../webhooks/policy";
 import { mergeSpans, spanChanges, type Span } from "./busy-rows";
 import { fetchFeed } from "./fetch";
 import { FAILURES_BEFORE_NOTICE, noticeFailing } from "./notice";
+import { ownFeedOf, readOwnFeed } from "./own-feed";
 
 /** Without a booking horizon, busy times are read this far ahead. */
 const HORIZON_WITHOUT_LIMIT_YEARS = 1;
@@ -33,7 +34,9 @@ export function expansionWindow(deps: Pick<Deps, "account" | "now">): Span {
 export type FetchResult = { kind: "unchanged" } | { kind: "synced"; added: number; removed: number } | { kind: "failed"; error: string };
 
 export async function syncSubscription(deps: Deps, subscription: CalendarSubscription): Promise<FetchResult> {
-  const outcome = await fetchFeed(subscription.url, { etag: subscription.etag, lastModified: subscription.last_modified }, targetPolicy(deps.env));
+  const validators = { etag: subscription.etag, lastModified: subscription.last_modified };
+  const own = ownFeedOf(subscription.url, deps.env);
+  const outcome = own ? await readOwnFeed(deps.env, own, validators, deps.now) : await fetchFeed(subscription.url, validators, targetPolicy(deps.env));
   if (outcome.kind === "failed") return recordFailure(deps, subscription, outcome.error);
   if (outcome.kind === "unchanged") {
     await recordStatus(deps, subscription, {});
