@@ -20,7 +20,7 @@ function floorConfig(): string {
     .replace(/^name = "(.*)"$/m, 'name = "$1-bench-floor"')
     .replace(/^main = ".*"$/m, 'main = "../floor-worker.ts"')
     .replace(/^migrations_dir = "(.*)"$/gm, 'migrations_dir = "../../$1"')
-    // [alias] modules (the MCP SDK's ajv) are relative to the file, which lives in bench/.build.
+    // [alias] modules (the MCP SDK's ajv, ical.js's minified build) are relative to the file, which lives in bench/.build.
     .replaceAll('"./src/', '"../../src/')
     .replaceAll('"./node_modules/', '"../../node_modules/');
   const file = join(root, "bench", ".build", "wrangler.floor.toml");

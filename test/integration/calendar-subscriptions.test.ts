@@ -2,6 +2,7 @@
 // to a calendar kept elsewhere, fetched in the background from a local iCalendar host (the test
 // receiver's /calendars), and its busy times take the resource in slots and creates.
 import { describe, expect, it } from "vitest";
+import { Temporal } from "@js-temporal/polyfill";
 import { env, newAccount, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
 import { eventually, runQueue } from "../support/queues";
@@ -208,8 +209,11 @@ describe("the address", () => {
     }
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM calendar_subscriptions WHERE account_id = ?").bind(account.id).first("n")).toBe(0);
     // This service's own calendar feed is the exception: it is read in-process, never fetched.
-    const own = await createCalendarSubscription(production, { resource_id: room.id, url: `https://demo.bookings.example/calendar/cal_${"A".repeat(43)}.ics` });
-    expect(own.subscription.url_hint).toBe("https://demo.bookings.example/….ics");
+    // (Under this suite's root domain, so the fetch the create queues reads it in-process as well.)
+    const ownRoot = { ...production, env: { ...production.env, ROOT_DOMAIN: env.ROOT_DOMAIN } };
+    const own = await createCalendarSubscription(ownRoot, { resource_id: room.id, url: `https://nobody.${env.ROOT_DOMAIN}/calendar/cal_${"A".repeat(43)}.ics` });
+    expect(own.subscription.url_hint).toBe(`https://nobody.${env.ROOT_DOMAIN}/….ics`);
+    await must(api.delete(`/calendar_subscriptions/${own.subscription.id}`));
     // A hop to anything the rule refuses is not followed (here an ftp address, refused everywhere).
     const key = feedKey();
     await publish(key, calendar(), { mode: "redirect-ftp" });
@@ -292,8 +296,12 @@ describe("bookings and busy times", () => {
     const { api, room: a, cut } = await shop();
     const b = await catalogue(api).resource({ title: "B" });
     await catalogue(api).provider(b.id, cut.id);
-    // Europe/Oslo springs forward on 2030-03-31: one booking the day before, one the day after.
-    for (const day of ["2030-03-30", "2030-04-01"]) {
+    // A feed shows 30 days back to 365 ahead: the days around Europe/Oslo's next DST change (at
+    // least three days away), one booking the day before it and one the day after.
+    const change = Temporal.Now.zonedDateTimeISO("Europe/Oslo").add({ hours: 72 }).getTimeZoneTransition("next")!;
+    const changeDay = change.toPlainDate();
+    const days = [changeDay.subtract({ days: 1 }).toString(), changeDay.add({ days: 1 }).toString()];
+    for (const day of days) {
       await must(api.post("/bookings", { booking: { resource_id: a.id, service_id: cut.id, booked_from: `${day} 10:00`, booked_to: `${day} 11:00` } }));
     }
     const feed = (await must(api.post("/calendar_feeds", { calendar_feed: { resource_id: a.id } }))).calendar_feed;
@@ -304,7 +312,7 @@ describe("bookings and busy times", () => {
       const slots = await must(api.get(`/services/${cut.id}/slots?from=${day}&to=${day}&selected_resources[]=${b.id}`));
       return slots.filter((e: any) => e.slot.free > 0).map((e: any) => e.slot.timestamp.slice(11, 16));
     };
-    for (const day of ["2030-03-30", "2030-04-01"]) {
+    for (const day of days) {
       expect(await onB(day)).not.toContain("10:00");
       expect(await onB(day)).toContain("09:00");
       expect(await onB(day)).toContain("11:00");

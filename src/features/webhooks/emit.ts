@@ -14,7 +14,8 @@ export const WEBHOOK_EVENTS = [
   "calendar_subscription.failing",
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
-export type WebhookObject = "booking" | "event" | "person" | "message" | "waitlist_entry" | "calendar_subscription";
+export const WEBHOOK_OBJECTS = ["booking", "event", "person", "message", "waitlist_entry", "calendar_subscription"] as const;
+export type WebhookObject = (typeof WEBHOOK_OBJECTS)[number];
 
 /** The object an event carries: its name's first part, except `waitlist.*`, which carry a waitlist_entry. */
 export const objectOfEvent = (event: WebhookEventName): WebhookObject => {

@@ -1,7 +1,7 @@
 // The two message shapes on booking-webhooks: an event to fan out (sent by emit.ts) and one
 // attempt of one delivery (sent by the fan-out, by a failed attempt and by redeliver).
 import { z } from "zod";
-import { WEBHOOK_EVENTS, type WebhookEventMessage } from "./emit";
+import { WEBHOOK_EVENTS, WEBHOOK_OBJECTS, type WebhookEventMessage } from "./emit";
 
 /** Which shard's database holds the rows a message names; absent (queued before shards) is DB. */
 const shard = z.string().regex(/^DB(_SHARD_\d+)?$/).default("DB");
@@ -16,7 +16,7 @@ const eventMessage = z.object({
     via: z.enum(["private_api", "public_api", "system"]),
     user: z.object({ id: z.number(), name: z.string(), email: z.string() }).optional(),
   }),
-  data: z.looseObject({ object: z.enum(["booking", "event", "person", "message", "waitlist_entry"]), id: z.number() }),
+  data: z.looseObject({ object: z.enum(WEBHOOK_OBJECTS), id: z.number() }),
 });
 
 const deliveryMessage = z.object({

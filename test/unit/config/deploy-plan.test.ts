@@ -16,8 +16,9 @@ function configWithTwoDatabases(ids: { main: string; shard: string }): string {
   const config = readFileSync(path.join(root, "wrangler.toml"), "utf8")
     .replace(/^\[\[d1_databases\]\][\s\S]*?(?=^\[|$(?![\s\S]))/gm, "") // every D1 database of the file, the last one too
     .replace('main = "src/index.ts"', `main = "${path.join(root, "src/index.ts")}"`)
-    // The [alias] modules (the MCP SDK's ajv) are paths relative to the file, which moves here.
+    // The [alias] modules (the MCP SDK's ajv, ical.js's minified build) are paths relative to the file, which moves here.
     .replaceAll('"./src/', `"${root}/src/`)
+    .replaceAll('"./node_modules/', `"${root}/node_modules/`)
     + [
       `[[d1_databases]]\nbinding = "DB"\ndatabase_name = "booking"\ndatabase_id = "${ids.main}"\nmigrations_dir = "${path.join(root, "drizzle")}"\n`,
       `[[d1_databases]]\nbinding = "DB_SHARD_1"\ndatabase_name = "booking-shard-1"\ndatabase_id = "${ids.shard}"\nmigrations_dir = "${path.join(root, "drizzle")}"\n`,
