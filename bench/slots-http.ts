@@ -93,6 +93,7 @@ const figures = await withBenchServer("slots", sql, async (server) => {
     // Beside the first: the same shop and month with 2,000 busy times from calendar subscriptions (issue 32).
     [`slots, 31 days, with ${BUSY_TIMES.toLocaleString("en")} busy times`, busyBase, 0, busyKey, BUSY_OFFSET],
   ];
+  let freeWithoutBusy = 0;
   for (const [label, base, knownBytes, apiKey, offset] of misses) {
     const orders = Array.from({ length: 200 }, shuffled);
     let next = 0;
@@ -105,7 +106,9 @@ const figures = await withBenchServer("slots", sql, async (server) => {
       target: { path: probePath, key: apiKey, setupRequest: (request) => ({ ...request, path: `${base}&${selecting(orders[next++ % orders.length], offset)}` }) },
       bytes: knownBytes || Buffer.byteLength(probe.text),
     }, LOAD);
-    const busySlots = offset ? `; ${(JSON.parse(probe.text) as unknown[]).length} slots (${expectedSlots} without the busy times)` : "";
+    const free = label.startsWith("slots, 31 days") ? (JSON.parse(probe.text) as { slot: { free: number } }[]).filter((e) => e.slot.free > 0).length : 0;
+    if (!offset && free) freeWithoutBusy = free;
+    const busySlots = offset ? `; ${free} of ${expectedSlots} slots with a free seat (${freeWithoutBusy} without the busy times)` : "";
     out.push({ ...missed[0], detail: `every request a miss${busySlots}` }, missed[1]);
   }
   return out;
