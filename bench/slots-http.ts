@@ -106,9 +106,10 @@ const figures = await withBenchServer("slots", sql, async (server) => {
       target: { path: probePath, key: apiKey, setupRequest: (request) => ({ ...request, path: `${base}&${selecting(orders[next++ % orders.length], offset)}` }) },
       bytes: knownBytes || Buffer.byteLength(probe.text),
     }, LOAD);
-    const free = label.startsWith("slots, 31 days") ? (JSON.parse(probe.text) as { slot: { free: number } }[]).filter((e) => e.slot.free > 0).length : 0;
+    // Every slot is listed (a full one with free: 0), and some resource is free at most times: the seats say what the busy times took.
+    const free = label.startsWith("slots, 31 days") ? (JSON.parse(probe.text) as { slot: { free: number } }[]).reduce((n, e) => n + e.slot.free, 0) : 0;
     if (!offset && free) freeWithoutBusy = free;
-    const busySlots = offset ? `; ${free} of ${expectedSlots} slots with a free seat (${freeWithoutBusy} without the busy times)` : "";
+    const busySlots = offset ? `; ${free} free seats over the ${expectedSlots} slots (${freeWithoutBusy} without the busy times)` : "";
     out.push({ ...missed[0], detail: `every request a miss${busySlots}` }, missed[1]);
   }
   return out;

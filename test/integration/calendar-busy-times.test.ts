@@ -1,6 +1,7 @@
 // External calendar subscriptions (issue 32): busy intervals read from hand-written iCalendar feeds,
 // in the Workers runtime where the feeds will be read. Expected instants are written by hand as
 // wall times with their offsets; the module's output is compared to them in UTC.
+import { calendarFeed } from "../../bench/calendar-feed";
 import fc from "fast-check";
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
@@ -387,18 +388,10 @@ describe("busyTimesOf: the window and limits", () => {
   });
 
   it("parses a 2,000-event feed (1,800 single events, 200 weekly series from 2027)", () => {
-    const events: string[] = [];
-    const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, "").slice(0, 15);
-    const from = Date.parse("2030-02-04T00:00:00Z");
-    for (let i = 0; i < 1800; i++) {
-      const start = from + i * 3_600_000;
-      events.push(vevent(`UID:single-${i}`, `SUMMARY:Single ${i}`, `DTSTART:${stamp(start)}Z`, `DTEND:${stamp(start + 1_800_000)}Z`));
-    }
-    for (let i = 0; i < 200; i++) {
-      events.push(vevent(`UID:weekly-${i}`, `DTSTART;TZID=Europe/Oslo:20270104T${String(8 + (i % 10)).padStart(2, "0")}0000`, "DURATION:PT15M", "RRULE:FREQ=WEEKLY;BYDAY=MO,WE"));
-    }
+    // The engine bench's feed (bench/calendar-feed.ts): single events hourly from 4 February 2030.
+    const { text } = calendarFeed();
     // 75 days from 4 February: all 1,800 single events (75 days of hours), and 22 Mondays and Wednesdays per series.
-    const parsed = busyTimesOf(feed(...events), window("2030-02-04T00:00:00Z", "2030-04-20T00:00:00Z"), OSLO);
+    const parsed = busyTimesOf(text, window("2030-02-04T00:00:00Z", "2030-04-20T00:00:00Z"), OSLO);
     expect(parsed.eventsRead).toBe(2000);
     expect(parsed.busy).toHaveLength(1800 + 200 * 22);
     expect(parsed.truncated).toBe(false);
