@@ -5,11 +5,12 @@
 const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, "").slice(0, 15);
 const vevent = (...lines: string[]) => ["BEGIN:VEVENT", "DTSTAMP:20260101T000000Z", ...lines, "END:VEVENT"].join("\r\n");
 
-export function calendarFeed(): { text: string; window: { from: number; to: number } } {
+export function calendarFeed(opts: { from?: number; moved?: boolean } = {}): { text: string; window: { from: number; to: number } } {
   const events: string[] = [];
-  const from = Date.parse("2030-02-04T00:00:00Z");
+  const from = opts.from ?? Date.parse("2030-02-04T00:00:00Z");
   for (let i = 0; i < 1800; i++) {
-    const start = from + i * 3_600_000;
+    // `moved`: the first event half an hour later, as when one meeting of the calendar moves.
+    const start = from + i * 3_600_000 + (i === 0 && opts.moved ? 1_800_000 : 0);
     events.push(vevent(`UID:single-${i}`, `SUMMARY:Single ${i}`, `DTSTART:${stamp(start)}Z`, `DTEND:${stamp(start + 1_800_000)}Z`));
   }
   for (let i = 0; i < 200; i++) {

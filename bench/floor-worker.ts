@@ -7,6 +7,9 @@ import { privateFeatures } from "../src/features";
 import type { AppEnv, Env } from "../src/env";
 import { handleScheduled } from "../src/cron";
 import { handleQueue } from "../src/queues";
+import { and, eq } from "drizzle-orm";
+import { calendarSubscriptions } from "../src/db/schema";
+import { deps } from "../src/features/deps";
 import { withRtt } from "./rtt";
 import { withSingleWriter } from "./single-writer";
 
@@ -54,6 +57,18 @@ floor.post("/clock", async (c) => {
 floor.post("/cron", async (c) => {
   await handleScheduled({ scheduledTime: Date.now(), cron: "* * * * *", noRetry() {} }, c.env);
   return c.json({ ran_at: Date.now() });
+});
+
+// One calendar subscription's sync, run in this request as the fetch queue's consumer runs it
+// (features/calendar-subscriptions/sync.ts): the bench times it from outside, where the clock
+// runs during CPU work too, which inside workerd it does not.
+floor.post("/calendar-sync/:id", async (c) => {
+  const { syncSubscription } = await import("../src/features/calendar-subscriptions/sync");
+  const subscription = await c.var.db.query.calendarSubscriptions.findFirst({
+    where: and(eq(calendarSubscriptions.id, Number(c.req.param("id"))), eq(calendarSubscriptions.account_id, c.var.account.id)),
+  });
+  if (!subscription) return c.json({ error: "no such calendar subscription" }, 404);
+  return c.json(await syncSubscription(deps(c), subscription));
 });
 
 const app = buildApp({ privateFeatures: [...privateFeatures, ["/__bench", floor]] });
