@@ -234,6 +234,26 @@ describe("the address", () => {
     expect(await freeStarts(mine.api, mine.cut.id, "2030-01-07")).toContain("10:00");
   });
 
+  it("deletes racing fetches leave no busy time without its subscription", async () => {
+    const { api, account, room, cut } = await shop();
+    const key = feedKey();
+    await publish(key, calendar(vevent("UID:a@test", "DTSTART:20300107T090000Z", "DTEND:20300107T100000Z")));
+    for (let round = 0; round < 4; round++) {
+      const subscriptions = await Promise.all([0, 1, 2].map(() => subscribe(api, room.id, host(key))));
+      // A changed feed, so each fetch writes; every subscription deleted while its fetch runs.
+      await publish(key, calendar(vevent(`UID:r${round}@test`, `DTSTART:2030010${round + 1}T120000Z`, `DTEND:2030010${round + 1}T130000Z`)));
+      await Promise.all(subscriptions.flatMap(({ created }) => [
+        fetchAgain(account.id, created.id),
+        api.delete(`/calendar_subscriptions/${created.id}`),
+      ]));
+      const orphans = await env.DB.prepare(
+        "SELECT COUNT(*) AS n FROM busy_times b WHERE b.account_id = ? AND NOT EXISTS (SELECT 1 FROM calendar_subscriptions s WHERE s.id = b.subscription_id)",
+      ).bind(account.id).first<number>("n");
+      expect(orphans).toBe(0);
+    }
+    expect(await freeStarts(api, cut.id, "2030-01-07")).toContain("10:00");
+  });
+
   it("deleting a subscription frees its busy times at once", async () => {
     const { api, room, cut } = await shop();
     const key = feedKey();

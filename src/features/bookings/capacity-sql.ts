@@ -1,9 +1,8 @@
 // The capacity check as SQL, so the write that takes capacity re-checks it in the same
 // statement: the second line of defence behind the CapacityGuard Durable Object.
 // "Holds capacity" is active-sql.ts's one definition, rendered to text here.
-import { sql } from "drizzle-orm";
-import { toStatement, type SqlStatement } from "../../db/sql-statement";
-import { occupantsSql } from "../occupancy/occupants-sql";
+import type { SqlStatement } from "../../db/sql-statement";
+import { resourceOccupants } from "../occupancy/occupants-sql";
 import { holdsCapacity, liveHold } from "./active-sql";
 
 
@@ -52,10 +51,10 @@ export function eventLoadSql(eventId: number, now: number, excludeBookingId = 0,
  */
 function loadSql(scope: CapacityScope, window: CapacityWindow): SqlStatement {
   if (scope.kind === "event") return eventLoadSql(scope.id, window.now, window.excludeBookingId ?? 0, window.excludeHoldId ?? 0);
-  const occupants = toStatement(occupantsSql({
-    resources: sql`(${scope.id})`, from: window.from, to: window.to, now: window.now,
+  const occupants = resourceOccupants({
+    resourceId: scope.id, from: window.from, to: window.to, now: window.now,
     excludeBookingId: window.excludeBookingId, excludeHoldId: window.excludeHoldId,
-  }));
+  });
   return {
     sql: `(WITH overlapping AS (${occupants.sql}),
             peaks AS (

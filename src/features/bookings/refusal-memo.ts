@@ -8,8 +8,7 @@ import { availabilityVersionStatement, versionOf } from "../../db/availability-v
 import { paramsOf } from "../../db/fixed-statement";
 import type { SqlStatement } from "../../db/sql-statement";
 import { toStatement } from "../../db/sql-statement";
-import { sql } from "drizzle-orm";
-import { occupantsSql } from "../occupancy/occupants-sql";
+import { resourceOccupants } from "../occupancy/occupants-sql";
 import { lapsesLaterSql, liveHold } from "./active-sql";
 import type { CapacityScope, CapacityWindow } from "./capacity-sql";
 
@@ -62,7 +61,7 @@ export function refusalReads(slot: MemoSlot): SqlStatement[] {
   const version = { sql: availabilityVersionStatement.sql, params: paramsOf(availabilityVersionStatement, { accountId: slot.accountId }) };
   if (scope.kind === "resource") {
     // What occupies the resource (occupancy/occupants-sql.ts) over the occupied span, as the fits condition reads it.
-    const occupants = toStatement(occupantsSql({ resources: sql`(${scope.id})`, from: window.from, to: window.to, now: window.now }));
+    const occupants = resourceOccupants({ resourceId: scope.id, from: window.from, to: window.to, now: window.now });
     return [version, { sql: `SELECT MIN(lapses_at) AS lapse FROM (${occupants.sql})`, params: occupants.params }];
   }
   // An event's seats: its active bookings (the index (account, event)) and live holds.

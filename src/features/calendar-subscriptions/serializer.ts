@@ -1,9 +1,7 @@
 // A calendar subscription as the private API shows it: its address in full only in the create's answer.
 import type { CalendarSubscription } from "../../db/schema";
-import { formatInstant } from "../../domain/time";
+import { formatInstant, formatNullableInstant as at } from "../../domain/time";
 import { subscriptionStatus } from "./status";
-
-const at = (instant: number | null, timeZone: string) => (instant === null ? null : formatInstant(instant, timeZone));
 
 export const toCalendarSubscriptionJson = (s: CalendarSubscription, timeZone: string, url?: string) => ({
   id: s.id,
@@ -20,6 +18,6 @@ export const toCalendarSubscriptionJson = (s: CalendarSubscription, timeZone: st
   last_error_at: at(s.last_error_at, timeZone),
   failures: s.failures,
   next_fetch_at: at(s.next_fetch_at, timeZone),
-  created_at: at(s.created_at, timeZone),
-  updated_at: at(s.updated_at, timeZone),
+  created_at: formatInstant(s.created_at, timeZone),
+  updated_at: formatInstant(s.updated_at, timeZone),
 });

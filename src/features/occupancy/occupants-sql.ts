@@ -5,6 +5,9 @@
 // triggers follow the same tables (db/invalidation.ts, HOUR_BUMPING). A new contributor is one
 // more branch of the UNION below and one more table there.
 import { sql, type Placeholder, type SQL } from "drizzle-orm";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import { fixedStatement, paramsOf, type FixedStatement } from "../../db/fixed-statement";
+import type { SqlStatement } from "../../db/sql-statement";
 import { busyTimes, bookings, slotHolds } from "../../db/schema";
 import { isActiveSql, lapsesLaterSql, liveHoldSql } from "../bookings/active-sql";
 
@@ -26,9 +29,9 @@ export interface OccupantsOf {
   to: Value;
   now: number | Placeholder;
   /** A booking being moved or re-activated, whose own seats must not block it. */
-  excludeBookingId?: number;
+  excludeBookingId?: number | Placeholder;
   /** The hold a create converts: its seats pass to the booking. */
-  excludeHoldId?: number;
+  excludeHoldId?: number | Placeholder;
 }
 
 /**
@@ -54,4 +57,39 @@ export function occupantsSql(of: OccupantsOf): SQL {
     SELECT ${busyTimes.resource_id}, ${busyTimes.occupied_from}, ${busyTimes.occupied_to}, ${sql.raw(String(BUSY_SEATS))}, NULL
     FROM ${busyTimes}
     WHERE ${busyTimes.resource_id} IN ${of.resources} AND ${busyTimes.occupied_from} < ${of.to} AND ${busyTimes.occupied_to} > ${of.from}`;
+}
+
+type Bound = "resource" | "from" | "to" | "now" | "excludeBooking" | "excludeHold";
+const p = (name: Bound) => sql.placeholder(name);
+const dialect = new SQLiteSyncDialect();
+/** One text per shape (with or without each exclusion), rendered once per isolate: the guard's writes and refusals bind it (db/fixed-statement.ts). */
+const byShape = new Map<string, FixedStatement<Bound>>();
+
+export interface ResourceWindow {
+  resourceId: number;
+  from: number;
+  to: number;
+  now: number;
+  excludeBookingId?: number;
+  excludeHoldId?: number;
+}
+
+/** What occupies one resource over a window, as raw text and parameters for the guard's statements. */
+export function resourceOccupants(w: ResourceWindow): SqlStatement {
+  const excludesBooking = w.excludeBookingId !== undefined;
+  const excludesHold = w.excludeHoldId !== undefined;
+  const key = `${excludesBooking}|${excludesHold}`;
+  let fixed = byShape.get(key);
+  if (!fixed) {
+    const rows = occupantsSql({
+      resources: sql`(${p("resource")})`, from: p("from"), to: p("to"), now: p("now"),
+      excludeBookingId: excludesBooking ? p("excludeBooking") : undefined, excludeHoldId: excludesHold ? p("excludeHold") : undefined,
+    });
+    fixed = fixedStatement<Bound>(() => ({ toSQL: () => dialect.sqlToQuery(rows) }));
+    byShape.set(key, fixed);
+  }
+  return {
+    sql: fixed.sql,
+    params: paramsOf(fixed, { resource: w.resourceId, from: w.from, to: w.to, now: w.now, excludeBooking: w.excludeBookingId ?? null, excludeHold: w.excludeHoldId ?? null }),
+  };
 }
