@@ -19,6 +19,41 @@ export interface RequestMeter {
   doMs: number;
   /** Whether the isolate's answer cache (slots, booking lists) served the answer; unset when none was asked. */
   cache?: "hit" | "miss";
+  /** Every D1 and Durable Object wait, on the request's happens-before clock (`sequentialWaits`). */
+  spans: WaitSpan[];
+  /** Ticks once per wait that ends: a wait that starts at tick t follows every wait ended by t. */
+  clock: number;
+}
+
+/** One wait: the clock's tick when it started and the tick its end made. */
+export interface WaitSpan {
+  kind: "d1" | "do";
+  startedAt: number;
+  endedAt: number;
+}
+
+/**
+ * The longest chain of waits each of which started after the one before it ended: what a request
+ * waits in sequence at distance, where every wait is a round trip. Ordered by ticks, not by the
+ * clock, which in workerd stands still between I/O events and would take sub-millisecond calls
+ * that overlapped for a chain. A wait that started after another ended counts as following it
+ * even if it did not need its result, so this is an upper bound: exact for code that starts
+ * independent waits together, as the routes do.
+ */
+export function sequentialWaits(spans: readonly WaitSpan[]): { total: number; d1: number; do: number } {
+  const byEnd = [...spans].sort((a, b) => a.endedAt - b.endedAt);
+  const chains: { total: number; d1: number; do: number }[] = [];
+  let longest = { total: 0, d1: 0, do: 0 };
+  byEnd.forEach((span, i) => {
+    let before = { total: 0, d1: 0, do: 0 };
+    for (let j = 0; j < i; j++) {
+      if (byEnd[j].endedAt <= span.startedAt && chains[j].total > before.total) before = chains[j];
+    }
+    const chain = { ...before, total: before.total + 1, [span.kind]: before[span.kind] + 1 };
+    chains.push(chain);
+    if (chain.total > longest.total) longest = chain;
+  });
+  return longest;
 }
 
 export interface RequestScope {
@@ -87,7 +122,19 @@ function sessionFor(scope: RequestScope, shard: string, binding: D1Database): D1
 
 const store = new AsyncLocalStorage<RequestScope>();
 
-export const newMeter = (): RequestMeter => ({ d1RoundTrips: 0, rowsRead: 0, doHops: 0, d1Ms: 0, doMs: 0 });
+export const newMeter = (): RequestMeter => ({ d1RoundTrips: 0, rowsRead: 0, doHops: 0, d1Ms: 0, doMs: 0, spans: [], clock: 0 });
+
+/** Runs `call` as one wait of the request, marked on its happens-before clock when it starts and ends. */
+function asWait<T>(kind: WaitSpan["kind"], call: () => T): T {
+  const meter = store.getStore()?.meter;
+  if (!meter) return call();
+  const startedAt = meter.clock;
+  const ended = () => { meter.clock += 1; meter.spans.push({ kind, startedAt, endedAt: meter.clock }); };
+  const result = call() as { then?: (f: () => void, r: () => void) => unknown } | undefined;
+  // Only observed: the promise itself is returned untouched (an RPC promise pipelines).
+  if (typeof result?.then === "function") result.then(ended, ended);
+  return result as T;
+}
 
 /** Marks the shard of the request's account, once auth knows it: its bookmark is answered. */
 export function setDataShard(shard: string): void {
@@ -158,7 +205,8 @@ class MeteredStatement {
     return new MeteredStatement(this.inner.bind(...values), this.mayWrite);
   }
   #execute<R>(execute: () => Promise<R>): Promise<R> {
-    return this.mayWrite ? afterVerdict(execute) : execute();
+    const wait = () => asWait("d1", execute);
+    return this.mayWrite ? afterVerdict(wait) : wait();
   }
   async first<T>(column?: string): Promise<T | null> {
     const startedAt = performance.now();
@@ -225,14 +273,14 @@ function meteredD1(shard: string, binding: D1Database): D1Database {
     prepare: (query: string) => new MeteredStatement(target().prepare(query), !readsOnly(query)) as unknown as D1PreparedStatement,
     batch: async <T>(statements: D1PreparedStatement[]) => {
       const startedAt = performance.now();
-      const run = () => target().batch<T>(statements.map(unwrap));
+      const run = () => asWait("d1", () => target().batch<T>(statements.map(unwrap)));
       const results = await (batchMayWrite(statements) ? afterVerdict(run) : run());
       tally(1, results.reduce((sum, r) => sum + rowsOf(r as D1Result), 0), startedAt);
       return results;
     },
     exec: async (query: string) => {
       const startedAt = performance.now();
-      const result = await afterVerdict(() => binding.exec(query));
+      const result = await afterVerdict(() => asWait("d1", () => binding.exec(query)));
       tally(1, 0, startedAt);
       return result;
     },
@@ -257,9 +305,9 @@ function meteredNamespace<T extends DurableObjectNamespace<any>>(namespace: T, {
           const meter = store.getStore()?.meter;
           const gate = holdForVerdict ? store.getStore()?.writeGate : undefined;
           const startedAt = performance.now();
+          const call = () => asWait("do", () => Reflect.apply(value, target, args));
           // Called at once when nothing is pending, so the stub's promise (pipelining) is kept.
-          const result = (gate ? gate.then(() => Reflect.apply(value, target, args)) : Reflect.apply(value, target, args)) as
-            { then?: (f: () => void, r: () => void) => unknown } | undefined;
+          const result = (gate ? gate.then(call) : call()) as { then?: (f: () => void, r: () => void) => unknown } | undefined;
           if (meter) {
             meter.doHops += 1;
             const waited = () => { meter.doMs += performance.now() - startedAt; };

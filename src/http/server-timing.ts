@@ -6,7 +6,7 @@
 // bare bookmark (answered before shards existed) is DB's (docs/scaling.md).
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { meteredEnv, newMeter, runInScope, scopeBookmark, type RequestMeter, type RequestScope } from "../db/request-scope";
+import { meteredEnv, newMeter, runInScope, scopeBookmark, sequentialWaits, type RequestMeter, type RequestScope } from "../db/request-scope";
 import { DIRECTORY_SHARD, shardBindings } from "../db/shards";
 
 export const BOOKMARK_HEADER = "x-d1-bookmark";
@@ -25,9 +25,12 @@ const ms = (value: number) => Math.round(value * 10) / 10;
  * the whole request inside the Worker, D1 and Durable Object calls summed. `cache` only on answers
  * that consulted an answer cache: how the fleet bench (bench/fleet.ts) counts hits.
  */
-const serverTimingValue = (m: RequestMeter, totalMs: number) =>
-  `total;dur=${ms(totalMs)}, d1;desc="${m.d1RoundTrips} round trips";dur=${ms(m.d1Ms)}, d1-rows;desc="${m.rowsRead} rows read", do;desc="${m.doHops} calls";dur=${ms(m.doMs)}`
-  + (m.cache ? `, cache;desc="${m.cache}"` : "");
+const serverTimingValue = (m: RequestMeter, totalMs: number) => {
+  const waits = sequentialWaits(m.spans);
+  return `total;dur=${ms(totalMs)}, d1;desc="${m.d1RoundTrips} round trips";dur=${ms(m.d1Ms)}, d1-rows;desc="${m.rowsRead} rows read", do;desc="${m.doHops} calls";dur=${ms(m.doMs)}`
+    + `, waits;desc="${waits.total} in sequence: ${waits.d1} d1, ${waits.do} do"`
+    + (m.cache ? `, cache;desc="${m.cache}"` : "");
+};
 
 export const meterRequest = createMiddleware<AppEnv>(async (c, next) => {
   const startedAt = performance.now();
