@@ -5,7 +5,7 @@ import { cors } from "hono/cors";
 import { createMiddleware } from "hono/factory";
 import { getPath } from "hono/utils/url";
 import type { AppEnv } from "./env";
-import { privateAuth, publicAccount } from "./http/auth";
+import { AskAgain, privateAuth, publicAccount } from "./http/auth";
 import { afterAccountWrite } from "./features/account-writes";
 import { refuseXml, requestContext, requireUserAgent } from "./http/middleware";
 import { requestId, requestLog } from "./http/observability";
@@ -68,7 +68,8 @@ const corsOnBookingSite = createMiddleware<AppEnv>((c, next) =>
 export function buildApp(options: AppOptions = {}) {
   const app = new Hono<AppEnv>({ getPath: normalisedPath });
   const notFound = notFoundOrMethodNotAllowed(app);
-  app.onError(renderError);
+  // A request that ran on an account since changed is answered from the start (http/auth.ts).
+  app.onError((error, c) => (error instanceof AskAgain ? app.fetch(error.request, c.env, c.executionCtx) : renderError(error, c)));
   app.notFound(notFound);
 
   app.use("*", meterRequest);

@@ -150,7 +150,7 @@ export const runInScope = <T>(scope: RequestScope, work: () => T): T => store.ru
 export const currentScope = (): RequestScope | undefined => store.getStore();
 
 /**
- * From now until `verdict` settles, every D1 statement that may write (db/statement-kind.ts: all
+ * From now until `verdict` (and any verdict held for before) settles, every D1 statement that may write (db/statement-kind.ts: all
  * but plain reads; a batch if any of its statements may), every Durable Object call but the rate
  * limiter's and every queue send of this request waits for it; reads go ahead. A rejected verdict
  * (a refusal, or the limiter failing) fails those writes with its error, so nothing is written.
@@ -159,7 +159,9 @@ export const currentScope = (): RequestScope | undefined => store.getStore();
 export function holdWritesUntil(verdict: Promise<unknown>): void {
   const scope = store.getStore();
   if (!scope) return;
-  const gate = verdict.then(
+  // Verdicts add up: the rate limiter's and the directory's confirmation of a guessed account (http/auth.ts).
+  const all = scope.writeGate ? Promise.all([scope.writeGate, verdict]) : verdict;
+  const gate = all.then(
     () => {
       // Allowed: later writes run at once, without a turn through the gate.
       if (scope.writeGate === gate) scope.writeGate = undefined;
@@ -348,6 +350,7 @@ const has = (value: unknown, ...methods: string[]) =>
   typeof value === "object" && value !== null && methods.every((m) => typeof (value as Record<string, unknown>)[m] === "function");
 
 const meteredEnvs = new WeakMap<Env, Env>();
+const metered = new WeakSet<Env>();
 
 /**
  * The bindings as a request's code sees them; built once per isolate and binding set. Durable
@@ -355,6 +358,8 @@ const meteredEnvs = new WeakMap<Env, Env>();
  * held for the verdict without a line here.
  */
 export function meteredEnv(env: Env): Env {
+  // A request asked again from inside another (http/auth.ts) arrives with metered bindings already.
+  if (metered.has(env)) return env;
   let wrapped = meteredEnvs.get(env);
   if (!wrapped) {
     const bindings: Record<string, unknown> = { ...env };
@@ -368,6 +373,7 @@ export function meteredEnv(env: Env): Env {
     for (const [name, binding] of Object.entries(shardBindings(env))) bindings[name] = meteredD1(name, binding);
     wrapped = bindings as unknown as Env;
     meteredEnvs.set(env, wrapped);
+    metered.add(wrapped);
   }
   return wrapped;
 }

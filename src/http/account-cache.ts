@@ -1,35 +1,65 @@
-// Accounts by API-key hash and by booking-site subdomain, kept per isolate for a short lifetime
-// so a warm isolate spends no D1 round trip on who is asking (docs/decisions/latency.md).
+// Accounts by API-key hash and by booking-site subdomain, kept per isolate so a warm isolate spends
+// no D1 round trip on who is asking (docs/decisions/latency.md). An entry is trusted for 30 s;
+// after that, for a while, it is a guess: the request runs on it while the directory confirms it
+// beside the route's own reads (http/auth.ts), so an account seen earlier costs no wait of its own.
 import type { Account } from "../db/schema";
 
 /** How long another isolate may still serve a key rotated or revoked, or an account changed. */
 export const ACCOUNT_CACHE_TTL_MS = 30_000;
+/** How long after that an entry is still worth guessing from (a guess is always confirmed). */
+export const ACCOUNT_GUESS_TTL_MS = 15 * 60_000;
 /** Bounds memory per isolate; the oldest entry goes first. */
 const MAX_ENTRIES = 2_000;
 
 interface Entry {
   account: Account;
-  expires: number;
+  trustedUntil: number;
+  guessUntil: number;
 }
 
 const entries = new Map<string, Entry>();
 
-/** The cached account under `key`, or what `load` finds (cached if found; misses are not kept). */
-export async function cachedAccount(key: string, now: number, load: () => Promise<Account | null>): Promise<Account | null> {
-  const hit = entries.get(key);
-  if (hit && hit.expires > now) return hit.account;
+export type AccountLookup =
+  /** Trusted: from the cache within its 30 s, or just read from the directory. */
+  | { account: Account | null; confirmation?: undefined }
+  /** A guess from an older entry, and the directory's answer on its way (also cached when it comes). */
+  | { account: Account; confirmation: Promise<Account | null> };
+
+/** Caches what the directory answered (misses are not kept, so a new account or key works at once). */
+function remember(key: string, account: Account | null, now: number): void {
   entries.delete(key);
-  const account = await load();
-  if (account) {
-    if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-    entries.set(key, { account, expires: now + ACCOUNT_CACHE_TTL_MS });
+  if (!account) return;
+  if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+  entries.set(key, { account, trustedUntil: now + ACCOUNT_CACHE_TTL_MS, guessUntil: now + ACCOUNT_CACHE_TTL_MS + ACCOUNT_GUESS_TTL_MS });
+}
+
+/** The account under `key`: trusted, a guess with its confirmation under way, or what `load` finds. */
+export async function lookUpAccount(key: string, now: number, load: () => Promise<Account | null>): Promise<AccountLookup> {
+  const hit = entries.get(key);
+  if (hit && hit.trustedUntil > now) return { account: hit.account };
+  if (hit && hit.guessUntil > now) {
+    const confirmation = load().then((account) => {
+      remember(key, account, now);
+      return account;
+    });
+    return { account: hit.account, confirmation };
   }
-  return account;
+  const account = await load();
+  remember(key, account, now);
+  return { account };
 }
 
 /** Drops every entry of an account: called by the writes that change it or its keys. */
 export function evictAccount(accountId: number): void {
   for (const [key, entry] of entries) if (entry.account.id === accountId) entries.delete(key);
+}
+
+/**
+ * Ends the trust of every entry, keeping them as guesses: what an isolate knows when an integrator
+ * comes back after a pause. For the routes bench and tests of the guess path (bench/floor-worker.ts).
+ */
+export function distrustAccounts(): void {
+  for (const entry of entries.values()) entry.trustedUntil = 0;
 }
 
 export const apiKeyCacheKey = (hash: string) => `key:${hash}`;

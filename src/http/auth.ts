@@ -5,11 +5,11 @@ import { configOf } from "../config";
 import type { Context } from "hono";
 import { openDb } from "../db/client";
 import { accountOfKeyHash, accountOfSubdomain } from "../db/directory";
-import { setDataShard } from "../db/request-scope";
+import { holdWritesUntil, setDataShard } from "../db/request-scope";
 import type { Account } from "../db/schema";
 import { shardD1 } from "../db/shards";
 import type { AppEnv, Surface } from "../env";
-import { apiKeyCacheKey, cachedAccount, subdomainCacheKey } from "./account-cache";
+import { apiKeyCacheKey, lookUpAccount, subdomainCacheKey, type AccountLookup } from "./account-cache";
 import { ApiError } from "./errors";
 import { secretsEqual, sha256Hex } from "./secrets";
 
@@ -34,22 +34,23 @@ export function apiKeyFrom(header: string | undefined): string | null {
   return null;
 }
 
-export const privateAuth = createMiddleware<AppEnv>(async (c, next) => {
-  const key = apiKeyFrom(c.req.header("authorization"));
-  if (!key) throw unauthorized("Authentication required: send your API key as 'Authorization: Bearer <key>'.");
-  const hash = await sha256Hex(key);
-  // Looked up by the key's SHA-256, never the key: equality of hashes leaks nothing about the key.
-  const account = await cachedAccount(apiKeyCacheKey(hash), c.var.now, async () =>
-    accountOfKeyHash(c.env, hash));
+/** Throws the answer a request gets when its key opens no account, or one the API is closed to. */
+function checkKeyAccount(account: Account | null): asserts account is Account {
   if (!account) throw unauthorized("The API key is not valid.");
   if (!account.api_enabled) throw unauthorized("The API is not enabled for this account.");
   if (account.billing_status === "unpaid") {
     throw new ApiError(402, { error: "The account has an unpaid bill: the API is closed until it is paid." });
   }
-  enterAccount(c, account, "private_api");
-  await next();
-});
+}
 
+export const privateAuth = createMiddleware<AppEnv>(async (c, next) => {
+  const key = apiKeyFrom(c.req.header("authorization"));
+  if (!key) throw unauthorized("Authentication required: send your API key as 'Authorization: Bearer <key>'.");
+  const hash = await sha256Hex(key);
+  // Looked up by the key's SHA-256, never the key: equality of hashes leaks nothing about the key.
+  const found = await lookUpAccount(apiKeyCacheKey(hash), c.var.now, () => accountOfKeyHash(c.env, hash));
+  await onAccount(c, next, found, checkKeyAccount, "private_api");
+});
 /** The subdomain a public request names: `<subdomain>.<ROOT_DOMAIN>`, else DEFAULT_SUBDOMAIN. */
 function subdomainOf(host: string | undefined, rootDomain: string, fallback?: string): string | null {
   const hostname = (host ?? "").toLowerCase().replace(/:\d+$/, "");
@@ -72,12 +73,78 @@ export const publicAccount = createMiddleware<AppEnv>(async (c, next) => {
       error: `Nothing is served at this path on this host. The private API is under /api/v1 (with an API key); each account's public booking site is at <subdomain>.${ROOT_DOMAIN}, e.g. http://demo.${ROOT_DOMAIN}${portOf(c.req.url)}/services.`,
     });
   }
-  const account = await cachedAccount(subdomainCacheKey(subdomain), c.var.now, async () =>
-    accountOfSubdomain(c.env, subdomain));
-  if (!account || !account.public_access) throw new ApiError(404, { error: "No booking site is served at this address." });
-  enterAccount(c, account, "public_api");
-  await next();
+  const found = await lookUpAccount(subdomainCacheKey(subdomain), c.var.now, () => accountOfSubdomain(c.env, subdomain));
+  await onAccount(c, next, found, checkSiteAccount, "public_api");
 });
+
+function checkSiteAccount(account: Account | null): asserts account is Account {
+  if (!account || !account.public_access) throw new ApiError(404, { error: "No booking site is served at this address." });
+}
+
+/**
+ * The route on the account found. On a guess (http/account-cache.ts) it runs at once, its reads
+ * beside the directory's confirmation and its writes held until the confirmation (as they are
+ * for the rate limiter's verdict), so at distance the lookup adds no wait. An account that changed
+ * meanwhile, or a key since revoked, discards what the route did: the request is answered as the
+ * directory now says, run again on the confirmed account (`AskAgain`, app.ts) if it still opens.
+ */
+async function onAccount(
+  c: Context<AppEnv>,
+  next: () => Promise<void>,
+  found: AccountLookup,
+  check: (account: Account | null) => asserts account is Account,
+  surface: Surface,
+): Promise<void> {
+  if (!found.confirmation) {
+    check(found.account);
+    enterAccount(c, found.account, surface);
+    return next();
+  }
+  const guess = found.account;
+  const confirmed = found.confirmation.then((account) => {
+    if (!sameAccount(account, guess)) throw new AccountChanged(account);
+  });
+  try {
+    check(guess);
+  } catch {
+    // A guess that would be refused is not acted on: the directory decides.
+    await confirmed.catch(() => undefined);
+    return onAccount(c, next, { account: await found.confirmation }, check, surface);
+  }
+  holdWritesUntil(confirmed);
+  const again = c.req.raw.clone();
+  enterAccount(c, guess, surface);
+  let failure: { error: unknown } | undefined;
+  try {
+    await next();
+  } catch (error) {
+    failure = { error };
+  }
+  try {
+    await confirmed;
+  } catch (changed) {
+    if (!(changed instanceof AccountChanged)) throw changed;
+    c.res = undefined;
+    check(changed.account);
+    throw new AskAgain(again);
+  }
+  if (failure) throw failure.error;
+}
+
+const sameAccount = (a: Account | null, b: Account) => a !== null && JSON.stringify(a) === JSON.stringify(b);
+
+class AccountChanged extends Error {
+  constructor(readonly account: Account | null) {
+    super("the account changed since this isolate cached it");
+  }
+}
+
+/** The request, to be answered from the start: the account it ran on had changed (app.ts). */
+export class AskAgain extends Error {
+  constructor(readonly request: Request) {
+    super("asked again on the confirmed account");
+  }
+}
 
 /** From here on the request works on the account's shard: its queries, its session, its bookmark. */
 function enterAccount(c: Context<AppEnv>, account: Account, surface: Surface): void {
