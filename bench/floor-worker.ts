@@ -10,13 +10,13 @@ import { handleQueue } from "../src/queues";
 import { and, eq } from "drizzle-orm";
 import { calendarSubscriptions } from "../src/db/schema";
 import { deps } from "../src/features/deps";
-import { withRtt } from "./rtt";
+import { withGuardRtt, withRtt } from "./rtt";
 import { withSingleWriter } from "./single-writer";
 
-/** The production guard, its database behind the simulated single writer when the shards suite asks. */
+/** The production guard, its database behind the simulated single writer when the shards suite asks, one short hop away with `--rtt`. */
 export class CapacityGuard extends ProductionCapacityGuard {
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, withSingleWriter(env));
+    super(ctx, withGuardRtt(withSingleWriter(env)));
   }
 }
 

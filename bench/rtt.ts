@@ -1,7 +1,9 @@
-// `npm run bench -- --rtt N`: what a visitor far from the database waits. Every D1 call and every
-// Durable Object call of a request waits N ms first, added by wrapping the bindings in the bench
-// entry only (bench/floor-worker.ts); the app itself is unchanged. A capacity guard's own D1 write
-// is not delayed again: the object is placed next to the database, one hop away from the Worker.
+// `npm run bench -- --rtt N [--near M]`: what a visitor far from the database waits. The Worker runs
+// beside the visitor; D1 is N ms away, and so is each capacity guard, which a deployment creates
+// beside its shard's database (CAPACITY_GUARD_LOCATIONS), so the guard's own D1 batch costs M ms
+// (default 2, a hop within one region). A rate limiter is created where its address or key is
+// first seen, beside the Worker: M ms too. Added by wrapping the bindings in the bench entry only
+// (bench/floor-worker.ts); the app itself is unchanged.
 import { shardNames } from "../src/db/shards";
 import type { Env } from "../src/env";
 
@@ -54,20 +56,42 @@ function delayedNamespace<T extends DurableObjectNamespace<any>>(namespace: T, m
 }
 
 const delayed = new WeakMap<Env, Env>();
+const nearDelayed = new WeakMap<Env, Env>();
 
-/** The bindings with `BENCH_RTT_MS` of delay per call; the same object per env, so caches keyed on it hold. */
-export function withRtt(env: Env & { BENCH_RTT_MS?: string }): Env {
-  const ms = Number(env.BENCH_RTT_MS ?? 0);
+type BenchEnv = Env & { BENCH_RTT_MS?: string; BENCH_NEAR_MS?: string };
+const farMs = (env: BenchEnv) => Number(env.BENCH_RTT_MS ?? 0);
+/** Only with distance: without `--rtt` nothing waits. */
+const nearMs = (env: BenchEnv) => (farMs(env) > 0 ? Number(env.BENCH_NEAR_MS ?? 2) : 0);
+
+const withShardsDelayed = (env: Env, ms: number) =>
+  Object.fromEntries(shardNames(env).map((shard) => [shard, delayedSession((env as unknown as Record<string, D1Database>)[shard], ms)]));
+
+/** The Worker's bindings: D1 and the guards far, the rate limiters near. The same object per env, so caches keyed on it hold. */
+export function withRtt(env: BenchEnv): Env {
+  const ms = farMs(env);
   if (!(ms > 0)) return env;
   let wrapped = delayed.get(env);
   if (!wrapped) {
+    const near = nearMs(env);
     wrapped = {
       ...env,
-      ...Object.fromEntries(shardNames(env).map((shard) => [shard, delayedSession((env as unknown as Record<string, D1Database>)[shard], ms)])),
+      ...withShardsDelayed(env, ms),
       CAPACITY_GUARD: delayedNamespace(env.CAPACITY_GUARD, ms),
-      RATE_LIMITER: delayedNamespace(env.RATE_LIMITER, ms),
+      RATE_LIMITER: near > 0 ? delayedNamespace(env.RATE_LIMITER, near) : env.RATE_LIMITER,
     };
     delayed.set(env, wrapped);
+  }
+  return wrapped;
+}
+
+/** A capacity guard's bindings: its shard's database one short hop away. */
+export function withGuardRtt(env: BenchEnv): Env {
+  const near = nearMs(env);
+  if (!(near > 0)) return env;
+  let wrapped = nearDelayed.get(env);
+  if (!wrapped) {
+    wrapped = { ...env, ...withShardsDelayed(env, near) };
+    nearDelayed.set(env, wrapped);
   }
   return wrapped;
 }

@@ -32,11 +32,15 @@ const profile = args.includes("--profile");
 const rttAt = args.indexOf("--rtt");
 const rtt = rttAt >= 0 ? Number(args[rttAt + 1]) : 0;
 if (rttAt >= 0 && !(rtt > 0)) throw new Error("--rtt takes a number of milliseconds, e.g. --rtt 50");
+// --near M: with --rtt, what a hop within the database's region costs (a guard's own D1 batch, a rate limiter): default 2.
+const nearAt = args.indexOf("--near");
+const near = nearAt >= 0 ? Number(args[nearAt + 1]) : undefined;
+if (nearAt >= 0 && !(near >= 0 && rtt > 0)) throw new Error("--near takes a number of milliseconds (0 or more) and goes with --rtt, e.g. --rtt 50 --near 2");
 // --accounts N: how many shops the fleet suite seeds (default 2,000).
 const accountsAt = args.indexOf("--accounts");
 const accounts = accountsAt >= 0 ? Number(args[accountsAt + 1]) : 0;
 if (accountsAt >= 0 && !(Number.isInteger(accounts) && accounts > 0)) throw new Error("--accounts takes a whole number of shops, e.g. --accounts 500");
-const valueAt = new Set([rttAt, accountsAt].filter((i) => i >= 0).flatMap((i) => [i, i + 1]));
+const valueAt = new Set([rttAt, accountsAt, nearAt].filter((i) => i >= 0).flatMap((i) => [i, i + 1]));
 const only = args.filter((a, i) => a !== "--profile" && !valueAt.has(i));
 const unknown = only.filter((name) => !allSuites.some((s) => s.name === name));
 if (unknown.length) throw new Error(`unknown suite ${unknown.join(", ")}: use ${allSuites.map((s) => s.name).join(", ")}`);
@@ -45,6 +49,7 @@ const suites = only.length ? allSuites.filter((s) => only.includes(s.name)) : al
 const results = {
   generated_at: new Date().toISOString(),
   rtt_ms: rtt,
+  near_ms: rtt ? near ?? 2 : 0,
   machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, loadavg_at_start: os.loadavg().map((n) => Number(n.toFixed(2))) },
   figures: [],
 };
@@ -59,7 +64,7 @@ for (const suite of suites) {
   const flags = profile && typeof WebSocket === "undefined" ? ["--experimental-websocket"] : [];
   const stdout = execFileSync(process.execPath, [...flags, file], {
     encoding: "utf8", maxBuffer: 16 * 1024 * 1024, stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, ...(profile ? { BENCH_CPU_PROFILE: "1" } : {}), ...(rtt ? { BENCH_RTT_MS: String(rtt) } : {}), ...(accounts ? { BENCH_FLEET_ACCOUNTS: String(accounts) } : {}) },
+    env: { ...process.env, ...(profile ? { BENCH_CPU_PROFILE: "1" } : {}), ...(rtt ? { BENCH_RTT_MS: String(rtt) } : {}), ...(near !== undefined ? { BENCH_NEAR_MS: String(near) } : {}), ...(accounts ? { BENCH_FLEET_ACCOUNTS: String(accounts) } : {}) },
   });
   // A suite's figures are its last line: wrangler's in-process dev server may log lines before it.
   const figures = JSON.parse(stdout.trim().split("\n").at(-1));

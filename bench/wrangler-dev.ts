@@ -111,6 +111,7 @@ export async function withBenchServer<T>(
       }),
       // `--rtt N` (bench/rtt.ts): the floor entry delays every D1 and Durable Object call.
       ...(process.env.BENCH_RTT_MS ? { BENCH_RTT_MS: process.env.BENCH_RTT_MS } : {}),
+      ...(process.env.BENCH_NEAR_MS ? { BENCH_NEAR_MS: process.env.BENCH_NEAR_MS } : {}),
       // The shards suite: each shard's database takes one write at a time (bench/single-writer.ts).
       ...(process.env.BENCH_D1_WRITE_MS ? { BENCH_D1_WRITE_MS: process.env.BENCH_D1_WRITE_MS } : {}),
       ...options.vars,

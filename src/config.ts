@@ -12,6 +12,27 @@ const wholeNumber = (min: number, fallback: number) =>
 
 const httpUrl = optional(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }));
 
+/** Where Cloudflare may place a Durable Object when it is first created (its `locationHint`). */
+export const LOCATION_HINTS = ["wnam", "enam", "sam", "weur", "eeur", "apac", "apac-ne", "apac-se", "oc", "afr", "me"] as const;
+export type LocationHint = (typeof LOCATION_HINTS)[number];
+
+/**
+ * `DB=weur,DB_SHARD_1=enam`: each shard's D1 location, so its capacity guards are created beside
+ * their database and their own D1 work is a short hop (docs/decisions/latency.md, "Where the guard sits").
+ */
+const shardLocations = optional(z.string()).transform((text, ctx) => {
+  const locations: Record<string, LocationHint> = {};
+  for (const pair of (text ?? "").split(",").map((p) => p.trim()).filter(Boolean)) {
+    const [shard, hint, ...rest] = pair.split("=").map((p) => p.trim());
+    if (!/^DB(_SHARD_[1-9][0-9]{0,3})?$/.test(shard) || !(LOCATION_HINTS as readonly string[]).includes(hint) || rest.length) {
+      ctx.addIssue({ code: "custom", message: `must be SHARD=hint pairs separated by commas, e.g. "DB=weur,DB_SHARD_1=enam"; hints: ${LOCATION_HINTS.join(", ")}` });
+      return z.NEVER;
+    }
+    locations[shard] = hint as LocationHint;
+  }
+  return locations;
+});
+
 const configSchema = z.object({
   ROOT_DOMAIN: optional(z.string()).transform((d) => d ?? "localhost"),
   DEFAULT_SUBDOMAIN: optional(z.string()),
@@ -25,6 +46,7 @@ const configSchema = z.object({
   MESSAGE_PROVIDER: optional(z.enum(["sink", "http"], { error: 'must be "sink" or "http"' })).transform((p) => p ?? "sink"),
   SMS_PROVIDER_URL: httpUrl,
   EMAIL_PROVIDER_URL: httpUrl,
+  CAPACITY_GUARD_LOCATIONS: shardLocations,
 });
 
 type Config = z.output<typeof configSchema>;

@@ -33,6 +33,8 @@ export interface Env {
   STRIPE_WEBHOOK_SECRET?: string;
   /** Where the Stripe API is: unset for api.stripe.com; the local stand-in in tests and `npm run dev`. */
   STRIPE_API_BASE?: string;
+  /** Each shard's D1 location as `DB=weur,DB_SHARD_1=enam`: its capacity guards are created there (src/config.ts). */
+  CAPACITY_GUARD_LOCATIONS?: string;
   /** Shards (comma-separated binding names) that take new accounts when the operator names none; default all. */
   PLACEMENT_SHARDS?: string;
 }

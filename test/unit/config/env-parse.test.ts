@@ -21,6 +21,11 @@ describe("configOf", () => {
     });
   });
 
+  it("reads each shard's guard location; none by default", () => {
+    expect(configOf({}).CAPACITY_GUARD_LOCATIONS).toEqual({});
+    expect(configOf({ CAPACITY_GUARD_LOCATIONS: " DB=weur , DB_SHARD_1=enam" }).CAPACITY_GUARD_LOCATIONS).toEqual({ DB: "weur", DB_SHARD_1: "enam" });
+  });
+
   it.each([
     ["RATE_LIMIT_REQUESTS", "lots"],
     ["RATE_LIMIT_REQUESTS", "0"],
@@ -29,6 +34,9 @@ describe("configOf", () => {
     ["MESSAGE_PROVIDER", "twilio"],
     ["SMS_PROVIDER_URL", "not a url"],
     ["EMAIL_PROVIDER_URL", "ftp://mail.example"],
+    ["CAPACITY_GUARD_LOCATIONS", "DB=moon"],
+    ["CAPACITY_GUARD_LOCATIONS", "SHARD_2=weur"],
+    ["CAPACITY_GUARD_LOCATIONS", "somewhere"],
   ])("refuses %s=%s, naming the variable and not its value", (variable, value) => {
     const error = badConfig({ [variable]: value });
     expect(error).toBeInstanceOf(ConfigError);
