@@ -10,15 +10,27 @@ import { handleQueue } from "../src/queues";
 import { and, eq } from "drizzle-orm";
 import { calendarSubscriptions } from "../src/db/schema";
 import { deps } from "../src/features/deps";
-import { withGuardRtt, withRtt } from "./rtt";
+import { withRtt, withRttBesideDatabase } from "./rtt";
 import { withSingleWriter } from "./single-writer";
 
 /** The production guard, its database behind the simulated single writer when the shards suite asks, one short hop away with `--rtt`. */
 export class CapacityGuard extends ProductionCapacityGuard {
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, withGuardRtt(withSingleWriter(env)));
+    super(ctx, withRttBesideDatabase(withSingleWriter(env)));
   }
 }
+
+/** The production object running this Worker's app, beside the database under `--rtt` as a deployment places it. */
+export class NearDatabase extends ProductionNearDatabase {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, withRttBesideDatabase(withSingleWriter(env)));
+  }
+
+  protected override buildApp(options: Parameters<typeof buildApp>[0]) {
+    return buildApp({ ...options, privateFeatures: benchFeatures });
+  }
+}
+import { NearDatabase as ProductionNearDatabase } from "../src/durable-objects/near-database";
 
 import { CapacityGuard as ProductionCapacityGuard } from "../src/durable-objects/capacity-guard";
 export { RateLimiter } from "../src/durable-objects/rate-limiter";
@@ -71,7 +83,8 @@ floor.post("/calendar-sync/:id", async (c) => {
   return c.json(await syncSubscription(deps(c), subscription));
 });
 
-const app = buildApp({ privateFeatures: [...privateFeatures, ["/__bench", floor]] });
+const benchFeatures: [string, Hono<AppEnv>][] = [...privateFeatures, ["/__bench", floor]];
+const app = buildApp({ privateFeatures: benchFeatures, forwardUnknownAccounts: true });
 
 export default {
   // `--rtt N` (bench/rtt.ts): the bindings wait N ms per call, as for a visitor far from D1.

@@ -84,13 +84,13 @@ export function withRtt(env: BenchEnv): Env {
   return wrapped;
 }
 
-/** A capacity guard's bindings: its shard's database one short hop away. */
-export function withGuardRtt(env: BenchEnv): Env {
+/** The bindings of an object beside the database (a capacity guard, a NearDatabase): D1 and the guards one short hop away. */
+export function withRttBesideDatabase(env: BenchEnv): Env {
   const near = nearMs(env);
   if (!(near > 0)) return env;
   let wrapped = nearDelayed.get(env);
   if (!wrapped) {
-    wrapped = { ...env, ...withShardsDelayed(env, near) };
+    wrapped = { ...env, ...withShardsDelayed(env, near), CAPACITY_GUARD: delayedNamespace(env.CAPACITY_GUARD, near) };
     nearDelayed.set(env, wrapped);
   }
   return wrapped;

@@ -44,6 +44,14 @@ interface AppOptions {
   rateLimit?: MiddlewareHandler<AppEnv>;
   /** The private API's features, mounted behind its auth (default: src/features/index.ts). */
   privateFeatures?: [string, Hono<AppEnv>][];
+  /** The app as the NearDatabase object runs it: it looks accounts up itself, never forwards. */
+  besideDatabase?: boolean;
+  /**
+   * Forward a request whose account this isolate does not know to a NearDatabase object (the
+   * Worker's entry only: the object must run the same app, which an app built with other options
+   * for a test is not).
+   */
+  forwardUnknownAccounts?: boolean;
 }
 
 // Widgets on any origin call the booking site; it holds no credentials, so `*` is safe. The
@@ -73,6 +81,12 @@ export function buildApp(options: AppOptions = {}) {
   app.notFound(notFound);
 
   app.use("*", meterRequest);
+  if (options.besideDatabase || options.forwardUnknownAccounts) {
+    app.use("*", (c, next) => {
+      c.set(options.besideDatabase ? "besideDatabase" : "forwardsUnknownAccounts", true);
+      return next();
+    });
+  }
   app.use("*", requestId);
   app.use("*", requestLog);
   app.use("*", requireConfig);

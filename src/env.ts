@@ -13,6 +13,8 @@ export interface Env {
   CALENDAR_QUEUE: Queue<unknown>;
   CAPACITY_GUARD: DurableObjectNamespace<import("./durable-objects/capacity-guard").CapacityGuard>;
   RATE_LIMITER: DurableObjectNamespace<import("./durable-objects/rate-limiter").RateLimiter>;
+  /** Answers a request whose account the Worker's isolate does not know yet, beside the database. */
+  NEAR_DATABASE?: DurableObjectNamespace<import("./durable-objects/near-database").NearDatabase>;
   ADMIN_TOKEN?: string;
   ROOT_DOMAIN?: string;
   DEFAULT_SUBDOMAIN?: string;
@@ -57,5 +59,11 @@ export interface Deps {
 
 export type AppEnv = {
   Bindings: Env;
-  Variables: { account: Account; db: Db; now: number; surface: Surface; requestId: string };
+  Variables: {
+    account: Account; db: Db; now: number; surface: Surface; requestId: string;
+    /** Set in the NearDatabase object: the request is already beside the database, never forwarded again. */
+    besideDatabase?: boolean;
+    /** Set by the Worker's entry: a request of an account this isolate does not know goes to a NearDatabase object. */
+    forwardsUnknownAccounts?: boolean;
+  };
 };

@@ -4,8 +4,9 @@ import type { Env } from "./env";
 
 export { CapacityGuard } from "./durable-objects/capacity-guard";
 export { RateLimiter } from "./durable-objects/rate-limiter";
+export { NearDatabase } from "./durable-objects/near-database";
 
-const app = buildApp();
+const app = buildApp({ forwardUnknownAccounts: true });
 
 // The consumers and the cron jobs are imported on their first event, not when an isolate starts
 // for a request (issue 21, scope 5): in the one-file bundle each `import()` is a lazy initialiser.

@@ -176,6 +176,9 @@ export function holdWritesUntil(verdict: Promise<unknown>): void {
   scope.writeGate = gate;
 }
 
+/** Settles when the request may write (at once when no verdict is pending); rejects when it may not. */
+export const writesMayRun = (): Promise<void> => store.getStore()?.writeGate ?? Promise.resolve();
+
 /** Runs `write` when the request may write: at once when no verdict is pending. */
 function afterVerdict<T>(write: () => Promise<T>): Promise<T> {
   const gate = store.getStore()?.writeGate;
@@ -343,8 +346,11 @@ function heldQueue<T extends Queue<unknown>>(queue: T): T {
   });
 }
 
-/** The binding that decides the verdict: its calls must not wait for it. */
-const RATE_LIMITER_BINDING = "RATE_LIMITER";
+/**
+ * Bindings whose calls do not wait for the verdict: the rate limiter, which decides it, and the
+ * NearDatabase objects, to which a request is forwarded whole (http/near-database.ts holds a write for it).
+ */
+const UNHELD_BINDINGS = new Set(["RATE_LIMITER", "NEAR_DATABASE"]);
 
 const has = (value: unknown, ...methods: string[]) =>
   typeof value === "object" && value !== null && methods.every((m) => typeof (value as Record<string, unknown>)[m] === "function");
@@ -365,7 +371,7 @@ export function meteredEnv(env: Env): Env {
     const bindings: Record<string, unknown> = { ...env };
     for (const [name, binding] of Object.entries(env)) {
       if (has(binding, "idFromName", "getByName")) {
-        bindings[name] = meteredNamespace(binding as DurableObjectNamespace, { holdForVerdict: name !== RATE_LIMITER_BINDING });
+        bindings[name] = meteredNamespace(binding as DurableObjectNamespace, { holdForVerdict: !UNHELD_BINDINGS.has(name) });
       } else if (has(binding, "send", "sendBatch")) {
         bindings[name] = heldQueue(binding as Queue<unknown>);
       }

@@ -25,8 +25,20 @@ export type AccountLookup =
   /** A guess from an older entry, and the directory's answer on its way (also cached when it comes). */
   | { account: Account; confirmation: Promise<Account | null> };
 
+/** Whether a request for `key` can start here: the account is trusted or can be guessed. */
+export function knowsAccount(key: string, now: number): boolean {
+  const hit = entries.get(key);
+  return hit !== undefined && hit.guessUntil > now;
+}
+
+/** The account cached under `key` while it is trusted. */
+export const trustedAccount = (key: string, now: number): Account | undefined => {
+  const hit = entries.get(key);
+  return hit && hit.trustedUntil > now ? hit.account : undefined;
+};
+
 /** Caches what the directory answered (misses are not kept, so a new account or key works at once). */
-function remember(key: string, account: Account | null, now: number): void {
+export function remember(key: string, account: Account | null, now: number): void {
   entries.delete(key);
   if (!account) return;
   if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);

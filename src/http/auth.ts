@@ -9,7 +9,8 @@ import { holdWritesUntil, setDataShard } from "../db/request-scope";
 import type { Account } from "../db/schema";
 import { shardD1 } from "../db/shards";
 import type { AppEnv, Surface } from "../env";
-import { apiKeyCacheKey, lookUpAccount, subdomainCacheKey, type AccountLookup } from "./account-cache";
+import { apiKeyCacheKey, knowsAccount, lookUpAccount, subdomainCacheKey, type AccountLookup } from "./account-cache";
+import { answerBesideDatabase, forwardsUnknownAccounts, tellAccount } from "./near-database";
 import { ApiError } from "./errors";
 import { secretsEqual, sha256Hex } from "./secrets";
 
@@ -48,8 +49,10 @@ export const privateAuth = createMiddleware<AppEnv>(async (c, next) => {
   if (!key) throw unauthorized("Authentication required: send your API key as 'Authorization: Bearer <key>'.");
   const hash = await sha256Hex(key);
   // Looked up by the key's SHA-256, never the key: equality of hashes leaks nothing about the key.
-  const found = await lookUpAccount(apiKeyCacheKey(hash), c.var.now, () => accountOfKeyHash(c.env, hash));
-  await onAccount(c, next, found, checkKeyAccount, "private_api");
+  const cacheKey = apiKeyCacheKey(hash);
+  if (!knowsAccount(cacheKey, c.var.now) && forwardsUnknownAccounts(c)) return answerBesideDatabase(c, cacheKey);
+  const found = await lookUpAccount(cacheKey, c.var.now, () => accountOfKeyHash(c.env, hash));
+  await onAccount(c, next, cacheKey, found, checkKeyAccount, "private_api");
 });
 /** The subdomain a public request names: `<subdomain>.<ROOT_DOMAIN>`, else DEFAULT_SUBDOMAIN. */
 function subdomainOf(host: string | undefined, rootDomain: string, fallback?: string): string | null {
@@ -73,8 +76,10 @@ export const publicAccount = createMiddleware<AppEnv>(async (c, next) => {
       error: `Nothing is served at this path on this host. The private API is under /api/v1 (with an API key); each account's public booking site is at <subdomain>.${ROOT_DOMAIN}, e.g. http://demo.${ROOT_DOMAIN}${portOf(c.req.url)}/services.`,
     });
   }
-  const found = await lookUpAccount(subdomainCacheKey(subdomain), c.var.now, () => accountOfSubdomain(c.env, subdomain));
-  await onAccount(c, next, found, checkSiteAccount, "public_api");
+  const cacheKey = subdomainCacheKey(subdomain);
+  if (!knowsAccount(cacheKey, c.var.now) && forwardsUnknownAccounts(c)) return answerBesideDatabase(c, cacheKey);
+  const found = await lookUpAccount(cacheKey, c.var.now, () => accountOfSubdomain(c.env, subdomain));
+  await onAccount(c, next, cacheKey, found, checkSiteAccount, "public_api");
 });
 
 function checkSiteAccount(account: Account | null): asserts account is Account {
@@ -91,6 +96,7 @@ function checkSiteAccount(account: Account | null): asserts account is Account {
 async function onAccount(
   c: Context<AppEnv>,
   next: () => Promise<void>,
+  cacheKey: string,
   found: AccountLookup,
   check: (account: Account | null) => asserts account is Account,
   surface: Surface,
@@ -98,7 +104,9 @@ async function onAccount(
   if (!found.confirmation) {
     check(found.account);
     enterAccount(c, found.account, surface);
-    return next();
+    await next();
+    tellAccount(c, cacheKey, found.account);
+    return;
   }
   const guess = found.account;
   const confirmed = found.confirmation.then((account) => {
@@ -109,7 +117,7 @@ async function onAccount(
   } catch {
     // A guess that would be refused is not acted on: the directory decides.
     await confirmed.catch(() => undefined);
-    return onAccount(c, next, { account: await found.confirmation }, check, surface);
+    return onAccount(c, next, cacheKey, { account: await found.confirmation }, check, surface);
   }
   holdWritesUntil(confirmed);
   const again = c.req.raw.clone();

@@ -1,0 +1,73 @@
+// A request whose account the isolate does not know is answered by a NearDatabase object beside
+// the database: the Worker waits once (a read) or for the limiter and once (a write), and learns
+// the account for the next request (http/near-database.ts, durable-objects/near-database.ts).
+import { createExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { buildApp } from "../../src/app";
+import { rateLimitWith, type RateLimiter } from "../../src/http/rate-limit";
+import { client, env, newAccount, publicSite } from "../support/api";
+import { costOf } from "../support/server-timing";
+
+const count = async (sql: string, ...values: unknown[]) =>
+  ((await env.DB.prepare(sql).bind(...values).first<{ n: number }>())!).n;
+
+describe("the first request of an account the isolate does not know", () => {
+  it("a private read: one wait, on the object; the next request is answered here", async () => {
+    const { api } = await newAccount();
+    const first = await api.get("/client");
+    expect(first.status).toBe(200);
+    expect(first.body.client.name).toMatch(/^Account/);
+    expect(costOf(first.headers)).toMatchObject({ roundTrips: 0, waits: 1, doWaits: 1 });
+    // The object's word for the account stays between it and the Worker.
+    expect([...first.headers.keys()].filter((name) => name.startsWith("x-near"))).toEqual([]);
+    // Known now: no object, no directory read (GET /client reads nothing else).
+    const second = await api.get("/client");
+    expect(costOf(second.headers)).toMatchObject({ roundTrips: 0, doCalls: 2 });
+  });
+
+  it("a private write: made once, within two waits (the limiter's verdict, then the object)", async () => {
+    const { api, account } = await newAccount();
+    const res = await api.post("/resources", { resource: { title: "First" } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(costOf(res.headers).waits).toBeLessThanOrEqual(2);
+    expect(await count("SELECT count(*) AS n FROM resources WHERE account_id = ?", account.id)).toBe(1);
+  });
+
+  it("a key that opens nothing: 401 from the object, and nothing learnt", async () => {
+    const stranger = client(`not-a-key-${crypto.randomUUID()}`);
+    for (let i = 0; i < 2; i++) {
+      const refused = await stranger.get("/client");
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="api"');
+      // Asked again: still unknown here, so still the object's to answer.
+      expect(costOf(refused.headers)).toMatchObject({ roundTrips: 0, doWaits: 1 });
+    }
+  });
+
+  it("a write the limiter refuses is never forwarded: 429 and nothing written", async () => {
+    const { account } = await newAccount();
+    const refusing: RateLimiter = {
+      limit: async (_key, policy) => ({ allowed: false, limit: policy.limit, remaining: 0, resetSeconds: 7 }),
+      refund: async () => undefined,
+    };
+    const app = buildApp({ rateLimit: rateLimitWith(() => refusing), forwardUnknownAccounts: true });
+    const site = await app.fetch(new Request(`http://${account.subdomain}.localhost/bookings`, {
+      method: "POST",
+      headers: { "user-agent": "tests", "cf-connecting-ip": "203.0.113.71", "content-type": "application/json" },
+      body: JSON.stringify({ booking: { service_id: 1, booked_from: "2031-01-06 10:00", booked_to: "2031-01-06 11:00", person_attributes: { name: "Over", email: "over@example.com" } } }),
+    }), env, createExecutionContext());
+    expect(site.status).toBe(429);
+    // The limiter here is not an object: a call counted would be the forward.
+    expect(costOf(site.headers).doCalls).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM people WHERE account_id = ?", account.id)).toBe(0);
+  });
+
+  it("a booking site's services, page and widget script: one wait each", async () => {
+    for (const path of ["/services", "/", "/widget.js"]) {
+      const { account } = await newAccount();
+      const res = await publicSite(account.subdomain).get(path);
+      expect(res.status, path).toBe(200);
+      expect(costOf(res.headers), path).toMatchObject({ waits: 1, doWaits: 1 });
+    }
+  });
+});
