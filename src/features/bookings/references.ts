@@ -1,5 +1,6 @@
 // The rows a booking input names (service, resource, event) as the account holds them, with
 // 400s on the attribute that names a missing or unusable one; input, not path, so never 404.
+// An update reads the booking it changes in the same batch (`updateReferences`): its 404.
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { QueryBuilder } from "drizzle-orm/sqlite-core";
 import { bookings, events, resources, services, type Booking, type Event, type Resource, type Service } from "../../db/schema";
