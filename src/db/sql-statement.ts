@@ -1,7 +1,5 @@
-// Raw SQL statements as D1 binds them: the shape the CapacityGuard runs, how a column value is
-// bound, and Drizzle conditions rendered to text so raw statements reuse them instead of copies.
-import type { SQL } from "drizzle-orm";
-import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+// Raw SQL statements as D1 binds them: the shape the CapacityGuard runs, and how a column value is
+// bound. Drizzle conditions that raw statements reuse are rendered once (db/fixed-statement.ts).
 
 type SqlValue = string | number | null;
 
@@ -24,12 +22,4 @@ export function toSqlRow(values: object): Record<string, SqlValue> {
     if (value !== undefined) row[column] = toSqlValue(value);
   }
   return row;
-}
-
-const dialect = new SQLiteSyncDialect();
-
-/** A Drizzle condition as text and parameters; columns come out table-qualified ("bookings"."state"). */
-export function toStatement(condition: SQL): SqlStatement {
-  const { sql, params } = dialect.sqlToQuery(condition);
-  return { sql, params: params.map(toSqlValue) };
 }

@@ -55,6 +55,30 @@ describe("POST /api/v1/bookings under concurrency", () => {
     }
   });
 
+  it("lets exactly one of 20 bookings moved at once into a capacity-1 slot, and three into a capacity-3 one", async () => {
+    for (const capacity of [1, 3]) {
+      const resource = await make.resource({ capacity });
+      const moving = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+        make.booking(slot(resource.id, `2030-01-${String(10 + Math.floor(i / capacity)).padStart(2, "0")} 08:00`, `2030-01-${String(10 + Math.floor(i / capacity)).padStart(2, "0")} 09:00`))));
+      const results = await Promise.all(moving.map((b) =>
+        api.put(`/bookings/${b.id}`, { booking: { booked_from: "2030-01-07 12:00", booked_to: "2030-01-07 13:00" } })));
+      expect(results.filter((r) => r.status === 200)).toHaveLength(capacity);
+      expect(results.find((r) => r.status === 400)!.body).toEqual({ booked_from: ["is not available: the resource is fully booked at this time"] });
+      const atNoon = await env.DB.prepare("SELECT COUNT(*) AS n FROM bookings WHERE resource_id = ? AND booked_from = ?")
+        .bind(resource.id, Date.parse("2030-01-07T11:00:00Z")).first<{ n: number }>("n");
+      expect(atNoon).toBe(capacity);
+    }
+  });
+
+  it("lets exactly one of 10 bookings on other resources moved at once onto a capacity-1 resource's slot", async () => {
+    const target = await make.resource();
+    const moving = await Promise.all(Array.from({ length: 10 }, async () => make.booking(slot((await make.resource()).id))));
+    const results = await Promise.all(moving.map((b) => api.put(`/bookings/${b.id}`, { booking: { resource_id: target.id } })));
+    expect(statuses(results)).toEqual([200, ...Array(9).fill(400)]);
+    expect((await api.get(`/bookings?resource_id=${target.id}`)).body).toHaveLength(1);
+    expect(await slotAtTen(target.id)).toMatchObject({ free: 0, available_resources: [], maximum_capacity: 1 });
+  });
+
   it("frees the slot of an unverified booking the moment it expires, before any sweep", async () => {
     const resource = (await must(manual.post("/resources", { resource: { title: "R" } }))).resource;
     const pending = (await must(manual.post("/bookings", { booking: { ...slot(resource.id), person_attributes: { email: "a@example.com" } }, confirm: false }))).booking;

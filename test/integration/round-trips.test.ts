@@ -228,6 +228,17 @@ describe("Server-Timing round trips of booking writes (warm isolate)", () => {
     expect(costOf(res.headers)).toMatchObject({ roundTrips: 2, doCalls: 2 });
   });
 
+  // Before issue 33: 6 for a title, 6 and the guard for a move (update-waits.test.ts has every kind).
+  it("PUT /bookings/{id}: the booking with its references in one batch, then one D1 batch, or the guard's for a move", async () => {
+    const created = await api.post("/bookings", { booking: { resource_id: room.id, service_id: cut.id, ...nextSlot() } });
+    const titled = await api.put(`/bookings/${created.body.booking.id}`, { booking: { title: "Renamed" } });
+    expect(titled.status, JSON.stringify(titled.body)).toBe(200);
+    expect(costOf(titled.headers)).toMatchObject({ roundTrips: 2, doCalls: 2, waits: 2 });
+    const moved = await api.put(`/bookings/${created.body.booking.id}`, { booking: nextSlot() });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(costOf(moved.headers)).toMatchObject({ roundTrips: 1, doCalls: 3, waits: 2 });
+  });
+
   it("PUT /bookings/{id}/status: one round trip", async () => {
     const created = await api.post("/bookings", { booking: { resource_id: room.id, service_id: cut.id, ...nextSlot() } });
     const res = await api.put(`/bookings/${created.body.booking.id}/status`, { booking: { status: "arrived" } });

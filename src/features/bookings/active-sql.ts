@@ -3,8 +3,10 @@
 // domain/booking-states.ts (effectiveState, isActive); test/integration/booking-states-sql.test.ts
 // runs both over every state × expiry and demands the same answer.
 import { sql, type Placeholder, type SQL } from "drizzle-orm";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { bookings, slotHolds } from "../../db/schema";
-import { toStatement, type SqlStatement } from "../../db/sql-statement";
+import { fixedStatement, paramsOf, type FixedStatement } from "../../db/fixed-statement";
+import type { SqlStatement } from "../../db/sql-statement";
 import type { BookingState } from "../../domain/booking-states";
 
 /** Now, or a placeholder for it in a statement rendered once (db/fixed-statement.ts). */
@@ -35,8 +37,21 @@ export const inEffectiveStates = (states: readonly BookingState[], now: number):
  */
 export const isActiveSql = (now: Instant): SQL => sql`(${bookings.active} = 1 AND NOT ${lapsedSql(now)})`;
 
+const dialect = new SQLiteSyncDialect();
+/**
+ * A condition on `now` as text rendered once per isolate, then bound per call (db/fixed-statement.ts):
+ * the guarded writes and the refusal reads add these on every create, move and hold.
+ */
+const withNow = (condition: (now: Placeholder) => SQL) => {
+  const fixed: FixedStatement<"now"> = fixedStatement(() => ({ toSQL: () => dialect.sqlToQuery(condition(sql.placeholder("now"))) }));
+  return (now: number): SqlStatement => ({ sql: fixed.sql, params: paramsOf(fixed, { now }) });
+};
+
 /** The same condition as text, for the raw statements of capacity-sql.ts and events/writes.ts. */
-export const holdsCapacity = (now: number): SqlStatement => toStatement(isActiveSql(now));
+export const holdsCapacity = withNow(isActiveSql);
+
+/** `lapsesLaterSql` as text, for the refusal memo's raw reads. */
+export const lapsesLater = withNow(lapsesLaterSql);
 
 /**
  * A slot hold that takes capacity now (docs/decisions/holds.md): not released or converted, and
@@ -45,4 +60,4 @@ export const holdsCapacity = (now: number): SqlStatement => toStatement(isActive
 export const liveHoldSql = (now: Instant): SQL => sql`(${slotHolds.ended_at} IS NULL AND ${slotHolds.expires_at} > ${now})`;
 
 /** The same condition as text, for the raw statements of capacity-sql.ts. */
-export const liveHold = (now: number): SqlStatement => toStatement(liveHoldSql(now));
+export const liveHold = withNow(liveHoldSql);

@@ -13,7 +13,7 @@ import {
   applyPersonFill, isUniqueViolation, lookUpPerson, newPersonColumns, personError, personFillStatement, personTakenMeanwhile, plannedPerson,
   type PersonPlan,
 } from "./person-link";
-import { getBookingWithRelated, insertedBookingFrom, insertedBookingReads } from "./queries";
+import { bookingFromReads, getBookingWithRelated, insertedBookingReads } from "./queries";
 import { EVENT_FULL, FULLY_BOOKED, placeSlot, type Candidate, type Placement } from "./placement";
 import { instantOf, reminderBefore } from "./references";
 import { knownFull, type MemoSlot } from "./refusal-memo";
@@ -182,7 +182,7 @@ export async function insertDraft(deps: Deps, draft: BookingDraft, extra: Bookin
 export async function insertDraftAndRead(deps: Deps, draft: BookingDraft, extra: BookingColumns = {}): Promise<Booking> {
   const fill = personFillStatement(deps, draft.plan);
   const { id, reads } = await writeDraft(deps, draft, extra, fill ? undefined : insertedBookingReads(deps));
-  if (!fill) return insertedBookingFrom(id, reads) ?? getBookingWithRelated(deps, id);
+  if (!fill) return bookingFromReads(id, reads) ?? getBookingWithRelated(deps, id);
   try {
     return await getBookingWithRelated(deps, id, fill);
   } catch (error) {

@@ -16,8 +16,9 @@ interface Guard {
 }
 
 /**
- * The person a create inserts in the same transaction as its booking: the largest id of the
- * people table once that insert ran (ids only grow: AUTOINCREMENT, and a transaction runs alone).
+ * The person a create or an update inserts in the same transaction as its booking's write: the
+ * largest id of the people table once that insert ran (ids only grow: AUTOINCREMENT, and a
+ * transaction runs alone).
  */
 const INSERTED_PERSON = "(SELECT MAX(id) FROM people)";
 
@@ -39,47 +40,51 @@ export function insertBookingStatement(values: BookingColumns, guard?: Guard, op
 }
 
 /**
- * A create's new person, inserted only when its booking fits: the same condition as the booking's
- * insert that follows it in the batch, over the same rows (a person changes no booking or event),
- * so both go in or neither does and a refused create leaves no person behind.
+ * A new person inserted only when `condition` holds: the condition of the booking's write that
+ * follows it in the batch, over the same rows (a person changes no booking or event), so both go
+ * in or neither does and a refused write leaves no person behind.
  */
-export function insertPersonStatement(values: Record<string, unknown>, guard?: Guard): SqlStatement {
+export function insertPersonStatement(values: Record<string, unknown>, condition: SqlStatement | null): SqlStatement {
   const row = toSqlRow(values);
   const columns = Object.keys(row);
-  const fits = guard ? fitsCondition(guard.scope, guard.window) : null;
   return {
-    sql: `INSERT INTO people (${columns.join(", ")}) SELECT ${columns.map(() => "?").join(", ")}${fits ? ` WHERE ${fits.sql}` : ""} RETURNING id`,
-    params: [...Object.values(row), ...(fits?.params ?? [])],
+    sql: `INSERT INTO people (${columns.join(", ")}) SELECT ${columns.map(() => "?").join(", ")}${condition ? ` WHERE ${condition.sql}` : ""} RETURNING id`,
+    params: [...Object.values(row), ...(condition?.params ?? [])],
   };
+}
+
+interface UpdateTarget {
+  id: number;
+  accountId: number;
+  expectedState: string;
 }
 
 /**
  * Compare-and-swap update: changes the booking only while it is still in `expectedState`, and,
- * with a guard, only while the new time/resource/count fits.
+ * with a guard, only while the new time/resource/count fits. With `personInserted`, its person is
+ * the one inserted just before it in the same batch, whatever `values.person_id` says.
  */
-export function updateBookingStatement(
-  target: { id: number; accountId: number; expectedState: string },
-  values: BookingColumns,
-  guard?: Guard,
-): SqlStatement {
-  const row = toSqlRow(values);
+export function updateBookingStatement(target: UpdateTarget, values: BookingColumns, guard?: Guard, opts: { personInserted?: boolean } = {}): SqlStatement {
+  const row = toSqlRow(opts.personInserted ? { ...values, person_id: undefined } : values);
   const fits = guard ? fitsCondition(guard.scope, { ...guard.window, excludeBookingId: target.id }) : null;
+  const sets = [...Object.keys(row).map((c) => `${c} = ?`), ...(opts.personInserted ? [`person_id = ${INSERTED_PERSON}`] : [])];
   return {
-    sql: `UPDATE bookings SET ${Object.keys(row).map((c) => `${c} = ?`).join(", ")}
+    sql: `UPDATE bookings SET ${sets.join(", ")}
           WHERE id = ? AND account_id = ? AND state = ?${fits ? ` AND ${fits.sql}` : ""} RETURNING id`,
     params: [...Object.values(row), target.id, target.accountId, target.expectedState, ...(fits?.params ?? [])],
   };
 }
 
-/** Runs the statement; through the scope's guard when there is one. Returns the booking id, or null. */
-export async function runWrite(deps: Pick<Deps, "env" | "account" | "capacityGuard">, statement: SqlStatement, scope?: CapacityScope): Promise<number | null> {
-  if (scope) {
-    const result = await deps.capacityGuard.apply(scope, { statements: [statement] });
-    followBookmark(result.shard, result.bookmark);
-    return result.applied ? Number(result.rows[0][0]?.id) : null;
-  }
-  const row = await accountD1(deps).prepare(statement.sql).bind(...statement.params).first<{ id: number }>();
-  return row?.id ?? null;
+/**
+ * True exactly when `updateBookingStatement(target, …, guard)` would change the booking, for a
+ * statement before it in the same batch (an update's new person).
+ */
+function updateAppliesCondition(target: UpdateTarget, guard?: Guard): SqlStatement {
+  const fits = guard ? fitsCondition(guard.scope, { ...guard.window, excludeBookingId: target.id }) : null;
+  return {
+    sql: `EXISTS (SELECT 1 FROM bookings WHERE id = ? AND account_id = ? AND state = ?)${fits ? ` AND ${fits.sql}` : ""}`,
+    params: [target.id, target.accountId, target.expectedState, ...(fits?.params ?? [])],
+  };
 }
 
 /**
@@ -126,7 +131,7 @@ export interface CreateResult {
 export async function runCreate(deps: Pick<Deps, "env" | "account" | "capacityGuard">, write: CreateWrite): Promise<CreateResult | null> {
   const { slot } = write;
   const statements: SqlStatement[] = [];
-  const personAt = write.person ? statements.push(insertPersonStatement(write.person, slot)) - 1 : -1;
+  const personAt = write.person ? statements.push(insertPersonStatement(write.person, slot ? fitsCondition(slot.scope, slot.window) : null)) - 1 : -1;
   const bookingAt = statements.push(insertBookingStatement(write.booking, slot, { personInserted: personAt >= 0 })) - 1;
   if (write.convertsHold) statements.push(convertHoldStatement(write.convertsHold));
   const memoAt = statements.length;
@@ -151,4 +156,47 @@ export async function runCreate(deps: Pick<Deps, "env" | "account" | "capacityGu
   const id = Number(rows[bookingAt][0]?.id);
   const personId = personAt >= 0 ? Number(rows[personAt][0]?.id) : undefined;
   return { id, personId, reads: rows.slice(readsAt) };
+}
+
+/** What an update writes in one transaction: the booking's change, and the person it links to when new or filled. */
+export interface UpdateWrite {
+  target: UpdateTarget;
+  booking: BookingColumns;
+  /** The capacity the change takes, checked in the statement and run by its scope's guard; none: no new capacity. */
+  guard?: Guard;
+  /** A new person's columns: inserted just before the booking's change, only when the change applies. */
+  person?: Record<string, unknown>;
+  /** A statement run right after the booking's change that must carry `changes() = 1` (a matched person's fill). */
+  after?: SqlStatement;
+  /** Reads run last in the same transaction whether or not the change applied (the booking with its related rows). */
+  reads: SqlStatement[];
+}
+
+export interface UpdateResult {
+  applied: boolean;
+  /** The rows of `reads`, in order: the booking as it is after the batch, changed or not. */
+  reads: SqlRow[][];
+}
+
+/**
+ * An update's writes and its read-back in one D1 batch (one transaction): through the guard of
+ * the capacity it takes, or straight to D1 when it takes none. Not applied when the booking left
+ * its state or the change does not fit; then nothing was written, and `reads` say why.
+ */
+export async function runUpdate(deps: Pick<Deps, "env" | "account" | "capacityGuard">, write: UpdateWrite): Promise<UpdateResult> {
+  const { target, guard } = write;
+  const statements: SqlStatement[] = [];
+  if (write.person) statements.push(insertPersonStatement(write.person, updateAppliesCondition(target, guard)));
+  const bookingAt = statements.push(updateBookingStatement(target, write.booking, guard, { personInserted: Boolean(write.person) })) - 1;
+  if (write.after) statements.push(write.after);
+  const readsAt = statements.length;
+  statements.push(...write.reads);
+  if (guard) {
+    const result = await deps.capacityGuard.apply(guard.scope, { statements, atomic: true, appliedBy: bookingAt });
+    followBookmark(result.shard, result.bookmark);
+    return { applied: result.applied, reads: result.rows.slice(readsAt) };
+  }
+  const d1 = accountD1(deps);
+  const results = await d1.batch(statements.map((s) => d1.prepare(s.sql).bind(...s.params)));
+  return { applied: (results[bookingAt].results ?? []).length > 0, reads: results.slice(readsAt).map((r) => (r.results ?? []) as SqlRow[]) };
 }

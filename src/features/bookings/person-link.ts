@@ -5,7 +5,7 @@ import { QueryBuilder, SQLiteSyncDialect, unionAll, type SQLiteColumn } from "dr
 import { bindFixed, fixedStatement } from "../../db/fixed-statement";
 import { everyColumn, jsonRow } from "../../db/json-row";
 import { people, type Person } from "../../db/schema";
-import { accountD1 } from "../../db/shards";
+import { toSqlRow, type SqlStatement } from "../../db/sql-statement";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
 import {
@@ -151,17 +151,6 @@ export function lookUpPerson(
   };
 }
 
-/** Decides the link without writing anything, so a refused booking leaves people untouched: one round trip at most. */
-export async function planPerson(
-  deps: Deps,
-  input: { person_id?: number | null; person_attributes?: Record<string, unknown> },
-): Promise<PersonPlan> {
-  const lookup = lookUpPerson(deps, input);
-  const d1 = accountD1(deps);
-  const statements = lookup.reads(d1);
-  return lookup.decide(statements.length > 0 ? await d1.batch(statements) : []);
-}
-
 /** The person as it will be once the plan is applied (what verification checks). */
 export function plannedPerson(plan: PersonPlan): PersonValues | null {
   if (plan.kind === "none") return null;
@@ -178,35 +167,12 @@ export const personTakenMeanwhile = () =>
 
 const PEOPLE_COLUMNS = getTableColumns(people);
 
-/** The planned new person's row as a create inserts it beside its booking (guarded-write.ts, `runCreate`); undefined for any other plan. */
+/** The planned new person's row as a create or an update inserts it beside its booking (guarded-write.ts); undefined for any other plan. */
 export function newPersonColumns({ account, now }: Pick<Deps, "account" | "now">, plan: PersonPlan): Record<string, unknown> | undefined {
   if (plan.kind !== "new") return undefined;
   // Only the table's columns, as Drizzle's insert would take them (the statement is raw SQL).
   const values = Object.entries(plan.values).filter(([key]) => key in PEOPLE_COLUMNS);
   return { ...Object.fromEntries(values), account_id: account.id, created_at: now, updated_at: now };
-}
-
-/** Creates the planned new person; the booking needs its id. */
-export async function createPlannedPerson({ db, account, now }: Deps, plan: PersonPlan): Promise<number | null> {
-  if (plan.kind === "none") return null;
-  if (plan.kind === "existing") return plan.person.id;
-  try {
-    const [row] = await db
-      .insert(people)
-      .values({ ...plan.values, account_id: account.id, created_at: now, updated_at: now })
-      .returning({ id: people.id });
-    return row.id;
-  } catch (error) {
-    // Another request took an identifier between the check and the insert.
-    if (isUniqueViolation(error)) throw personTakenMeanwhile();
-    throw error;
-  }
-}
-
-/** Undoes `createPlannedPerson` when the booking was refused: nothing references the new row yet. */
-export async function discardPlannedPerson({ db, account }: Deps, plan: PersonPlan, id: number | null): Promise<void> {
-  if (plan.kind !== "new" || id === null) return;
-  await db.delete(people).where(and(eq(people.id, id), eq(people.account_id, account.id)));
 }
 
 /** The update filling a matched person's empty attributes, or none; run only once the booking exists. */
@@ -216,6 +182,22 @@ export function personFillStatement({ db, account, now }: Deps, plan: PersonPlan
     .update(people)
     .set({ ...plan.fill, updated_at: now })
     .where(and(eq(people.id, plan.person.id), eq(people.account_id, account.id)));
+}
+
+/**
+ * The fill as the statement right after an update's write in its batch (guarded-write.ts,
+ * `runUpdate`): it changes the person only when that write changed the booking (`changes()` is
+ * the last statement's own count; a trigger's writes do not count). `OR IGNORE` skips the fill
+ * when another request took one of its identifiers meanwhile, as `applyPersonFill` does, rather
+ * than undoing the booking's change with the batch.
+ */
+export function personFillAfterWrite({ account, now }: Pick<Deps, "account" | "now">, plan: PersonPlan): SqlStatement | undefined {
+  if (plan.kind !== "existing" || Object.keys(plan.fill).length === 0) return undefined;
+  const row = toSqlRow({ ...Object.fromEntries(Object.entries(plan.fill).filter(([key]) => key in PEOPLE_COLUMNS)), updated_at: now });
+  return {
+    sql: `UPDATE OR IGNORE people SET ${Object.keys(row).map((c) => `${c} = ?`).join(", ")} WHERE id = ? AND account_id = ? AND changes() = 1`,
+    params: [...Object.values(row), plan.person.id, account.id],
+  };
 }
 
 /** Fills a matched person's empty attributes once the booking exists. */

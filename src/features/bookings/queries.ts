@@ -221,54 +221,65 @@ export async function getBookingWithRelated(deps: Deps, id: number, before?: Bat
 }
 
 /**
- * The booking a create inserted earlier in the same batch (one transaction, so the largest id of
- * the bookings table: ids only grow) and its related rows, as `relatedQueries` reads them: raw
- * statements for the create's guarded batch (guarded-write.ts, `runCreate`), each row one JSON
- * text (db/json-row.ts) so it comes back as Drizzle's select of every column gives it.
+ * A booking and its related rows, as `relatedQueries` reads them, as raw statements for a write's
+ * own batch: the booking a create inserted earlier in it (one transaction, so the largest id of
+ * the bookings table: ids only grow; guarded-write.ts, `runCreate`), or the booking an update
+ * names (`runUpdate`). Each row is one JSON text (db/json-row.ts), so it comes back as Drizzle's
+ * select of every column gives it. Rendered once per isolate and per kind (db/fixed-statement.ts).
  */
-const insertedBookingRow = jsonRow(bookings, everyColumn(bookings));
-const insertedPersonRow = jsonRow(people, everyColumn(people));
-const insertedResourceRow = jsonRow(resources, everyColumn(resources));
-const insertedServiceRow = jsonRow(services, everyColumn(services));
-const insertedEventRow = jsonRow(events, everyColumn(events));
-const insertedQb = new QueryBuilder();
-const insertedAccount = sql.placeholder("accountId");
-const insertedNow = sql.placeholder("now") as unknown as number;
-const justInserted = () => and(eq(bookings.account_id, insertedAccount), eq(bookings.id, sql`(SELECT MAX(id) FROM bookings)`));
-const insertedColumn = (c: SQLiteColumn) => insertedQb.select({ id: c }).from(bookings).where(justInserted());
-type InsertedKey = "accountId" | "now";
-const INSERTED_READS: FixedStatement<InsertedKey>[] = [
-  fixedStatement(() => insertedQb.select({ row: insertedBookingRow.field.as("row") }).from(bookings).where(justInserted()).limit(1)),
-  fixedStatement(() => insertedQb.select({ row: insertedPersonRow.field.as("row") }).from(people)
-    .where(and(eq(people.account_id, insertedAccount), inArray(people.id, insertedColumn(bookings.person_id))))),
-  fixedStatement(() => insertedQb.select({ row: insertedResourceRow.field.as("row") }).from(resources)
-    .where(and(eq(resources.account_id, insertedAccount), inArray(resources.id, insertedColumn(bookings.resource_id))))),
-  fixedStatement(() => insertedQb.select({ row: insertedServiceRow.field.as("row") }).from(services)
-    .where(and(eq(services.account_id, insertedAccount), inArray(services.id, insertedColumn(bookings.service_id))))),
-  fixedStatement(() => insertedQb.select({ row: insertedEventRow.field.as("row") }).from(events)
-    .where(and(eq(events.account_id, insertedAccount), inArray(events.id, insertedColumn(bookings.event_id))))),
-  fixedStatement(() => insertedQb.select({ event_id: bookings.event_id, booked: sql<number>`SUM(${bookings.count})`.as("booked") }).from(bookings)
-    .where(and(eq(bookings.account_id, insertedAccount), inArray(bookings.event_id, insertedColumn(bookings.event_id)), isActiveSql(insertedNow)))
-    .groupBy(bookings.event_id)),
-];
+const readBackBookingRow = jsonRow(bookings, everyColumn(bookings));
+const readBackPersonRow = jsonRow(people, everyColumn(people));
+const readBackResourceRow = jsonRow(resources, everyColumn(resources));
+const readBackServiceRow = jsonRow(services, everyColumn(services));
+const readBackEventRow = jsonRow(events, everyColumn(events));
+const readBackQb = new QueryBuilder();
+const readBackAccount = sql.placeholder("accountId");
+const readBackNow = sql.placeholder("now") as unknown as number;
 
-/** The reads of `insertedBookingFrom`, bound for this request. */
+function readsOfBooking<K extends string>(bookingId: () => SQL): FixedStatement<K | "accountId" | "now">[] {
+  const which = () => and(eq(bookings.account_id, readBackAccount), eq(bookings.id, bookingId()));
+  const column = (c: SQLiteColumn) => readBackQb.select({ id: c }).from(bookings).where(which());
+  return [
+    fixedStatement(() => readBackQb.select({ row: readBackBookingRow.field.as("row") }).from(bookings).where(which()).limit(1)),
+    fixedStatement(() => readBackQb.select({ row: readBackPersonRow.field.as("row") }).from(people)
+      .where(and(eq(people.account_id, readBackAccount), inArray(people.id, column(bookings.person_id))))),
+    fixedStatement(() => readBackQb.select({ row: readBackResourceRow.field.as("row") }).from(resources)
+      .where(and(eq(resources.account_id, readBackAccount), inArray(resources.id, column(bookings.resource_id))))),
+    fixedStatement(() => readBackQb.select({ row: readBackServiceRow.field.as("row") }).from(services)
+      .where(and(eq(services.account_id, readBackAccount), inArray(services.id, column(bookings.service_id))))),
+    fixedStatement(() => readBackQb.select({ row: readBackEventRow.field.as("row") }).from(events)
+      .where(and(eq(events.account_id, readBackAccount), inArray(events.id, column(bookings.event_id))))),
+    fixedStatement(() => readBackQb.select({ event_id: bookings.event_id, booked: sql<number>`SUM(${bookings.count})`.as("booked") }).from(bookings)
+      .where(and(eq(bookings.account_id, readBackAccount), inArray(bookings.event_id, column(bookings.event_id)), isActiveSql(readBackNow)))
+      .groupBy(bookings.event_id)),
+  ];
+}
+
+const INSERTED_READS = readsOfBooking<never>(() => sql`(SELECT MAX(id) FROM bookings)`);
+const BY_ID_READS = readsOfBooking<"id">(() => sql`${sql.placeholder("id")}`);
+
+/** The reads of `bookingFromReads` for the booking a create's batch inserted, bound for this request. */
 export const insertedBookingReads = ({ account, now }: Deps): SqlStatement[] =>
   INSERTED_READS.map((statement) => ({ sql: statement.sql, params: paramsOf(statement, { accountId: account.id, now }) }));
+
+/** The reads of `bookingFromReads` for booking `id`, bound for this request: after an update in its batch. */
+export const bookingReads = ({ account, now }: Deps, id: number): SqlStatement[] =>
+  BY_ID_READS.map((statement) => ({ sql: statement.sql, params: paramsOf(statement, { accountId: account.id, now, id }) }));
 
 type JsonRows = Record<string, unknown>[] | undefined;
 const decodeAll = <R>(row: { decode(text: string): R }, rows: JsonRows): R[] => (rows ?? []).map((r) => row.decode(r.row as string));
 
 /**
- * The booking and its related rows from the rows of `insertedBookingReads`, remembered like
- * `getBookingWithRelated`'s; null unless they describe booking `id` (then the caller reads it again).
+ * The booking and its related rows from the rows of `insertedBookingReads` or `bookingReads`,
+ * remembered like `getBookingWithRelated`'s; null unless they describe booking `id` (then the
+ * caller reads it again).
  */
-export function insertedBookingFrom(id: number, [booking, p, r, s, e, booked]: JsonRows[]): Booking | null {
-  const [row] = decodeAll(insertedBookingRow, booking);
+export function bookingFromReads(id: number, [booking, p, r, s, e, booked]: JsonRows[]): Booking | null {
+  const [row] = decodeAll(readBackBookingRow, booking);
   if (!row || row.id !== id) return null;
   const counts = (booked ?? []).map((b) => ({ event_id: b.event_id as number | null, booked: b.booked === null ? null : Number(b.booked) }));
   relatedOfBooking.set(row, relatedFrom([
-    decodeAll(insertedPersonRow, p), decodeAll(insertedResourceRow, r), decodeAll(insertedServiceRow, s), decodeAll(insertedEventRow, e), counts,
+    decodeAll(readBackPersonRow, p), decodeAll(readBackResourceRow, r), decodeAll(readBackServiceRow, s), decodeAll(readBackEventRow, e), counts,
   ]));
   return row;
 }

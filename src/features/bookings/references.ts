@@ -1,8 +1,9 @@
 // The rows a booking input names (service, resource, event) as the account holds them, with
 // 400s on the attribute that names a missing or unusable one; input, not path, so never 404.
+// An update reads the booking it changes in the same batch (`updateReferences`): its 404.
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { QueryBuilder } from "drizzle-orm/sqlite-core";
-import { events, resources, services, type Event, type Resource, type Service } from "../../db/schema";
+import { bookings, events, resources, services, type Booking, type Event, type Resource, type Service } from "../../db/schema";
 import type { Deps } from "../../env";
 import { providerResourcesQuery } from "../providers/queries";
 import type { ErrorCollector } from "../../http/errors";
@@ -40,10 +41,6 @@ export async function serviceOf({ db, account }: Deps, id: number): Promise<Serv
 
 export async function resourceOf({ db, account }: Deps, id: number): Promise<Resource | undefined> {
   return db.query.resources.findFirst({ where: and(eq(resources.id, id), eq(resources.account_id, account.id)) });
-}
-
-export async function eventOf({ db, account }: Deps, id: number): Promise<Event | undefined> {
-  return db.query.events.findFirst({ where: and(eq(events.id, id), eq(events.account_id, account.id)) });
 }
 
 // A create's reads, rendered once per isolate and bound per request (db/fixed-statement.ts).
@@ -128,6 +125,66 @@ export async function bookingReferences(
     resource: resourceAt < 0 ? undefined : resourceRows(rows(resourceAt))[0],
     providers: providersAt < 0 ? [] : resourceRows(rows(providersAt)),
     version: onPrimary ? versionOf(rows(versionAt) as { version: number }[]) : undefined,
+    more: moreResults,
+  };
+}
+
+// An update's reads: the booking, and every row its change could need, found through the booking
+// by subquery, so they cost no round trip after it.
+const bookingRow = jsonRow(bookings, everyColumn(bookings));
+const ofBooking = and(eq(bookings.id, id), eq(bookings.account_id, accountId));
+const bookingById = fixedStatement<"accountId" | "id">(() => qb.select({ row: bookingRow.field.as("row") }).from(bookings).where(ofBooking));
+const bookingColumn = (column: typeof bookings.resource_id | typeof bookings.service_id | typeof bookings.event_id) =>
+  qb.select({ id: column }).from(bookings).where(ofBooking);
+/** The resource the input names (null: none) and the booking's own; likewise for the service. */
+const updateResources = fixedStatement<"accountId" | "id" | "named">(() => qb.select({ row: resourceRow.field.as("row") }).from(resources).where(
+  and(eq(resources.account_id, accountId), sql`${resources.id} IN (${sql.placeholder("named")}, ${bookingColumn(bookings.resource_id)})`),
+));
+const updateServices = fixedStatement<"accountId" | "id" | "named">(() => qb.select({ row: serviceRow.field.as("row") }).from(services).where(
+  and(eq(services.account_id, accountId), sql`${services.id} IN (${sql.placeholder("named")}, ${bookingColumn(bookings.service_id)})`),
+));
+const updateEvent = fixedStatement<"accountId" | "id">(() => qb.select({ row: eventRow.field.as("row") }).from(events).where(
+  and(eq(events.account_id, accountId), inArray(events.id, bookingColumn(bookings.event_id))),
+));
+const bookingRows = decoded(bookingRow);
+const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
+
+export interface UpdateReferences {
+  /** Undefined when the account has no such booking. */
+  booking?: Booking;
+  /** The resource the input names and the booking's own, by id. */
+  resources: Map<number, Resource>;
+  /** The service the input names and the booking's own, by id. */
+  services: Map<number, Service>;
+  /** The booking's event, for an event booking. */
+  event?: Event;
+  more: D1Result[][];
+}
+
+/**
+ * The booking an update changes, the resource and service it names (when it names one) and the
+ * booking's own resource, service and event, with `more` (the person's reads), in one round trip.
+ */
+export async function updateReferences(
+  { env, account }: Deps,
+  bookingId: number,
+  named: { resourceId: number | null; serviceId: number | null },
+  more: MoreReads[] = [],
+): Promise<UpdateReferences> {
+  const d1 = accountD1({ env, account });
+  const ids = { accountId: account.id, id: bookingId };
+  const { results, more: moreResults } = await batchWith(d1, [
+    bindFixed(d1, bookingById, ids),
+    bindFixed(d1, updateResources, { ...ids, named: named.resourceId }),
+    bindFixed(d1, updateServices, { ...ids, named: named.serviceId }),
+    bindFixed(d1, updateEvent, ids),
+  ], more);
+  const rows = rowsAt(results);
+  return {
+    booking: bookingRows(rows(0))[0],
+    resources: byId(resourceRows(rows(1))),
+    services: byId(serviceRows(rows(2))),
+    event: eventRows(rows(3))[0],
     more: moreResults,
   };
 }

@@ -7,9 +7,8 @@
 import { availabilityVersionStatement, versionOf } from "../../db/availability-version";
 import { paramsOf } from "../../db/fixed-statement";
 import type { SqlStatement } from "../../db/sql-statement";
-import { toStatement } from "../../db/sql-statement";
 import { resourceOccupants } from "../occupancy/occupants-sql";
-import { lapsesLaterSql, liveHold } from "./active-sql";
+import { lapsesLater, liveHold } from "./active-sql";
 import type { CapacityScope, CapacityWindow } from "./capacity-sql";
 
 interface Full {
@@ -65,7 +64,7 @@ export function refusalReads(slot: MemoSlot): SqlStatement[] {
     return [version, { sql: `SELECT MIN(lapses_at) AS lapse FROM (${occupants.sql})`, params: occupants.params }];
   }
   // An event's seats: its active bookings (the index (account, event)) and live holds.
-  const lapses = toStatement(lapsesLaterSql(window.now));
+  const lapses = lapsesLater(window.now);
   const live = liveHold(window.now);
   return [
     version,

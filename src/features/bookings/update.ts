@@ -1,18 +1,20 @@
 // PUT /bookings/{id}: attribute changes; moving time, resource or count re-takes capacity through
-// the target's guard, and an event booking's times and places stay the event's.
-import type { Booking } from "../../db/schema";
+// the target's guard, and an event booking's times and places stay the event's. Two waits: the
+// booking with every row its change could need in one batch, then one write that reads it back
+// (docs/decisions/latency.md, "Updates at distance").
+import type { Booking, Event, Resource, Service } from "../../db/schema";
 import type { Written } from "../../db/written";
 import { isActive } from "../../domain/booking-states";
 import { buffersOf, occupiedSpan, type Buffers } from "../../domain/buffers";
 import type { Deps } from "../../env";
 import { ApiError, ErrorCollector } from "../../http/errors";
-import type { CapacityScope } from "./capacity-sql";
+import type { CapacityScope, CapacityWindow } from "./capacity-sql";
 import { EVENT_FULL, FULLY_BOOKED } from "./placement";
-import { runWrite, updateBookingStatement, type BookingColumns } from "./guarded-write";
+import { runUpdate, type BookingColumns } from "./guarded-write";
 import { holdOnUpdate } from "./hold";
-import { applyPersonFill, createPlannedPerson, discardPlannedPerson, planPerson, type PersonPlan } from "./person-link";
-import { getBooking } from "./queries";
-import { eventOf, instantOf, reminderBefore, resourceOf, serviceOf } from "./references";
+import { isUniqueViolation, lookUpPerson, newPersonColumns, personFillAfterWrite, personTakenMeanwhile, type PersonLookup } from "./person-link";
+import { bookingFromReads, bookingReads, getBooking } from "./queries";
+import { instantOf, reminderBefore, updateReferences } from "./references";
 import { UPDATE_MESSAGE_FLAGS, type UpdateBookingBody } from "./schema";
 import { stateError } from "./transitions";
 
@@ -28,7 +30,14 @@ function plainColumns(input: UpdateBookingBody["booking"]): BookingColumns {
   return columns;
 }
 
-async function placementColumns(deps: Deps, booking: Booking, input: UpdateBookingBody["booking"], errors: ErrorCollector) {
+/** The rows `updateReferences` read: the named and the booking's own resource and service, its event. */
+interface Found {
+  resources: Map<number, Resource>;
+  services: Map<number, Service>;
+  event?: Event;
+}
+
+function placementColumns(deps: Deps, booking: Booking, input: UpdateBookingBody["booking"], found: Found, errors: ErrorCollector) {
   const from = instantOf(deps, errors, "booked_from", input.booked_from) ?? booking.booked_from;
   const to = instantOf(deps, errors, "booked_to", input.booked_to) ?? booking.booked_to;
   if (to <= from) errors.add("booked_to", "must be after booked_from");
@@ -39,15 +48,14 @@ async function placementColumns(deps: Deps, booking: Booking, input: UpdateBooki
       if (sent[key] !== undefined && sent[key] !== booking[key]) errors.add(key, EVENT_OWNED_MESSAGE);
     }
   }
-  let resource = undefined;
   if (input.resource_id === null) errors.add("resource_id", "can't be blank");
   else if (input.resource_id !== undefined && input.resource_id !== booking.resource_id && !errors.fields.resource_id) {
-    resource = await resourceOf(deps, input.resource_id);
+    const resource = found.resources.get(input.resource_id);
     if (!resource) errors.add("resource_id", "does not exist");
     else if (!resource.active) errors.add("resource_id", "is not active");
   }
   const serviceId = input.service_id === undefined || errors.fields.service_id ? booking.service_id : input.service_id;
-  const service = serviceId === null ? undefined : await serviceOf(deps, serviceId);
+  const service = serviceId === null ? undefined : found.services.get(serviceId);
   if (serviceId !== null && !service && !errors.fields.service_id) errors.add("service_id", "does not exist");
   const count = input.count ?? booking.count;
   if (service?.booking_capacity && count > service.booking_capacity) errors.add("count", "More than maximum count per booking");
@@ -60,7 +68,9 @@ async function placementColumns(deps: Deps, booking: Booking, input: UpdateBooki
 }
 
 /** The guard a changed placement must pass, or undefined when it takes no new capacity. */
-async function guardFor(deps: Deps, booking: Booking, placed: { from: number; to: number; resourceId: number; count: number; buffers: Buffers }) {
+function guardFor(
+  deps: Deps, booking: Booking, found: Found, placed: { from: number; to: number; resourceId: number; count: number; buffers: Buffers },
+): { scope: CapacityScope; window: CapacityWindow } | undefined {
   const moved = placed.from !== booking.booked_from || placed.to !== booking.booked_to
     || placed.resourceId !== booking.resource_id || placed.count !== booking.count
     || placed.buffers.buffer_before !== booking.buffer_before || placed.buffers.buffer_after !== booking.buffer_after;
@@ -68,32 +78,37 @@ async function guardFor(deps: Deps, booking: Booking, placed: { from: number; to
   if (!moved || !isActive(booking, deps.now)) return undefined;
   let scope: CapacityScope;
   if (booking.event_id !== null) {
-    const event = await eventOf(deps, booking.event_id);
-    if (!event) return undefined;
-    scope = { kind: "event", id: event.id, capacity: event.capacity };
+    if (!found.event) return undefined;
+    scope = { kind: "event", id: found.event.id, capacity: found.event.capacity };
   } else {
-    const resource = await resourceOf(deps, placed.resourceId);
-    scope = { kind: "resource", id: placed.resourceId, capacity: resource?.capacity ?? 0 };
+    scope = { kind: "resource", id: placed.resourceId, capacity: found.resources.get(placed.resourceId)?.capacity ?? 0 };
   }
   const occupied = occupiedSpan(placed.from, placed.to, placed.buffers);
   return { scope, window: { from: occupied.from, to: occupied.to, count: placed.count, now: deps.now } };
 }
 
+const NO_PERSON: PersonLookup = { reads: () => [], decide: () => ({ kind: "none" }) };
+
 export async function updateBooking(deps: Deps, id: number, body: UpdateBookingBody): Promise<Written<Booking>> {
-  const booking = await getBooking(deps, id);
   const input = body.booking;
+  const wantsPerson = input.person_id !== undefined || input.person_attributes !== undefined;
+  // `person_id: null` unlinks, whatever else is sent; nothing is read for it.
+  const person = wantsPerson && input.person_id !== null
+    ? lookUpPerson(deps, { person_id: input.person_id, person_attributes: input.person_attributes })
+    : NO_PERSON;
+  // The named resource and service besides the booking's own: what a change of either is checked against.
+  const named = { resourceId: input.resource_id ?? null, serviceId: input.service_id ?? null };
+  const { booking, more: [personResults], ...found } = await updateReferences(deps, id, named, [person.reads]);
+  if (!booking) throw ApiError.notFound("booking");
+
   const errors = new ErrorCollector();
-  const placed = await placementColumns(deps, booking, input, errors);
+  const placed = placementColumns(deps, booking, input, found, errors);
   const reminderAt = body.add_reminder_sms ? reminderBefore(deps, placed.from) : instantOf(deps, errors, "reminder_at", input.reminder_at);
   const paidAt = instantOf(deps, errors, "paid_at", input.paid_at);
   const expiresAt = holdOnUpdate(deps, errors, booking, input.expires_at);
   errors.throwIfAny();
-
-  const wantsPerson = input.person_id !== undefined || input.person_attributes !== undefined;
-  const plan: PersonPlan = wantsPerson && input.person_id !== null
-    ? await planPerson(deps, { person_id: input.person_id, person_attributes: input.person_attributes })
-    : { kind: "none" };
-  const personId = await createPlannedPerson(deps, plan);
+  // The person's errors come after the booking's own, as when the person was read on its own.
+  const plan = person.decide(personResults);
 
   const flags = Object.fromEntries(UPDATE_MESSAGE_FLAGS.filter((n) => body[n] !== undefined).map((n) => [n, body[n]!]));
   const columns: BookingColumns = {
@@ -105,22 +120,35 @@ export async function updateBooking(deps: Deps, id: number, body: UpdateBookingB
     resource_id: placed.resourceId,
     service_id: placed.serviceId,
     count: placed.count,
-    ...(wantsPerson ? { person_id: personId } : {}),
+    // A new person's id is taken in the write itself (guarded-write.ts, `personInserted`).
+    ...(wantsPerson ? { person_id: plan.kind === "existing" ? plan.person.id : null } : {}),
     ...(reminderAt !== undefined ? { reminder_at: reminderAt } : {}),
     ...(paidAt !== undefined ? { paid_at: paidAt } : {}),
     ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
     ...(Object.keys(flags).length > 0 ? { message_flags: { ...booking.message_flags, ...flags } } : {}),
     updated_at: deps.now,
   };
-  const guard = body.ignore_capacity ? undefined : await guardFor(deps, booking, placed);
-  const target = { id, accountId: deps.account.id, expectedState: booking.state };
-  const written = await runWrite(deps, updateBookingStatement(target, columns, guard), guard?.scope);
-  if (written === null) {
-    await discardPlannedPerson(deps, plan, personId);
-    const current = await getBooking(deps, id);
-    if (current.state !== booking.state) throw stateError(current, deps.now, "updated");
+  const guard = body.ignore_capacity ? undefined : guardFor(deps, booking, found, placed);
+  let written;
+  try {
+    written = await runUpdate(deps, {
+      target: { id, accountId: deps.account.id, expectedState: booking.state },
+      booking: columns,
+      guard,
+      person: newPersonColumns(deps, plan),
+      after: personFillAfterWrite(deps, plan),
+      reads: bookingReads(deps, id),
+    });
+  } catch (error) {
+    // Another request took one of the new person's identifiers between the check and the insert.
+    if (plan.kind === "new" && isUniqueViolation(error)) throw personTakenMeanwhile();
+    throw error;
+  }
+  // Read in the write's own batch, changed or not: a refusal's reason needs no round trip more.
+  const row = bookingFromReads(id, written.reads) ?? (await getBooking(deps, id));
+  if (!written.applied) {
+    if (row.state !== booking.state) throw stateError(row, deps.now, "updated");
     throw booking.event_id !== null ? ApiError.invalid("count", EVENT_FULL) : ApiError.invalid("booked_from", FULLY_BOOKED);
   }
-  await applyPersonFill(deps, plan);
-  return { row: await getBooking(deps, id), changed: true };
+  return { row, changed: true };
 }
