@@ -10,7 +10,7 @@ import { openDb } from "../../src/db/client";
 import { accounts } from "../../src/db/schema";
 import type { Deps } from "../../src/env";
 import { durableCapacityGuard, type CapacityGuard } from "../../src/durable-objects/guard-client";
-import { updateBooking } from "../../src/features/bookings/service";
+import { createBooking, updateBooking } from "../../src/features/bookings/service";
 import { env, newAccount, type Client } from "../support/api";
 import { catalogue, must, rawBooking } from "../support/bookings";
 import { paidShop } from "../support/payments";
@@ -257,5 +257,29 @@ describe("PUT /api/v1/bookings/{id} racing another write between its reads and i
     const moved = await updateBooking(deps, made.id, { booking: { ...hours(made.date, "12:00", "13:00"), person_attributes: { email: known.email, phone_number: "+4791111111" } } });
     expect(moved).toMatchObject({ id: made.id, person_id: known.id });
     expect((await must(api.get(`/people/${known.id}`))).person.phone_number).toBeNull();
+  });
+});
+
+// The create's fill is in the guard's batch too (issue 33): two waits, and the same outcome when raced.
+describe("POST /api/v1/bookings with a matched person to fill, racing another write before the guard's batch", () => {
+  it("a phone the fill would add taken meanwhile: the booking is made and links the person, the phone stays empty", async () => {
+    const known = await make.person({ name: "Created", email: `created-${accountId}@example.com` });
+    const deps = await racedDeps(() => must(api.post("/people", { person: { name: "Quicker", phone_number: "+4792222222" } })));
+    const row = await createBooking(deps, {
+      booking: { resource_id: room.id, service_id: cut.id, ...hours("2033-02-07", "10:00", "11:00"), person_attributes: { email: known.email, phone_number: "+4792222222" } },
+    } as never);
+    expect(row).toMatchObject({ person_id: known.id });
+    expect((await rawBooking(row.id))!).toMatchObject({ person_id: known.id, state: expect.any(String) });
+    expect((await must(api.get(`/people/${known.id}`))).person.phone_number).toBeNull();
+  });
+
+  it("unraced: the fill is answered, in two waits", async () => {
+    const known = await make.person({ name: "Answered", email: `answered-${accountId}@example.com` });
+    const res = await api.post("/bookings", {
+      booking: { resource_id: room.id, service_id: cut.id, ...hours("2033-02-08", "10:00", "11:00"), person_attributes: { email: known.email, phone_number: "+4793333333" } },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.booking.person).toMatchObject({ id: known.id, phone_number: "+4793333333" });
+    expect(costOf(res.headers).waits).toBe(2);
   });
 });

@@ -10,7 +10,7 @@ import type { Deps } from "../../env";
 import { ApiError, ErrorCollector } from "../../http/errors";
 import { runCreate, type BookingColumns, type CreateResult } from "./guarded-write";
 import {
-  applyPersonFill, isUniqueViolation, lookUpPerson, newPersonColumns, personError, personFillStatement, personTakenMeanwhile, plannedPerson,
+  applyPersonFill, isUniqueViolation, lookUpPerson, newPersonColumns, personError, personFillAfterWrite, personTakenMeanwhile, plannedPerson,
   type PersonPlan,
 } from "./person-link";
 import { bookingFromReads, getBookingWithRelated, insertedBookingReads } from "./queries";
@@ -133,9 +133,9 @@ const fullyBooked = (placement: Placement) =>
  * the booking and its related rows are read in that transaction too. Candidates this isolate saw
  * refused under the version the references read are still full (refusal-memo.ts) and are not
  * tried; when none is left the refusal comes before anything is written. A matched person's fill
- * is the caller's (`insertDraft`, `insertDraftAndRead`): only once the booking is in.
+ * is the caller's (`insertDraft` after the write, `insertDraftAndRead` as `after` in its batch).
  */
-async function writeDraft(deps: Deps, draft: BookingDraft, extra: BookingColumns, reads?: SqlStatement[]): Promise<CreateResult> {
+async function writeDraft(deps: Deps, draft: BookingDraft, extra: BookingColumns, reads?: SqlStatement[], after?: SqlStatement): Promise<CreateResult> {
   const { placement, plan, ignoreCapacity, conversion } = draft;
   const occupied = occupiedSpan(placement.from, placement.to, placement.buffers);
   const slotOf = ({ scope }: Candidate): MemoSlot => ({
@@ -153,7 +153,7 @@ async function writeDraft(deps: Deps, draft: BookingDraft, extra: BookingColumns
     let written: CreateResult | null;
     try {
       written = await runCreate(deps, {
-        booking, person, slot: ignoreCapacity && !conversion ? undefined : slotOf(candidate), reads,
+        booking, person, slot: ignoreCapacity && !conversion ? undefined : slotOf(candidate), reads, after,
         convertsHold: conversion ? { id: conversion.holdId, now: deps.now } : undefined,
       });
     } catch (error) {
@@ -175,21 +175,13 @@ export async function insertDraft(deps: Deps, draft: BookingDraft, extra: Bookin
 
 /**
  * The draft written with the booking and its related rows read in the write's own transaction
- * (no round trip after it). A matched person's empty attributes are filled first in a batch that
- * then reads the booking with its related rows (so the answer shows them): the fill and the read
- * cost one round trip after the write.
+ * (no round trip after it). A matched person's empty attributes are filled in that transaction too,
+ * right after the insert and only when it went in (`personFillAfterWrite`: an identifier another
+ * request took meanwhile leaves the attribute empty, the booking made), so the answer shows them.
  */
 export async function insertDraftAndRead(deps: Deps, draft: BookingDraft, extra: BookingColumns = {}): Promise<Booking> {
-  const fill = personFillStatement(deps, draft.plan);
-  const { id, reads } = await writeDraft(deps, draft, extra, fill ? undefined : insertedBookingReads(deps));
-  if (!fill) return bookingFromReads(id, reads) ?? getBookingWithRelated(deps, id);
-  try {
-    return await getBookingWithRelated(deps, id, fill);
-  } catch (error) {
-    // The batch is one transaction: a fill another request's identifier blocked undid only itself.
-    if (!isUniqueViolation(error)) throw error;
-    return getBookingWithRelated(deps, id);
-  }
+  const { id, reads } = await writeDraft(deps, draft, extra, insertedBookingReads(deps), personFillAfterWrite(deps, draft.plan));
+  return bookingFromReads(id, reads) ?? getBookingWithRelated(deps, id);
 }
 
 export async function createBooking(deps: Deps, body: CreateBookingBody): Promise<Written<Booking>> {

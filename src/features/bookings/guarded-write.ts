@@ -113,6 +113,8 @@ export interface CreateWrite {
   reads?: SqlStatement[];
   /** The live hold the booking takes the seats of: ended in the same transaction, only when the booking went in. */
   convertsHold?: { id: number; now: number };
+  /** A statement run right after the booking's insert that must carry `changes() = 1` (a matched person's fill). */
+  after?: SqlStatement;
 }
 
 export interface CreateResult {
@@ -133,6 +135,7 @@ export async function runCreate(deps: Pick<Deps, "env" | "account" | "capacityGu
   const statements: SqlStatement[] = [];
   const personAt = write.person ? statements.push(insertPersonStatement(write.person, slot ? fitsCondition(slot.scope, slot.window) : null)) - 1 : -1;
   const bookingAt = statements.push(insertBookingStatement(write.booking, slot, { personInserted: personAt >= 0 })) - 1;
+  if (write.after) statements.push(write.after);
   if (write.convertsHold) statements.push(convertHoldStatement(write.convertsHold));
   const memoAt = statements.length;
   if (slot) statements.push(...refusalReads(slot));
