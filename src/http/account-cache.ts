@@ -32,5 +32,8 @@ export function evictAccount(accountId: number): void {
   for (const [key, entry] of entries) if (entry.account.id === accountId) entries.delete(key);
 }
 
+/** Every entry gone, as on a fresh isolate: how the routes bench and the wait tests ask a first request (bench/isolate-caches.ts). */
+export const forgetAllAccounts = (): void => entries.clear();
+
 export const apiKeyCacheKey = (hash: string) => `key:${hash}`;
 export const subdomainCacheKey = (subdomain: string) => `site:${subdomain}`;
