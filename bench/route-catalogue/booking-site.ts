@@ -82,6 +82,11 @@ export const siteEntries: RouteEntry[] = [
   op("POST", "/waitlist", {
     prepare: async (s) => (await fullChairHour(s)).slot,
     request: (s, slot) => s.site("POST", "/waitlist", waitlistBody(s, slot)),
+    // Left again: every booking change walks the account's lines (route-catalogue/private-api.ts).
+    cleanup: async (s, reply) => {
+      const { waitlist_entry: entry, waitlist_token: token } = JSON.parse(reply.text);
+      await s.must(s.site("DELETE", `/waitlist/${entry.id}`, undefined, { "x-waitlist-token": token }));
+    },
   }),
   fixed("GET", "/waitlist/{id}", (s) => `/waitlist/${s.ids.siteWaitlistEntry.id}`, (s) => ({ "x-waitlist-token": s.ids.siteWaitlistEntry.token })),
   op("DELETE", "/waitlist/{id}", {

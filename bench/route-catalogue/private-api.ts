@@ -162,6 +162,9 @@ const holdsAndWaitlist: RouteEntry[] = [
   op("POST", "/waitlist", {
     prepare: async (s) => (await fullChairHour(s)).slot,
     request: (s, slot) => s.api("POST", "/waitlist", waitlistBody(s, slot)),
+    // Every booking change walks the account's lines (waitlist/offers.ts), two waits a line: each
+    // place is left again, so no later entry's count depends on how often this one was asked.
+    cleanup: async (s, reply) => void (await s.must(s.api("DELETE", `/waitlist/${JSON.parse(reply.text).waitlist_entry.id}`))),
   }),
   fixed("GET", "/waitlist/{id}", (s) => `/waitlist/${s.ids.waitlistEntry}`),
   op("DELETE", "/waitlist/{id}", {
@@ -179,10 +182,10 @@ const bookings: RouteEntry[] = [
   fixed("GET", "/bookings/recurring/{collection_id}", (s) => `/bookings/recurring/${s.ids.bookingCollection}`),
   fixed("GET", "/bookings/recurring/{collection_id}/status", (s) => `/bookings/recurring/${s.ids.bookingCollection}/status`),
   op("DELETE", "/bookings/recurring/{collection_id}", {
-    // Collections whose items the queue has made, as one is when it is deleted; made five at a time, the wait shared.
+    // Collections whose items the queue has made, as one is when it is deleted; made three at a time, the wait shared.
     prepare: stockOf("collections", async (s) => {
       const made: string[] = [];
-      for (let i = 0; i < 5; i++) made.push((await s.must(s.api("POST", "/bookings/recurring", recurringBody(s)))).collection_id);
+      for (let i = 0; i < 3; i++) made.push((await s.must(s.api("POST", "/bookings/recurring", recurringBody(s)))).collection_id);
       for (const id of made) await settled(s, "bookings", id);
       return made;
     }),
