@@ -1,8 +1,7 @@
 // The booking site's operations (`https://<subdomain>…`, no key): the page and its assets, the
 // widget's reads and a visitor's writes, each opened by the token or secret its create answered.
 import { addDays } from "../../src/domain/time";
-import { stockOf } from "./private-api";
-import { fullChairHour, phoneOf, sentCodes, visitorBooking, waitlistBody } from "./shop";
+import { fullChairHour, phoneOf, sentCodes, stockOf, visitorBooking, waitlistBody } from "./shop";
 import type { Kind, RouteEntry, Shop, Wire } from "./types";
 
 type Method = Wire["method"];

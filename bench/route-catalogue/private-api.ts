@@ -2,7 +2,7 @@
 // host, one entry each. Writes that consume their target prepare a fresh one per request.
 import { addDays } from "../../src/domain/time";
 import {
-  confirmedBooking, fullChairHour, phoneOf, sentCodes, settled, unconfirmedBooking, unpaidBooking, unverifiedBooking, waitlistBody,
+  confirmedBooking, fullChairHour, phoneOf, sentCodes, settled, stockOf, unconfirmedBooking, unpaidBooking, unverifiedBooking, waitlistBody,
 } from "./shop";
 import type { Kind, RouteEntry, Shop, Wire } from "./types";
 
@@ -285,21 +285,6 @@ const reference: RouteEntry[] = [
     }),
   },
 ];
-
-/**
- * A prepare that takes one of a batch made at once, per shop: for targets whose making waits on
- * background work (a code's SMS through the message queue), once per batch rather than per request.
- */
-export function stockOf<T>(label: string, make: (s: Shop) => Promise<T[]>) {
-  const stocks = new WeakMap<Shop, T[]>();
-  return async (s: Shop): Promise<T> => {
-    let stock = stocks.get(s);
-    if (!stock?.length) stocks.set(s, (stock = await make(s)));
-    const item = stock.shift();
-    if (item === undefined) throw new Error(`${label}: none made`);
-    return item;
-  };
-}
 
 /**
  * Last: the queue's consumer makes each collection's items after the answer, and its writes bump

@@ -17,7 +17,7 @@ export interface ShopOptions {
 
 const ZONE = "Europe/Oslo";
 const OPEN_EVERY_DAY = Object.fromEntries(["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map((d) => [`opening_hours_${d}`, ["06:00", "22:00"]]));
-/** Hours 08–19 of each day: a room or chair hour is never asked twice. */
+/** Hours 08–19 of each day from the first, one after another: a room or chair hour is never asked twice. */
 const HOURS_A_DAY = 12;
 const pad = (n: number) => String(n).padStart(2, "0");
 
@@ -40,13 +40,13 @@ export function refusalOf(reply: Reply): string | undefined {
   return undefined;
 }
 
-function hourCounter(firstDay: string, offset: number) {
+function hourCounter(firstDay: string) {
   let taken = 0;
   return (): Slot => {
     const n = taken++;
-    const date = addDays(firstDay, offset + Math.floor(n / HOURS_A_DAY));
+    const date = addDays(firstDay, Math.floor(n / HOURS_A_DAY));
     const hour = 8 + (n % HOURS_A_DAY);
-    return { date, from: `${date} ${pad(hour)}:00`, to: `${date} ${pad(hour + 1)}:00` };
+    return { from: `${date} ${pad(hour)}:00`, to: `${date} ${pad(hour + 1)}:00` };
   };
 }
 
@@ -95,13 +95,11 @@ export async function seedShop(options: ShopOptions): Promise<Shop> {
   const shop: Shop = {
     apiKey: created.api_key,
     subdomain,
-    accountId: created.account.id,
-    timeZone: ZONE,
     firstDay,
     ids: {} as ShopIds,
     next: () => ++counter,
-    nextSlot: hourCounter(firstDay, 0),
-    nextChairSlot: hourCounter(firstDay, 0),
+    nextSlot: hourCounter(firstDay),
+    nextChairSlot: hourCounter(firstDay),
     api: (method, path, json, headers = {}) =>
       ({ method, path: `/api/v1${path}`, headers: { ...base, authorization: `Bearer ${created.api_key}`, ...jsonHeaders(json), ...headers }, body: body(json) }),
     site: (method, path, json, headers = {}) =>
@@ -173,16 +171,31 @@ export const waitlistBody = (shop: Shop, slot: Slot) => {
   };
 };
 
+/**
+ * A prepare that takes one of a batch made at once, per shop: for targets whose making waits on
+ * background work (a code's SMS through the message queue), once per batch rather than per request.
+ */
+export function stockOf<T>(label: string, make: (s: Shop) => Promise<T[]>) {
+  const stocks = new WeakMap<Shop, T[]>();
+  return async (s: Shop): Promise<T> => {
+    let stock = stocks.get(s);
+    if (!stock?.length) stocks.set(s, (stock = await make(s)));
+    const item = stock.shift();
+    if (item === undefined) throw new Error(`${label}: none made`);
+    return item;
+  };
+}
+
 /** A Norwegian mobile number of its own per call, so the SMS cap per number (5 an hour) is never reached. */
 export const phoneOf = (n: number) => `+4745${String(n % 1_000_000).padStart(6, "0")}`;
 
-/** Waits for background work (a queue consumer) until `done` answers a value. */
+/** Asks again until `ask` answers a value: for what a queue's consumer does after the answer. */
 async function eventually<T>(what: string, ask: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await ask();
     if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`setup: ${what} did not happen within ${timeoutMs / 1000} s`);
+    if (Date.now() > until) throw new Error(`${what} did not happen within ${timeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -242,8 +255,8 @@ async function seedObjects(shop: Shop): Promise<ShopIds> {
     booking: { resource_id: room, service_id: cut, booked_from: slot.from, booked_to: slot.to, person_id: kari, external_id: "routes-1" },
   }))).booking.id;
   const [confirmation] = (await must(api("GET", `/messages?booking_id=${booking}&kind=confirmation`))).map((m: any) => m.message);
-  const link_ = /(\/calendar\/bookings\/\S+)/.exec(confirmation.body)?.[1];
-  if (!link_) throw new Error(`setup: no calendar link in the confirmation e-mail: ${confirmation.body}`);
+  const calendarLink = /(\/calendar\/bookings\/\S+)/.exec(confirmation.body)?.[1];
+  if (!calendarLink) throw new Error(`setup: no calendar link in the confirmation e-mail: ${confirmation.body}`);
   const delivery = await eventually("the web hook's first delivery", async () =>
     (await must(api("GET", `/web_hooks/${webHook}/deliveries`)))[0]?.webhook_delivery?.id as number | undefined);
 
@@ -281,7 +294,7 @@ async function seedObjects(shop: Shop): Promise<ShopIds> {
 
   return {
     ...ids, provider, category, kari, child, event, booking, externalId: "routes-1", message: confirmation.id,
-    bookingFile: link_, webHook, delivery, userLink, exceptionDate,
+    bookingFile: calendarLink, webHook, delivery, userLink, exceptionDate,
     annexFeedFile: new URL(annexFeed).pathname, roomFeedUrl, subscription, bookingCollection, eventCollection, hold, waitlistEntry,
     siteBooking, sitePaidBooking, paidBooking,
     siteHold: { id: siteHold.slot_hold.id, secret: siteHold.hold_secret },

@@ -43,7 +43,6 @@ export interface ShopIds {
 }
 
 export interface Slot {
-  date: string;
   /** Wall times in the shop's zone, as the API reads times without an offset. */
   from: string;
   to: string;
@@ -53,8 +52,6 @@ export interface Slot {
 export interface Shop {
   apiKey: string;
   subdomain: string;
-  accountId: number;
-  timeZone: string;
   /** The first date entries read and book from: two days after today in the shop's zone. */
   firstDay: string;
   ids: ShopIds;
