@@ -10,6 +10,7 @@ import { handleQueue } from "../src/queues";
 import { and, eq } from "drizzle-orm";
 import { calendarSubscriptions } from "../src/db/schema";
 import { deps } from "../src/features/deps";
+import { forgetIsolateCaches } from "./isolate-caches";
 import { withRtt, withRttBesideDatabase } from "./rtt";
 import { withSingleWriter } from "./single-writer";
 
@@ -81,6 +82,13 @@ floor.post("/calendar-sync/:id", async (c) => {
   });
   if (!subscription) return c.json({ error: "no such calendar subscription" }, 404);
   return c.json(await syncSubscription(deps(c), subscription));
+});
+
+// What a fresh isolate has not seen (bench/routes.ts, its cold samples): the accounts it cached,
+// their slot and booking-list answers. The next request of any account pays for a first sight.
+floor.post("/forget", (c) => {
+  forgetIsolateCaches();
+  return c.json({ forgotten: true });
 });
 
 const benchFeatures: [string, Hono<AppEnv>][] = [...privateFeatures, ["/__bench", floor]];

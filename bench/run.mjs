@@ -25,6 +25,7 @@ const allSuites = [
   { name: "shards", entry: join(here, "shards.ts") },
   { name: "fleet", entry: join(here, "fleet.ts") },
   { name: "mcp", entry: join(here, "mcp.ts") },
+  { name: "routes", entry: join(here, "routes.ts") },
 ];
 const args = process.argv.slice(2);
 // --profile: each HTTP read figure also takes a CPU profile of the Worker (after measuring).
@@ -74,7 +75,14 @@ for (const suite of suites) {
 
 const pad = (s, n) => String(s).padEnd(n);
 const withUnit = (f, key) => (f[key] === undefined ? "-" : `${f[key]} ${f.unit}`);
+/** A route's waits in sequence, warm and cold (bench/routes.ts), and whether they keep its budget. */
+const waitsText = ({ kind, budget, warm, cold }) => {
+  const one = (t, w) => `${t} ${w.waits} (${w.d1} d1 + ${w.do} do)${rtt ? ` = ${w.waits * rtt} ms` : ""}`;
+  const over = [["warm", warm], ["cold", cold]].filter(([, w]) => w.waits > budget).map(([t]) => t);
+  return `${one("warm", warm)}, ${one("cold", cold)}${rtt ? ` at ${rtt} ms RTT` : ""}; ${kind} budget ${budget}: ${over.length ? `OVER ${over.join(" and ")}` : "within"}`;
+};
 const other = (f) => [
+  f.route_waits && waitsText(f.route_waits),
   f.slots && `${f.slots} slots`,
   f.bookings_per_s !== undefined && `${f.bookings_per_s} bookings/s`,
   f.rps_ratio !== undefined && `floor req/s ÷ req/s ${f.rps_ratio}`,

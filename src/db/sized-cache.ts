@@ -34,4 +34,9 @@ export class SizedCache<V> {
     this.#entries.delete(key);
     this.#kept -= this.sizeOf(value);
   }
+
+  clear(): void {
+    this.#entries.clear();
+    this.#kept = 0;
+  }
 }

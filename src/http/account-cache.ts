@@ -74,5 +74,8 @@ export function distrustAccounts(): void {
   for (const entry of entries.values()) entry.trustedUntil = 0;
 }
 
+/** Every entry gone, as on a fresh isolate: how the routes bench and the wait tests ask a first request (bench/isolate-caches.ts). */
+export const forgetAllAccounts = (): void => entries.clear();
+
 export const apiKeyCacheKey = (hash: string) => `key:${hash}`;
 export const subdomainCacheKey = (subdomain: string) => `site:${subdomain}`;

@@ -81,3 +81,9 @@ export function knownStale(account: { id: number; shard: string }, answer: Cache
   const seen = known.get(accountKey(account));
   return seen !== undefined && (answer.version < seen.version || answer.readFrom < seen.writtenAt);
 }
+
+/** Every list and known version gone, as on a fresh isolate (bench/isolate-caches.ts). */
+export function forgetAllLists(): void {
+  lists.clear();
+  known.clear();
+}

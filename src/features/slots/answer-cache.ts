@@ -67,3 +67,9 @@ export function forgetVersion(accountId: number): void {
   if (lastWrites.size >= 10_000) lastWrites.clear();
   lastWrites.set(accountId, Date.now());
 }
+
+/** Every answer and write time gone, as on a fresh isolate (bench/isolate-caches.ts). */
+export function forgetAllAnswers(): void {
+  answers.clear();
+  lastWrites.clear();
+}
