@@ -2,6 +2,7 @@
 // the same run: each route alternates with its same-size floor, so drift lands on both alike.
 import autocannon from "autocannon";
 import { profileWhile } from "./cpu-profile";
+import { cpuNanos, workerdProcesses } from "./workerd-cpu";
 import type { BenchServer } from "./wrangler-dev";
 import { USER_AGENT } from "./wrangler-dev";
 
@@ -35,6 +36,8 @@ export interface Figure {
   do_calls?: number;
   /** With `--rtt N`: the waits × N, to set against the p50 (the rest is CPU and local transport). */
   rtt_wait_ms?: number;
+  /** Median CPU time of the local runtime per request (workerd-cpu.ts), beside a data floor's. */
+  cpu_ms?: number;
 }
 
 /** D1 round trips and Durable Object calls of one warm request (http/server-timing.ts). */
@@ -196,10 +199,34 @@ export async function compareWithFloor(server: BenchServer, { label, target, byt
     // What reading the rows alone costs over reading nothing: the part of `x floor` no code of the route can remove.
     dataFigure.ratio = round(dataFigure.median! / floorFigure.median!);
     figures.push(dataFigure);
+    // Wall time on a shared machine moves with its load; the runtime's CPU per request much less.
+    const cpu = await cpuPerRequest(server, sides.map((side) => targets[side]!));
+    cpu.forEach((ms, i) => { figures[i].cpu_ms = ms; });
   }
   const out: Figure[] = [];
   for (const [i, side] of sides.entries()) out.push(await withCost(server, targets[side]!, figures[i]));
   return out;
+}
+
+/**
+ * The median CPU time workerd spent per request of each target (all its threads: the Worker, the
+ * limiter objects, D1's SQLite), over `n` requests of each in turn, one at a time. Empty where
+ * /proc cannot be read. A route with `setupRequest` gets a fresh path each time, as under load.
+ */
+async function cpuPerRequest(server: BenchServer, targets: Target[], n = 40): Promise<number[]> {
+  const pids = workerdProcesses();
+  if (pids.length === 0) return [];
+  const samples = targets.map(() => [] as number[]);
+  for (let i = 0; i < n; i += 1) {
+    for (const [t, target] of targets.entries()) {
+      const path = target.setupRequest?.({ path: target.path, method: target.method ?? "GET" } as autocannon.Request).path ?? target.path;
+      const before = cpuNanos(pids);
+      const res = await server.request(path, { key: target.key, method: target.method });
+      samples[t].push((cpuNanos(pids) - before) / 1e6);
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} while measuring CPU`);
+    }
+  }
+  return samples.map((ms) => round(ms.sort((a, b) => a - b)[ms.length >> 1]));
 }
 
 /** The floor's row sits under its route's in the table; `floor_for` names the route in results.json. */

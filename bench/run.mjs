@@ -73,6 +73,7 @@ const other = (f) => [
   f.bookings_per_s !== undefined && `${f.bookings_per_s} bookings/s`,
   f.rps_ratio !== undefined && `floor req/s ÷ req/s ${f.rps_ratio}`,
   f.d1_round_trips !== undefined && `${f.d1_round_trips} D1 + ${f.do_calls} DO waits${f.rtt_wait_ms !== undefined ? ` = ${f.rtt_wait_ms} ms at ${rtt} ms RTT` : ""}`,
+  f.cpu_ms !== undefined && `workerd CPU ${f.cpu_ms} ms per request`,
   f.detail,
 ].filter(Boolean).join(", ");
 const width = Math.max(...results.figures.map((f) => f.name.length)) + 1;
