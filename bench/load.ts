@@ -199,7 +199,7 @@ export async function compareWithFloor(server: BenchServer, { label, target, byt
     // What reading the rows alone costs over reading nothing: the part of `x floor` no code of the route can remove.
     dataFigure.ratio = round(dataFigure.median! / floorFigure.median!);
     figures.push(dataFigure);
-    // Wall time on a shared machine moves with its load; the runtime's CPU per request much less.
+    // What the runtime itself spent per request, beside the wall time that other work on the machine stretches.
     const cpu = await cpuPerRequest(server, sides.map((side) => targets[side]!));
     cpu.forEach((ms, i) => { figures[i].cpu_ms = ms; });
   }
