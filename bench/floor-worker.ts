@@ -53,8 +53,8 @@ floor.all("/floor", (c) => {
 // work. ONE statement reads the rows the route's miss reads (the same tables and indexes, the
 // same rows and columns) as one JSON text SQLite builds, and the Worker answers that text as the
 // route's byte count: no decoding, engine, serialiser, version or lapse reads. The floor above
-// reads nothing, so a miss set against it pays a D1 wait the floor never makes (about 2 × the
-// floor on loopback) before doing anything at all.
+// reads nothing, so a miss set against it pays a D1 wait the floor never makes (for these rows
+// 2–5 × the floor on loopback) before doing anything at all.
 type SlotBound = "account" | "service" | "from" | "to" | "dateFrom" | "dateTo" | "now";
 type PageBound = "account" | "start" | "limit";
 const dialect = new SQLiteSyncDialect();
