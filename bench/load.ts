@@ -2,6 +2,7 @@
 // the same run: each route alternates with its same-size floor, so drift lands on both alike.
 import autocannon from "autocannon";
 import { profileWhile } from "./cpu-profile";
+import { cpuNanos, workerdProcesses } from "./workerd-cpu";
 import type { BenchServer } from "./wrangler-dev";
 import { USER_AGENT } from "./wrangler-dev";
 
@@ -16,6 +17,8 @@ export interface Figure {
   rps?: number;
   /** The route's p50 over the floor's p50, measured in the same run. */
   ratio?: number;
+  /** A cache miss's p50 over its data floor's p50 (ONE D1 statement reading the same rows), same run. */
+  data_floor_ratio?: number;
   /** The floor's req/s over the route's (for throughput figures). */
   rps_ratio?: number;
   /** Writes that took capacity per second (throughput figures). */
@@ -23,6 +26,8 @@ export interface Figure {
   bytes?: number;
   /** On a floor figure: the route it is the floor of. */
   floor_for?: string;
+  /** On a data floor figure: the route it is the data floor of. */
+  data_floor_for?: string;
   /** "pass" or "FAIL" for invariant lines, with what was checked. */
   check?: string;
   detail?: string;
@@ -31,6 +36,8 @@ export interface Figure {
   do_calls?: number;
   /** With `--rtt N`: the waits × N, to set against the p50 (the rest is CPU and local transport). */
   rtt_wait_ms?: number;
+  /** Median CPU time of the local runtime per request (workerd-cpu.ts), beside a data floor's. */
+  cpu_ms?: number;
 }
 
 /** D1 round trips and Durable Object calls of one warm request (http/server-timing.ts). */
@@ -136,41 +143,90 @@ export function expectStatuses(what: string, runs: Run[], allowed: number[]) {
 
 export const floorPath = (bytes: number) => `/api/v1/__bench/floor?bytes=${bytes}`;
 
+/** The data floor of a cache miss (bench/floor-worker.ts): its path without `bytes`, and what it reads. */
+export interface DataFloor {
+  path: string;
+  /** For the figure's name: the rows the statement reads, e.g. "5,000 bookings of 20 resources". */
+  rows: string;
+}
+
 export interface Comparison {
   label: string;
   target: Target;
   /** Size of the route's answer: the floor answers exactly this many bytes. */
   bytes: number;
+  /** A cache miss is also set against a floor that reads its rows in one statement and does nothing else. */
+  dataFloor?: DataFloor;
 }
 
+export const dataFloorPath = (dataFloor: DataFloor, bytes: number) => `${dataFloor.path}${dataFloor.path.includes("?") ? "&" : "?"}bytes=${bytes}`;
+
+type Side = "route" | "floor" | "data";
+
 /**
- * The route and its floor in alternating rounds at the same concurrency, after a warm-up of
- * each; p50/p99 and req/s over all rounds, and the ratio of the two p50s.
+ * The route and its floor (and data floor) in rounds at the same concurrency, after a warm-up of
+ * each, the order reversed every round (so each side's mean position is the same); p50/p99 and
+ * req/s over all rounds, and the ratios of the p50s. Returns the route's figure, the floor's and,
+ * with a data floor, its figure.
  */
-export async function compareWithFloor(server: BenchServer, { label, target, bytes }: Comparison, load: { connections: number; seconds: number; rounds: number }): Promise<[Figure, Figure]> {
-  const floor: Target = { path: floorPath(bytes), key: target.key, method: target.method };
+export async function compareWithFloor(server: BenchServer, { label, target, bytes, dataFloor }: Comparison, load: { connections: number; seconds: number; rounds: number }): Promise<Figure[]> {
+  const targets: Partial<Record<Side, Target>> = { route: target, floor: { path: floorPath(bytes), key: target.key, method: target.method } };
+  if (dataFloor) targets.data = { path: dataFloorPath(dataFloor, bytes), key: target.key };
+  const sides = Object.keys(targets) as Side[];
   const once = { connections: load.connections, seconds: 1 };
-  await fire(server, floor, once);
-  await fire(server, target, once);
-  const runs = { route: [] as Run[], floor: [] as Run[] };
+  for (const side of [...sides].reverse()) await fire(server, targets[side]!, once);
+  const runs: Record<Side, Run[]> = { route: [], floor: [], data: [] };
   for (let r = 0; r < load.rounds; r += 1) {
-    for (const side of r % 2 === 0 ? (["route", "floor"] as const) : (["floor", "route"] as const)) {
-      runs[side].push(await fire(server, side === "route" ? target : floor, load));
-    }
+    for (const side of r % 2 === 0 ? sides : [...sides].reverse()) runs[side].push(await fire(server, targets[side]!, load));
   }
-  expectStatuses(label, [...runs.route, ...runs.floor], [200]);
+  expectStatuses(label, [...runs.route, ...runs.floor, ...runs.data], [200]);
   if (process.env.BENCH_CPU_PROFILE) {
     // After the measured rounds, so the profiler's own cost never lands in a figure.
     const slug = label.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "").toLowerCase();
-    for (const [side, which] of [["route", target], ["floor", floor]] as const) {
-      console.error(await profileWhile(server.inspectorPort, `${slug}-${side}`, () => fire(server, which, { connections: load.connections, seconds: 3 })));
+    for (const side of sides) {
+      const name = side === "data" ? "data-floor" : side;
+      console.error(await profileWhile(server.inspectorPort, `${slug}-${name}`, () => fire(server, targets[side]!, { connections: load.connections, seconds: 3 })));
     }
   }
   const floorFigure = floorSummary(label, runs.floor, bytes);
   const routeFigure = summarise(label, runs.route, { bytes });
   routeFigure.ratio = round(routeFigure.median! / floorFigure.median!);
   routeFigure.rps_ratio = round(floorFigure.rps! / routeFigure.rps!);
-  return [await withCost(server, target, routeFigure), await withCost(server, floor, floorFigure)];
+  const figures = [routeFigure, floorFigure];
+  if (dataFloor) {
+    const dataFigure = summarise(`  data floor: one D1 statement, ${dataFloor.rows}, as ${kib(bytes)}`, runs.data, { bytes, data_floor_for: label });
+    routeFigure.data_floor_ratio = round(routeFigure.median! / dataFigure.median!);
+    // What reading the rows alone costs over reading nothing: the part of `x floor` no code of the route can remove.
+    dataFigure.ratio = round(dataFigure.median! / floorFigure.median!);
+    figures.push(dataFigure);
+    // What the runtime itself spent per request, beside the wall time that other work on the machine stretches.
+    const cpu = await cpuPerRequest(server, sides.map((side) => targets[side]!));
+    cpu.forEach((ms, i) => { figures[i].cpu_ms = ms; });
+  }
+  const out: Figure[] = [];
+  for (const [i, side] of sides.entries()) out.push(await withCost(server, targets[side]!, figures[i]));
+  return out;
+}
+
+/**
+ * The median CPU time workerd spent per request of each target (all its threads: the Worker, the
+ * limiter objects, D1's SQLite), over `n` requests of each in turn, one at a time. Empty where
+ * /proc cannot be read. A route with `setupRequest` gets a fresh path each time, as under load.
+ */
+async function cpuPerRequest(server: BenchServer, targets: Target[], n = 40): Promise<number[]> {
+  const pids = workerdProcesses();
+  if (pids.length === 0) return [];
+  const samples = targets.map(() => [] as number[]);
+  for (let i = 0; i < n; i += 1) {
+    for (const [t, target] of targets.entries()) {
+      const path = target.setupRequest?.({ path: target.path, method: target.method ?? "GET" } as autocannon.Request).path ?? target.path;
+      const before = cpuNanos(pids);
+      const res = await server.request(path, { key: target.key, method: target.method });
+      samples[t].push((cpuNanos(pids) - before) / 1e6);
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} while measuring CPU`);
+    }
+  }
+  return samples.map((ms) => round(ms.sort((a, b) => a - b)[ms.length >> 1]));
 }
 
 /** The floor's row sits under its route's in the table; `floor_for` names the route in results.json. */

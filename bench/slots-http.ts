@@ -1,10 +1,10 @@
 // GET /services/{id}/slots on the large account through a real `wrangler dev`, one week and 31
-// days, cached and not, and a month of available dates not cached, each against the floor;
-// prints figures as JSON for bench/run.mjs.
+// days, cached and not, and a month of available dates not cached, each against the floor (the
+// misses also against their data floor); prints figures as JSON for bench/run.mjs.
 import { computeSlots } from "../src/domain/slots";
-import { startOfDay } from "../src/domain/time";
-import { largeAccountInput } from "./large-account";
-import { compareWithFloor, type Figure } from "./load";
+import { addDays, startOfDay } from "../src/domain/time";
+import { largeAccountInput, ZONE } from "./large-account";
+import { compareWithFloor, type DataFloor, type Figure } from "./load";
 import { account, bookings, insert, resources, serviceWithProviders } from "./seed-sql";
 import { LOAD, log } from "./suite";
 import { withBenchServer } from "./wrangler-dev";
@@ -47,10 +47,13 @@ function seed() {
     insert("busy_times", busyRows),
   ].join("\n");
   // With no horizon on the account the far-future month is bookable, as in the engine bench.
-  return { sql: `${sql}\n${busySql}`, key: tenant.apiKey, busyKey: busyShop.apiKey, expectedSlots: computeSlots(input).length, from: input.from, to: input.to };
+  // What the data floor of a range must read: the bookings (and busy times) overlapping its span.
+  const occupying = (fromMs: number, toMs: number, busy: boolean) =>
+    [...input.bookings, ...(busy ? busyRows.map((r) => ({ from: r.occupied_from, to: r.occupied_to })) : [])].filter((b) => b.from < toMs && b.to > fromMs).length;
+  return { sql: `${sql}\n${busySql}`, key: tenant.apiKey, busyKey: busyShop.apiKey, expectedSlots: computeSlots(input).length, from: input.from, to: input.to, occupying };
 }
 
-const { sql, key, busyKey, expectedSlots, from, to } = seed();
+const { sql, key, busyKey, expectedSlots, from, to, occupying } = seed();
 const figures = await withBenchServer("slots", sql, async (server) => {
   const out: Figure[] = [];
   for (const [label, last] of [["one week", "2030-03-07"], ["31 days", to]] as const) {
@@ -86,15 +89,31 @@ const figures = await withBenchServer("slots", sql, async (server) => {
   };
   const selecting = (order: number[], offset = 0) => order.map((id) => `selected_resources[]=${id + offset}`).join("&");
   const busyBase = `/api/v1/services/${BUSY_SERVICE_ID}/slots?from=${from}&to=${to}`;
-  const misses: [label: string, path: string, bytes: number, apiKey: string, offset: number][] = [
-    ["slots, 31 days", `/api/v1/services/${SERVICE_ID}/slots?from=${from}&to=${to}`, out[2].bytes!, key, 0],
-    ["slots, one week", `/api/v1/services/${SERVICE_ID}/slots?from=${from}&to=2030-03-07`, out[0].bytes!, key, 0],
-    ["available_dates, a month", `/api/v1/services/${SERVICE_ID}/available_dates?from=${from}&to=${to}`, 0, key, 0],
+  // Each miss is also set against its data floor (bench/floor-worker.ts): one statement reading
+  // the same service, provider resources, exception dates and occupants over the same span.
+  const dataFloorOf = (serviceId: number, last: string, busy: boolean): DataFloor & { occupants: number } => {
+    const [fromMs, toMs] = [startOfDay(from, ZONE), startOfDay(addDays(last, 1), ZONE)];
+    const occupants = occupying(fromMs, toMs, busy);
+    return {
+      path: `/api/v1/__bench/data-floor/slots?service=${serviceId}&from=${fromMs}&to=${toMs}&date_from=${from}&date_to=${last}`,
+      rows: `${occupants.toLocaleString("en")} occupants of 20 resources`,
+      occupants,
+    };
+  };
+  const misses: [label: string, path: string, bytes: number, apiKey: string, offset: number, dataFloor: DataFloor & { occupants: number }][] = [
+    ["slots, 31 days", `/api/v1/services/${SERVICE_ID}/slots?from=${from}&to=${to}`, out[2].bytes!, key, 0, dataFloorOf(SERVICE_ID, to, false)],
+    ["slots, one week", `/api/v1/services/${SERVICE_ID}/slots?from=${from}&to=2030-03-07`, out[0].bytes!, key, 0, dataFloorOf(SERVICE_ID, "2030-03-07", false)],
+    ["available_dates, a month", `/api/v1/services/${SERVICE_ID}/available_dates?from=${from}&to=${to}`, 0, key, 0, dataFloorOf(SERVICE_ID, to, false)],
     // Beside the first: the same shop and month with 2,000 busy times from calendar subscriptions (issue 32).
-    [`slots, 31 days, with ${BUSY_TIMES.toLocaleString("en")} busy times`, busyBase, 0, busyKey, BUSY_OFFSET],
+    [`slots, 31 days, with ${BUSY_TIMES.toLocaleString("en")} busy times`, busyBase, 0, busyKey, BUSY_OFFSET, dataFloorOf(BUSY_SERVICE_ID, to, true)],
   ];
   let freeWithoutBusy = 0;
-  for (const [label, base, knownBytes, apiKey, offset] of misses) {
+  for (const [label, base, knownBytes, apiKey, offset, dataFloor] of misses) {
+    // A data floor reading other rows than its route would not compare.
+    const rows = await server.request(dataFloor.path, { key: apiKey });
+    const occupants = rows.status === 200 ? (JSON.parse(rows.text) as unknown[][])[3].length : -1;
+    if (occupants !== dataFloor.occupants) throw new Error(`${dataFloor.path}: ${rows.status}, ${occupants} occupants, not ${dataFloor.occupants}`);
+    log("slots", `${label} miss: its data floor reads ${occupants} occupants, ${rows.text.length} bytes of JSON text`);
     const orders = Array.from({ length: 200 }, shuffled);
     let next = 0;
     // Never one of the 200: the cost probe after the rounds finds no cached answer either.
@@ -105,12 +124,13 @@ const figures = await withBenchServer("slots", sql, async (server) => {
       label: `http: GET /services/{id}/${label}, large account, answer not cached`,
       target: { path: probePath, key: apiKey, setupRequest: (request) => ({ ...request, path: `${base}&${selecting(orders[next++ % orders.length], offset)}` }) },
       bytes: knownBytes || Buffer.byteLength(probe.text),
+      dataFloor,
     }, LOAD);
     // Every slot is listed (a full one with free: 0), and some resource is free at most times: the seats say what the busy times took.
     const free = label.startsWith("slots, 31 days") ? (JSON.parse(probe.text) as { slot: { free: number } }[]).reduce((n, e) => n + e.slot.free, 0) : 0;
     if (!offset && free) freeWithoutBusy = free;
     const busySlots = offset ? `; ${free} free seats over the ${expectedSlots} slots (${freeWithoutBusy} without the busy times)` : "";
-    out.push({ ...missed[0], detail: `every request a miss${busySlots}` }, missed[1]);
+    out.push({ ...missed[0], detail: `every request a miss${busySlots}` }, ...missed.slice(1));
   }
   return out;
 });
