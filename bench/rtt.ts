@@ -1,6 +1,6 @@
 // `npm run bench -- --rtt N [--near M]`: what a visitor far from the database waits. The Worker runs
-// beside the visitor; D1 is N ms away, and so is each capacity guard, which a deployment creates
-// beside its shard's database (CAPACITY_GUARD_LOCATIONS), so the guard's own D1 batch costs M ms
+// beside the visitor; D1 is N ms away, and so is each capacity guard and NearDatabase object, which
+// a deployment creates beside its database (CAPACITY_GUARD_LOCATIONS), so their own D1 work costs M ms
 // (default 2, a hop within one region). A rate limiter is created where its address or key is
 // first seen, beside the Worker: M ms too. Added by wrapping the bindings in the bench entry only
 // (bench/floor-worker.ts); the app itself is unchanged.
@@ -77,6 +77,8 @@ export function withRtt(env: BenchEnv): Env {
       ...env,
       ...withShardsDelayed(env, ms),
       CAPACITY_GUARD: delayedNamespace(env.CAPACITY_GUARD, ms),
+      // Created where the database is: the Worker's forward of a first request is the long hop.
+      ...(env.NEAR_DATABASE ? { NEAR_DATABASE: delayedNamespace(env.NEAR_DATABASE, ms) } : {}),
       RATE_LIMITER: near > 0 ? delayedNamespace(env.RATE_LIMITER, near) : env.RATE_LIMITER,
     };
     delayed.set(env, wrapped);
