@@ -1,6 +1,6 @@
 // The route catalogue's requests (bench/route-catalogue.ts) over one keep-alive loopback socket:
 // any method, Host and body as the entry made them, and per answer its latency and the runtime's
-// CPU time while it was in flight (workerd-cpu.ts), as fleet-client.ts measures the fleet's.
+// CPU time while it was in flight (workerd-cpu.ts). The fleet's client (fleet-client.ts) sends through it too.
 import http from "node:http";
 import type { Reply, Transport, Wire } from "./route-catalogue";
 
