@@ -109,16 +109,11 @@ async function onAccount(
     return;
   }
   const guess = found.account;
+  // A guess that would be refused is not acted on: the directory decides.
+  if (!passes(check, guess)) return onAccount(c, next, cacheKey, { account: await found.confirmation }, check, surface);
   const confirmed = found.confirmation.then((account) => {
     if (!sameAccount(account, guess)) throw new AccountChanged(account);
   });
-  try {
-    check(guess);
-  } catch {
-    // A guess that would be refused is not acted on: the directory decides.
-    await confirmed.catch(() => undefined);
-    return onAccount(c, next, cacheKey, { account: await found.confirmation }, check, surface);
-  }
   holdWritesUntil(confirmed);
   const again = c.req.raw.clone();
   enterAccount(c, guess, surface);
@@ -137,6 +132,15 @@ async function onAccount(
     throw new AskAgain(again);
   }
   if (failure) throw failure.error;
+}
+
+function passes(check: (account: Account | null) => void, account: Account): boolean {
+  try {
+    check(account);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const sameAccount = (a: Account | null, b: Account) => a !== null && JSON.stringify(a) === JSON.stringify(b);
