@@ -195,7 +195,7 @@ floor.post("/forget", (c) => {
 });
 
 const benchFeatures: [string, Hono<AppEnv>][] = [...privateFeatures, ["/__bench", floor]];
-const app = buildApp({ privateFeatures: benchFeatures, forwardUnknownAccounts: true });
+const app = buildApp({ privateFeatures: benchFeatures, forwardBesideDatabase: true });
 
 export default {
   // `--rtt N` (bench/rtt.ts): the bindings wait N ms per call, as for a visitor far from D1.

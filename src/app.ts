@@ -6,6 +6,7 @@ import { createMiddleware } from "hono/factory";
 import { getPath } from "hono/utils/url";
 import type { AppEnv } from "./env";
 import { AskAgain, privateAuth, publicAccount } from "./http/auth";
+import { answerEventBesideDatabase } from "./http/near-database";
 import { afterAccountWrite } from "./features/account-writes";
 import { refuseXml, requestContext, requireUserAgent } from "./http/middleware";
 import { requestId, requestLog } from "./http/observability";
@@ -47,11 +48,11 @@ interface AppOptions {
   /** The app as the NearDatabase object runs it: it looks accounts up itself, never forwards. */
   besideDatabase?: boolean;
   /**
-   * Forward a request whose account this isolate does not know to a NearDatabase object (the
-   * Worker's entry only: the object must run the same app, which an app built with other options
-   * for a test is not).
+   * Forward writes, and requests of accounts this isolate does not know, to a NearDatabase object
+   * (the Worker's entry only: the object must run the same app, which an app built with other
+   * options for a test is not).
    */
-  forwardUnknownAccounts?: boolean;
+  forwardBesideDatabase?: boolean;
 }
 
 // Widgets on any origin call the booking site; it holds no credentials, so `*` is safe. The
@@ -81,9 +82,9 @@ export function buildApp(options: AppOptions = {}) {
   app.notFound(notFound);
 
   app.use("*", meterRequest);
-  if (options.besideDatabase || options.forwardUnknownAccounts) {
+  if (options.besideDatabase || options.forwardBesideDatabase) {
     app.use("*", (c, next) => {
-      c.set(options.besideDatabase ? "besideDatabase" : "forwardsUnknownAccounts", true);
+      c.set(options.besideDatabase ? "besideDatabase" : "forwardsBesideDatabase", true);
       return next();
     });
   }
@@ -107,7 +108,10 @@ export function buildApp(options: AppOptions = {}) {
 
   // The API's description and reference page need no key: mounted before the private API's auth.
   app.route("/api/v1", openApiRoutes);
-  // The payment provider's events are signed, not keyed (docs/decisions/payments.md).
+  // The payment provider's events are signed, not keyed (docs/decisions/payments.md); they write.
+  app.use("/api/v1/payments/stripe/events", async (c, next) => {
+    if (!(await answerEventBesideDatabase(c))) await next();
+  });
   app.route("/api/v1/payments", paymentEvents);
 
   const privateApi = new Hono<AppEnv>();

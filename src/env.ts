@@ -63,7 +63,9 @@ export type AppEnv = {
     account: Account; db: Db; now: number; surface: Surface; requestId: string;
     /** Set in the NearDatabase object: the request is already beside the database, never forwarded again. */
     besideDatabase?: boolean;
-    /** Set by the Worker's entry: a request of an account this isolate does not know goes to a NearDatabase object. */
-    forwardsUnknownAccounts?: boolean;
+    /** Set by the Worker's entry: writes, and requests of accounts this isolate does not know, go to a NearDatabase object. */
+    forwardsBesideDatabase?: boolean;
+    /** The `Server-Timing` entries of the NearDatabase object that answered the request, renamed `beside-database-*`. */
+    besideDatabaseTiming?: string;
   };
 };

@@ -6,7 +6,7 @@ export { CapacityGuard } from "./durable-objects/capacity-guard";
 export { RateLimiter } from "./durable-objects/rate-limiter";
 export { NearDatabase } from "./durable-objects/near-database";
 
-const app = buildApp({ forwardUnknownAccounts: true });
+const app = buildApp({ forwardBesideDatabase: true });
 
 // The consumers and the cron jobs are imported on their first event, not when an isolate starts
 // for a request (issue 21, scope 5): in the one-file bundle each `import()` is a lazy initialiser.

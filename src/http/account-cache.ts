@@ -37,10 +37,19 @@ export const trustedAccount = (key: string, now: number): Account | undefined =>
   return hit && hit.trustedUntil > now ? hit.account : undefined;
 };
 
-/** Caches what the directory answered (misses are not kept, so a new account or key works at once). */
+/** The account cached under `key`, trusted or a guess. */
+export const cachedAccount = (key: string): Account | undefined => entries.get(key)?.account;
+
+/**
+ * Caches what the directory answered (misses are not kept, so a new account or key works at once).
+ * An account unchanged keeps the object already cached: answers cached for it stay valid
+ * (features/slots/answer-cache.ts compares accounts by identity).
+ */
 export function remember(key: string, account: Account | null, now: number): void {
+  const before = entries.get(key)?.account;
   entries.delete(key);
   if (!account) return;
+  if (before && JSON.stringify(before) === JSON.stringify(account)) account = before;
   if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
   entries.set(key, { account, trustedUntil: now + ACCOUNT_CACHE_TTL_MS, guessUntil: now + ACCOUNT_CACHE_TTL_MS + ACCOUNT_GUESS_TTL_MS });
 }

@@ -9,8 +9,8 @@ import { holdWritesUntil, setDataShard } from "../db/request-scope";
 import type { Account } from "../db/schema";
 import { shardD1 } from "../db/shards";
 import type { AppEnv, Surface } from "../env";
-import { apiKeyCacheKey, knowsAccount, lookUpAccount, subdomainCacheKey, type AccountLookup } from "./account-cache";
-import { answerBesideDatabase, forwardsUnknownAccounts, tellAccount } from "./near-database";
+import { apiKeyCacheKey, lookUpAccount, subdomainCacheKey, type AccountLookup } from "./account-cache";
+import { answeredBesideDatabase, tellAccount } from "./near-database";
 import { ApiError } from "./errors";
 import { secretsEqual, sha256Hex } from "./secrets";
 
@@ -50,7 +50,7 @@ export const privateAuth = createMiddleware<AppEnv>(async (c, next) => {
   const hash = await sha256Hex(key);
   // Looked up by the key's SHA-256, never the key: equality of hashes leaks nothing about the key.
   const cacheKey = apiKeyCacheKey(hash);
-  if (!knowsAccount(cacheKey, c.var.now) && forwardsUnknownAccounts(c)) return answerBesideDatabase(c, cacheKey);
+  if (await answeredBesideDatabase(c, cacheKey)) return;
   const found = await lookUpAccount(cacheKey, c.var.now, () => accountOfKeyHash(c.env, hash));
   await onAccount(c, next, cacheKey, found, checkKeyAccount, "private_api");
 });
@@ -77,7 +77,7 @@ export const publicAccount = createMiddleware<AppEnv>(async (c, next) => {
     });
   }
   const cacheKey = subdomainCacheKey(subdomain);
-  if (!knowsAccount(cacheKey, c.var.now) && forwardsUnknownAccounts(c)) return answerBesideDatabase(c, cacheKey);
+  if (await answeredBesideDatabase(c, cacheKey)) return;
   const found = await lookUpAccount(cacheKey, c.var.now, () => accountOfSubdomain(c.env, subdomain));
   await onAccount(c, next, cacheKey, found, checkSiteAccount, "public_api");
 });

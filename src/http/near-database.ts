@@ -1,6 +1,9 @@
-// The Worker's side of the NearDatabase objects (durable-objects/near-database.ts): a request whose
-// account this isolate does not know is forwarded whole, and the account it ran on comes back in a
-// header of the object's own, so the next request of that account starts here.
+// The Worker's side of the NearDatabase objects (durable-objects/near-database.ts). Two kinds of
+// request are forwarded whole: one whose account this isolate does not know (it would wait for the
+// directory, then for the route's reads), and every write (it would wait for its reads, then for
+// its write, and some for more: the waitlist's offers, a payment's steps). Reads of a known account
+// stay here, beside the isolate's caches. The account the object ran on comes back in a header of
+// its own, so the next request of that account starts here.
 import type { Context } from "hono";
 import { configOf } from "../config";
 import { writesMayRun } from "../db/request-scope";
@@ -8,47 +11,89 @@ import type { Account } from "../db/schema";
 import { DIRECTORY_SHARD } from "../db/shards";
 import type { AppEnv } from "../env";
 import { afterRequestOf } from "../features/account-writes";
-import { remember, trustedAccount } from "./account-cache";
+import { cachedAccount, evictAccount, knowsAccount, remember, trustedAccount } from "./account-cache";
+import { readsOnly } from "./reads-only";
 
 /** Between the object and the Worker only: always taken off before the answer leaves. */
 const ACCOUNT_HEADER = "x-near-database-account";
+/** What the object says in ACCOUNT_HEADER when the request changed the account (or its keys). */
+const ACCOUNT_CHANGED = "changed";
 
-const READS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-/** Enough objects that a burst of first requests does not queue behind one; few enough to stay warm. */
+/** Enough objects that a burst of writes does not queue behind one; few enough to stay warm. */
 const NEAR_DATABASE_OBJECTS = 16;
 
-/** Whether this request should be answered beside the database rather than here. */
-export const forwardsUnknownAccounts = (c: Context<AppEnv>): boolean =>
-  c.var.forwardsUnknownAccounts === true && c.env.NEAR_DATABASE !== undefined;
+/**
+ * The object's own `Server-Timing` entries (its D1 round trips, rows, calls and waits: all short
+ * hops) under names of their own, for the Worker's header (http/server-timing.ts): what the route
+ * cost where it ran, beside what the request cost the Worker.
+ */
+const besideDatabaseEntries = (timing: string | null): string | undefined =>
+  timing ? timing.split(/,\s*(?=[\w-]+(?:;|$))/).map((entry) => `beside-database-${entry.trim()}`).join(", ") : undefined;
 
-/** Answers the request from a NearDatabase object, and learns the account it was answered on under `cacheKey`. */
-export async function answerBesideDatabase(c: Context<AppEnv>, cacheKey: string): Promise<void> {
+const forwarding = (c: Context<AppEnv>): boolean =>
+  c.var.forwardsBesideDatabase === true && c.env.NEAR_DATABASE !== undefined;
+
+/**
+ * Answers the request from a NearDatabase object when it should be (see the top of this file), and
+ * says whether it did; the account it ran on is learnt under `cacheKey`.
+ */
+export async function answeredBesideDatabase(c: Context<AppEnv>, cacheKey: string): Promise<boolean> {
+  if (!forwarding(c)) return false;
+  const reads = await readsOnly(c);
+  if (reads && knowsAccount(cacheKey, c.var.now)) return false;
+  const known = cachedAccount(cacheKey);
+  const told = await forward(c, reads);
+  if (told === ACCOUNT_CHANGED) {
+    // The write changed the account: the next request here reads it again.
+    if (known) {
+      evictAccount(known.id);
+      afterRequestOf(c.req.method, known);
+    }
+  } else if (told) {
+    const account = JSON.parse(told) as Account;
+    remember(cacheKey, account, c.var.now);
+    // Answers this isolate cached for the account (its site's, say) learn of the write as if made here.
+    afterRequestOf(c.req.method, account);
+  }
+  return true;
+}
+
+/** Answers payment events (signed, not keyed, so no account here) beside the database: they write. */
+export async function answerEventBesideDatabase(c: Context<AppEnv>): Promise<boolean> {
+  if (!forwarding(c) || c.req.method !== "POST") return false;
+  await forward(c, false);
+  return true;
+}
+
+/** Sets the object's answer as the request's, and returns what it said of the account. */
+async function forward(c: Context<AppEnv>, reads: boolean): Promise<string | null> {
   // A write goes no further than the Worker's own writes would before the rate limiter's verdict.
-  if (!READS.has(c.req.method)) await writesMayRun();
+  if (!reads) await writesMayRun();
   const locationHint = configOf(c.env).CAPACITY_GUARD_LOCATIONS[DIRECTORY_SHARD];
   const name = `near:${Math.floor(Math.random() * NEAR_DATABASE_OBJECTS)}`;
-  // The body goes whole (at most 1 MiB, bodyLimit): a stream would still be read after an early answer.
   const request = c.req.raw;
-  const forwarded = new Request(request.url, { method: request.method, headers: request.headers, body: READS.has(request.method) ? null : await request.arrayBuffer() });
-  const answer = await c.env.NEAR_DATABASE!.getByName(name, locationHint ? { locationHint } : undefined).fetch(forwarded);
+  const headers = new Headers(request.headers);
+  // One id for the request in the Worker's log line and the object's.
+  headers.set("x-request-id", c.var.requestId);
+  // The body goes whole (at most 1 MiB, bodyLimit), read through Hono's cache (http/reads-only.ts
+  // may have read it): a stream would still be read after an early answer.
+  const body = request.method === "GET" || request.method === "HEAD" ? null : await c.req.arrayBuffer();
+  const answer = await c.env.NEAR_DATABASE!.getByName(name, locationHint ? { locationHint } : undefined).fetch(new Request(request.url, { method: request.method, headers, body }));
   const response = new Response(answer.body, answer);
-  const account = response.headers.get(ACCOUNT_HEADER);
+  const told = response.headers.get(ACCOUNT_HEADER);
   response.headers.delete(ACCOUNT_HEADER);
-  if (account) {
-    const known = JSON.parse(account) as Account;
-    remember(cacheKey, known, c.var.now);
-    // Answers this isolate cached for the account (its site's, say) learn of the write as if made here.
-    afterRequestOf(c.req.method, known);
-  }
+  c.set("besideDatabaseTiming", besideDatabaseEntries(response.headers.get("Server-Timing")));
   c.res = response;
+  return told;
 }
 
 /**
- * In the object: says which account the request ran on, for the Worker to remember; not when the
- * request changed it (its write evicted it from the cache here), since the Worker would then
- * remember the account as it was before.
+ * In the object: says which account the request ran on, for the Worker to remember; or that the
+ * request changed it (its write evicted it from the cache here), since the Worker would otherwise
+ * go on with the account as it was before.
  */
 export function tellAccount(c: Context<AppEnv>, cacheKey: string, account: Account): void {
-  if (c.var.besideDatabase && trustedAccount(cacheKey, c.var.now) === account) c.res.headers.set(ACCOUNT_HEADER, JSON.stringify(account));
+  if (!c.var.besideDatabase) return;
+  const unchanged = trustedAccount(cacheKey, c.var.now) === account;
+  c.res.headers.set(ACCOUNT_HEADER, unchanged ? JSON.stringify(account) : ACCOUNT_CHANGED);
 }

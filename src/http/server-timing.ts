@@ -25,11 +25,14 @@ const ms = (value: number) => Math.round(value * 10) / 10;
  * the whole request inside the Worker, D1 and Durable Object calls summed. `cache` only on answers
  * that consulted an answer cache: how the fleet bench (bench/fleet.ts) counts hits.
  */
-const serverTimingValue = (m: RequestMeter, totalMs: number) => {
+const serverTimingValue = (m: RequestMeter, totalMs: number, besideDatabase: string | undefined) => {
   const waits = sequentialWaits(m.spans);
   return `total;dur=${ms(totalMs)}, d1;desc="${m.d1RoundTrips} round trips";dur=${ms(m.d1Ms)}, d1-rows;desc="${m.rowsRead} rows read", do;desc="${m.doHops} calls";dur=${ms(m.doMs)}`
     + `, waits;desc="${waits.total} in sequence: ${waits.d1} d1, ${waits.do} do"`
-    + (m.cache ? `, cache;desc="${m.cache}"` : "");
+    + (m.cache ? `, cache;desc="${m.cache}"` : "")
+    // The NearDatabase object's, when it answered (http/near-database.ts): short hops, all inside
+    // one of the Worker's own waits above.
+    + (besideDatabase ? `, ${besideDatabase}` : "");
 };
 
 export const meterRequest = createMiddleware<AppEnv>(async (c, next) => {
@@ -45,7 +48,7 @@ export const meterRequest = createMiddleware<AppEnv>(async (c, next) => {
   };
   c.env = meteredEnv(c.env);
   await runInScope(scope, next);
-  c.res.headers.set("Server-Timing", serverTimingValue(scope.meter, performance.now() - startedAt));
+  c.res.headers.set("Server-Timing", serverTimingValue(scope.meter, performance.now() - startedAt, c.var.besideDatabaseTiming));
   const after = scopeBookmark(scope);
   if (after) c.res.headers.set(BOOKMARK_HEADER, `${after.shard}:${after.bookmark}`);
 });

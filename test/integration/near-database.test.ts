@@ -5,7 +5,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
 import { rateLimitWith, type RateLimiter } from "../../src/http/rate-limit";
-import { client, env, newAccount, publicSite } from "../support/api";
+import { client, env, newAccount, publicSite, send } from "../support/api";
 import { costOf } from "../support/server-timing";
 
 const count = async (sql: string, ...values: unknown[]) =>
@@ -50,7 +50,7 @@ describe("the first request of an account the isolate does not know", () => {
       limit: async (_key, policy) => ({ allowed: false, limit: policy.limit, remaining: 0, resetSeconds: 7 }),
       refund: async () => undefined,
     };
-    const app = buildApp({ rateLimit: rateLimitWith(() => refusing), forwardUnknownAccounts: true });
+    const app = buildApp({ rateLimit: rateLimitWith(() => refusing), forwardBesideDatabase: true });
     const site = await app.fetch(new Request(`http://${account.subdomain}.localhost/bookings`, {
       method: "POST",
       headers: { "user-agent": "tests", "cf-connecting-ip": "203.0.113.71", "content-type": "application/json" },
@@ -69,5 +69,62 @@ describe("the first request of an account the isolate does not know", () => {
       expect(res.status, path).toBe(200);
       expect(costOf(res.headers), path).toMatchObject({ waits: 1, doWaits: 1 });
     }
+  });
+});
+
+describe("a known account's writes, answered beside the database", () => {
+  it("a write waits for the limiter's verdict and the object; the object's own waits are reported", async () => {
+    const { api, account } = await newAccount();
+    expect((await api.get("/client")).status).toBe(200);
+    const made = await api.post("/resources", { resource: { title: "Known" } });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const cost = costOf(made.headers);
+    expect(cost).toMatchObject({ waits: 2, doWaits: 2, d1Waits: 0 });
+    expect(cost.besideDatabaseWaits).toBeGreaterThanOrEqual(1);
+    expect([...made.headers.keys()].filter((name) => name.startsWith("x-near"))).toEqual([]);
+    expect(await count("SELECT count(*) AS n FROM resources WHERE account_id = ?", account.id)).toBe(1);
+    // A read of the known account stays here, and sees the write.
+    const listed = await api.get("/resources");
+    expect(listed.body.map((e: { resource: { title: string } }) => e.resource.title)).toEqual(["Known"]);
+    expect(costOf(listed.headers).besideDatabaseWaits).toBeUndefined();
+  });
+
+  it("a write that changes the account: the next request runs on the account as changed", async () => {
+    const { api, account } = await newAccount();
+    expect((await api.get("/client")).body.client.time_zone).toBe("Europe/Oslo");
+    const changed = await api.put("/client", { client: { time_zone: "America/New_York" } });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect((await api.get("/client")).body.client.time_zone).toBe("America/New_York");
+    expect((await publicSite(account.subdomain).get("/services")).status).toBe(200);
+  });
+
+  it("an MCP call that writes waits for the limiter's verdict: refused, it is never forwarded", async () => {
+    const { account } = await newAccount();
+    const refusing: RateLimiter = {
+      limit: async (_key, policy) => ({ allowed: false, limit: policy.limit, remaining: 0, resetSeconds: 7 }),
+      refund: async () => undefined,
+    };
+    const app = buildApp({ rateLimit: rateLimitWith(() => refusing), forwardBesideDatabase: true });
+    const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "book", arguments: { service_id: 1, booked_from: "2031-01-06 10:00", name: "Over", email: "over@example.com" } } };
+    const res = await app.fetch(new Request(`http://${account.subdomain}.localhost/mcp`, {
+      method: "POST",
+      headers: { "user-agent": "tests", "cf-connecting-ip": "203.0.113.72", "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify(call),
+    }), env, createExecutionContext());
+    expect(res.status).toBe(429);
+    expect(costOf(res.headers).doCalls).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM people WHERE account_id = ?", account.id)).toBe(0);
+  });
+
+  it("an MCP call that only reads, of a known account, is answered here", async () => {
+    const { account } = await newAccount();
+    const site = publicSite(account.subdomain);
+    expect((await site.get("/services")).status).toBe(200);
+    const res = await send("POST", `http://${account.subdomain}.localhost/mcp`, {
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_services", arguments: {} } }),
+    });
+    expect(res.status).toBe(200);
+    expect(costOf(res.headers).besideDatabaseWaits).toBeUndefined();
   });
 });
