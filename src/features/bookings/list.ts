@@ -9,7 +9,7 @@ import { parseDateTimeInput, startOfDay } from "../../domain/time";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
-import { ACTIVE, inEffectiveStates, isActiveSql, pageOfBookings, syncPageOfBookings, type ListChecks, type ListFreshness } from "./queries";
+import { ACTIVE, inEffectiveStates, isActiveSql, ownerExists, pageOfBookings, syncPageOfBookings, type ListChecks, type ListFreshness } from "./queries";
 import type { ListQuery } from "./schema";
 import type { ListedBooking, ListedRelated } from "./serializer";
 
@@ -92,7 +92,7 @@ export async function listBookings(
   }
   const conditions = [ownerCondition(owner), stateCondition(deps, listing, query, owner), ...filters(deps, listing, query)]
     .filter((c): c is SQL => c !== undefined);
-  const checks: ListChecks = { owner: owner.kind === "account" ? undefined : owner, endsWithTime: listing === "upcoming" && query.from === undefined };
+  const checks: ListChecks = { owner: owner.kind === "account" ? undefined : ownerExists(deps, owner), endsWithTime: listing === "upcoming" && query.from === undefined };
   const page = direction
     ? await syncPageOfBookings(deps, conditions, direction, request, checks)
     : await pageOfBookings(deps, conditions, query.order === "booked_from_desc" ? "booked_from_desc" : "booked_from", request, checks);

@@ -28,17 +28,6 @@ export function getBooking(deps: Deps, id: number): Promise<Booking> {
   return found(deps.db.query.bookings.findFirst({ where: bookingOfAccount(deps, id) }), "booking");
 }
 
-/** The most recent booking carrying the external id; external ids are the client's, not unique. */
-export function getBookingByExternalId(deps: Deps, externalId: string): Promise<Booking> {
-  return found(
-    deps.db.query.bookings.findFirst({
-      where: and(eq(bookings.account_id, deps.account.id), eq(bookings.external_id, externalId)),
-      orderBy: [desc(bookings.id)],
-    }),
-    "booking",
-  );
-}
-
 export { inEffectiveStates, isActiveSql, lapsesLaterSql } from "./active-sql";
 
 export const ACTIVE = [...ACTIVE_STATES];
@@ -102,8 +91,8 @@ function pageRelatedFrom([rows]: [{ kind: RelatedKind; row: string }[]]): Listed
 
 /** What a cached list answer must know about the listing besides its rows (list-answer.ts). */
 export interface ListChecks {
-  /** The person or event whose bookings these are: the listing is a 404 when it is not the account's. */
-  owner?: { kind: "person" | "event"; id: number };
+  /** Whether the owner of the listing (a person, an event, a collection) is the account's: the listing is a 404 when not. */
+  owner?: SQL;
   /** The listing keeps `booked_to > now` (upcoming without `from`): rows leave it as time passes. */
   endsWithTime: boolean;
 }
@@ -117,7 +106,7 @@ export interface ListFreshness {
   ownerFound: boolean;
 }
 
-const ownerExists = ({ account }: Deps, owner: NonNullable<ListChecks["owner"]>): SQL => {
+export const ownerExists = ({ account }: Deps, owner: { kind: "person" | "event"; id: number }): SQL => {
   const table = owner.kind === "person" ? people : events;
   return sql`EXISTS (SELECT 1 FROM ${table} WHERE ${table.id} = ${owner.id} AND ${table.account_id} = ${account.id})`;
 };
@@ -135,7 +124,7 @@ const freshnessOf = (deps: Deps, where: SQL | undefined, checks: ListChecks) => 
     version: sql<number | null>`(SELECT ${listingVersions.version} FROM ${listingVersions} WHERE ${listingVersions.account_id} = ${account.id})`.as("version"),
     lapse: sql<number | null>`(SELECT MIN(${bookings.expires_at}) FROM ${bookings} WHERE ${bookings.account_id} = ${account.id} AND ${lapsesLaterSql(now)})`.as("lapse"),
     end: (checks.endsWithTime ? sql<number | null>`(SELECT MIN(${bookings.booked_to}) FROM ${bookings} WHERE ${where})` : sql<null>`NULL`).as("end_at"),
-    owner: (checks.owner ? sql<number>`${ownerExists(deps, checks.owner)}` : sql<number>`1`).as("owner_found"),
+    owner: (checks.owner ? sql<number>`${checks.owner}` : sql<number>`1`).as("owner_found"),
   }).from(sql`(SELECT 1)`);
 };
 
@@ -211,9 +200,23 @@ const relatedFrom = ([p, r, s, e, booked]: RelatedRows): Related =>
  * The booking and its related rows in one round trip (GET one, the re-read after a create);
  * `before` is a write that goes first in the same batch (a create's person fill).
  */
-export async function getBookingWithRelated(deps: Deps, id: number, before?: BatchItem<"sqlite">): Promise<Booking> {
+export function getBookingWithRelated(deps: Deps, id: number, before?: BatchItem<"sqlite">): Promise<Booking> {
+  return bookingWithRelated(deps, bookingOfAccount(deps, id)!, before);
+}
+
+/**
+ * The most recent booking carrying the external id (external ids are the client's, not unique),
+ * with its related rows in the same batch.
+ */
+export function getBookingByExternalId(deps: Deps, externalId: string): Promise<Booking> {
+  const latest = deps.db.select({ id: sql`MAX(${bookings.id})` }).from(bookings)
+    .where(and(eq(bookings.account_id, deps.account.id), eq(bookings.external_id, externalId)));
+  return bookingWithRelated(deps, and(eq(bookings.account_id, deps.account.id), eq(bookings.id, latest))!);
+}
+
+async function bookingWithRelated(deps: Deps, which: SQL, before?: BatchItem<"sqlite">): Promise<Booking> {
   const { db } = deps;
-  const read = [db.select().from(bookings).where(bookingOfAccount(deps, id)).limit(1), ...relatedQueries(deps, bookingOfAccount(deps, id)!)] as const;
+  const read = [db.select().from(bookings).where(which).limit(1), ...relatedQueries(deps, which)] as const;
   const [rows, ...related] = before ? (await db.batch([before, ...read])).slice(1) : await db.batch(read);
   const booking = await found(rows[0], "booking");
   relatedOfBooking.set(booking, relatedFrom(related as RelatedRows));

@@ -10,7 +10,7 @@ import { rateLimitKey } from "../../http/client-ip";
 import { deps } from "../deps";
 import { actionBody, checkoutBody, createBookingBody, recordPaymentBody, listQuery, showQuery, siteVerifyCodeBody, statusBody, updateBookingBody, verifyCodeBody, type ListQuery } from "./schema";
 import { listAnswer } from "./list-answer";
-import { bookingWithToken, cancelOnSite, checkoutOnSite, createOnSite, verifyOnSite } from "./site";
+import { bookingWithTokenAndRelated, cancelOnSite, checkoutOnSite, createOnSite, verifyOnSite } from "./site";
 import { toBookingJson, toPublicBookingJson } from "./serializer";
 import {
   createBooking, getBookingByExternalId, getBookingWithRelated, LISTINGS, loadRelated, setStatus, transition, updateBooking,
@@ -134,7 +134,7 @@ publicBookingRoutes.post("/", body(createBookingBody, { root: "booking" }), asyn
 });
 
 publicBookingRoutes.get("/:id", params("id"), async (c) =>
-  onSite(c, await bookingWithToken(deps(c), c.req.valid("param").id, tokenOf(c))),
+  onSite(c, await bookingWithTokenAndRelated(deps(c), c.req.valid("param").id, tokenOf(c))),
 );
 
 publicBookingRoutes.put("/:id/verify_code", params("id"), body(siteVerifyCodeBody), async (c) =>

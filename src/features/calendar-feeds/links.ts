@@ -35,8 +35,10 @@ export async function bookingFileUrl(db: Db, env: Env, account: Account, booking
   return `${siteOrigin(env, account)}/calendar/bookings/${bookingId}.ics?signature=${sig}`;
 }
 
-export async function bookingFileSigned(db: Db, accountId: number, bookingId: number, given: string | undefined): Promise<boolean> {
-  if (!given) return false;
-  const row = await db.query.calendarFileKeys.findFirst({ where: eq(calendarFileKeys.account_id, accountId) });
-  return !!row && secretsEqual(await signature(row.secret, bookingId), given);
+/** The account's signing key as a select, for the batch that reads the booking too (none before a first link). */
+export const fileKeyRow = (db: Db, accountId: number) =>
+  db.select({ secret: calendarFileKeys.secret }).from(calendarFileKeys).where(eq(calendarFileKeys.account_id, accountId)).limit(1);
+
+export async function bookingFileSigned(key: { secret: string } | undefined, bookingId: number, given: string): Promise<boolean> {
+  return !!key && secretsEqual(await signature(key.secret, bookingId), given);
 }

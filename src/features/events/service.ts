@@ -51,7 +51,9 @@ async function checkReferences(deps: Deps, errors: ErrorCollector, ids: { resour
   }
 }
 
-export async function listEvents(deps: Deps, query: EventsQuery, request: PageRequest) {
+export async function listEvents(
+  deps: Deps, query: EventsQuery, request: PageRequest,
+): Promise<{ rows: Event[]; total: number; booked: Map<number, number>; nextCursor?: string | null }> {
   const errors = new ErrorCollector();
   const sync = query.since !== undefined && query.order === undefined;
   // A sync client must learn of deletions too: a since listing shows deleted events (active false).
@@ -67,10 +69,9 @@ export async function listEvents(deps: Deps, query: EventsQuery, request: PageRe
   bound("since", query.since, (at) => changedSince(events.updated_at, at));
   if (request.cursor && !sync) errors.add("cursor", "applies only to since listings without an order");
   errors.throwIfAny();
-  const page: { rows: Event[]; total: number; nextCursor?: string | null } = sync
-    ? await syncPageOfEvents(deps, conditions, request)
-    : await pageOfEvents(deps, conditions, query.order === "starts_at_desc" ? "starts_at_desc" : "starts_at", request);
-  return { ...page, booked: await bookedCounts(deps, page.rows.map((e) => e.id)) };
+  return sync
+    ? syncPageOfEvents(deps, conditions, request)
+    : pageOfEvents(deps, conditions, query.order === "starts_at_desc" ? "starts_at_desc" : "starts_at", request);
 }
 
 /** One event with the seats its active bookings hold, read in one batch (one wait at distance). */

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { idParam } from "../../http/fields";
 import { PublicBooking } from "../../openapi/objects";
 import { createBookingBody, siteVerifyCodeBody } from "../bookings/schema";
-import { bookingWithToken, cancelOnSite, createOnSite, verifyOnSite } from "../bookings/site";
+import { bookingWithTokenAndRelated, cancelOnSite, createOnSite, verifyOnSite } from "../bookings/site";
 import { idempotencyKeyInput, oncePerKey } from "./idempotent";
 import { publicBookingJson } from "./rendering";
 import { defineTool, type McpTool } from "./tool";
@@ -58,7 +58,7 @@ const showBooking = defineTool({
   output: answered,
   annotations: { readOnlyHint: true },
   async run({ deps }, { booking_id, booking_token }) {
-    return { booking: await publicBookingJson(deps, await bookingWithToken(deps, booking_id, booking_token)) };
+    return { booking: await publicBookingJson(deps, await bookingWithTokenAndRelated(deps, booking_id, booking_token)) };
   },
 });
 

@@ -1,5 +1,6 @@
 // The people list query (GET /people, /people/all, children) as SQL conditions, and paging.
 import { and, asc, eq, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { people, type Person } from "../../db/schema";
 import type { Deps } from "../../env";
 import { pageOf, syncPageOf } from "../../db/page";
@@ -45,16 +46,18 @@ export function peopleFilters({ account }: Deps, query: PeopleQuery): SQL[] {
 
 /**
  * One page of the account's people matching `conditions`, and how many match in all: by id, or as
- * a sync listing by (updated_at, id) when the query has `since` (docs/decisions/sync.md).
+ * a sync listing by (updated_at, id) when the query has `since` (docs/decisions/sync.md). `also`
+ * are statements for the page's batch (the parent's existence), answered in `extra`.
  */
 export async function pageOfPeople(
   { db, account }: Deps,
   conditions: (SQL | undefined)[],
   request: PageRequest,
-  opts: { sync?: boolean } = {},
-): Promise<{ rows: Person[]; total: number; nextCursor?: string | null }> {
+  opts: { sync?: boolean; also?: BatchItem<"sqlite">[] } = {},
+): Promise<{ rows: Person[]; total: number; nextCursor?: string | null; extra: unknown[] }> {
   const where = and(eq(people.account_id, account.id), ...conditions);
-  if (opts.sync) return syncPageOf(db, people, { updatedAt: people.updated_at, id: people.id }, where, "asc", request);
+  const alongside = opts.also && (() => opts.also!);
+  if (opts.sync) return syncPageOf(db, people, { updatedAt: people.updated_at, id: people.id }, where, "asc", request, alongside);
   if (request.cursor) throw ApiError.invalid("cursor", "applies only to since listings");
-  return pageOf(db, people, where, [asc(people.id)], request);
+  return pageOf(db, people, where, [asc(people.id)], request, alongside);
 }

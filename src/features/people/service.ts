@@ -25,10 +25,12 @@ export function listPeople(deps: Deps, query: PeopleQuery, request: PageRequest,
   return pageOfPeople(deps, conditions, request, { sync: query.since !== undefined });
 }
 
-/** Active people whose parent is `id`; the parent itself may be deactivated. */
+/** Active people whose parent is `id`; the parent itself may be deactivated. Whether it is the account's is read in the page's batch. */
 export async function listChildren(deps: Deps, id: number, request: PageRequest) {
-  await getPerson(deps, id);
-  return pageOfPeople(deps, [eq(people.parent_id, id), eq(people.active, true)], request);
+  const parent = deps.db.select({ id: people.id }).from(people).where(own(deps, id)).limit(1);
+  const { extra: [parentRow], ...page } = await pageOfPeople(deps, [eq(people.parent_id, id), eq(people.active, true)], request, { also: [parent] });
+  if ((parentRow as unknown[]).length === 0) throw ApiError.notFound("person");
+  return page;
 }
 
 export function getPerson({ db, account }: Deps, id: number): Promise<Person> {

@@ -15,6 +15,10 @@ export function getCollection(deps: Deps, id: string, kind: CollectionKind): Pro
   return found(deps.db.query.recurringCollections.findFirst({ where: collectionOfAccount(deps, id, kind) }), "recurring collection");
 }
 
+/** The account's collection of that kind as a select of its id, for a page's batch: no row is the 404. */
+export const collectionIdRow = (deps: Deps, id: string, kind: CollectionKind) =>
+  deps.db.select({ id: recurringCollections.id }).from(recurringCollections).where(collectionOfAccount(deps, id, kind)).limit(1);
+
 /** Stores the collection, then queues its first chunk; a failed send leaves no orphan row. */
 export async function storeAndEnqueue(
   deps: Deps,

@@ -1,6 +1,6 @@
 // Recurring bookings and events: accepting a request (validate the first item and the
 // recurrence, store the collection, queue it), reading a collection and deleting its bookings.
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, exists, ne, sql } from "drizzle-orm";
 import { bookings, events, type RecurringCollection } from "../../db/schema";
 import { expandRecurrence, type RecurrenceInput } from "../../domain/recurrence";
 import type { Deps } from "../../env";
@@ -9,9 +9,9 @@ import type { PageRequest } from "../../http/pagination";
 import { afterBookingChange } from "../bookings/effects";
 import { draftBooking } from "../bookings/create";
 import { loadRelated, pageOfBookings } from "../bookings/queries";
-import { bookedCounts, pageOfEvents } from "../events/queries";
+import { pageOfEvents } from "../events/queries";
 import { draftEvent } from "../events/service";
-import { getCollection, markCollection, storeAndEnqueue } from "./collections";
+import { collectionIdRow, getCollection, markCollection, storeAndEnqueue } from "./collections";
 import { recurrenceParameters, type RecurringBookingBody, type RecurringEventBody } from "./schema";
 
 /** The recurrence parameters, expanded around the first item; 400s keyed rrule/rdate/exdate/collection_id. */
@@ -42,17 +42,21 @@ export async function startRecurringEvents(deps: Deps, body: RecurringEventBody)
   return storeAndEnqueue(deps, "event", template, recurrence, occurrences);
 }
 
-/** Every booking of the collection in every state, oldest first. */
+const noCollection = () => ApiError.notFound("recurring collection");
+
+/** Every booking of the collection in every state, oldest first; whether the collection is the account's is read in the page's batch. */
 export async function collectionBookings(deps: Deps, id: string, request: PageRequest) {
-  await getCollection(deps, id, "booking");
-  return pageOfBookings(deps, [eq(bookings.collection_id, id)], "booked_from", request);
+  const owner = exists(collectionIdRow(deps, id, "booking"));
+  const page = await pageOfBookings(deps, [eq(bookings.collection_id, id)], "booked_from", request, { owner, endsWithTime: false });
+  if (!page.freshness.ownerFound) throw noCollection();
+  return page;
 }
 
-/** Every event of the collection, deleted ones included (they show `active: false`). */
+/** Every event of the collection, deleted ones included (they show `active: false`), read as the bookings are. */
 export async function collectionEvents(deps: Deps, id: string, request: PageRequest) {
-  await getCollection(deps, id, "event");
-  const page = await pageOfEvents(deps, [eq(events.collection_id, id)], "starts_at", request);
-  return { ...page, booked: await bookedCounts(deps, page.rows.map((e) => e.id)) };
+  const { extra: [collection], ...page } = await pageOfEvents(deps, [eq(events.collection_id, id)], "starts_at", request, [collectionIdRow(deps, id, "event")]);
+  if ((collection as unknown[]).length === 0) throw noCollection();
+  return page;
 }
 
 export const collectionStatus = (deps: Deps, id: string, kind: "booking" | "event") => getCollection(deps, id, kind);

@@ -6,7 +6,7 @@ import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import type { ExceptionDateEntry } from "./exception-date-schema";
-import { exceptionsOfResource, getResource } from "./queries";
+import { exceptionsOfResource, foundResource, getResource, resourceRow } from "./queries";
 import { assertOrdered } from "./service";
 
 // D1 binds at most 100 parameters per statement: an upserted row binds 6, a deleted date 1.
@@ -45,21 +45,22 @@ export async function listExceptionDates(
   page: PageRequest,
 ): Promise<{ rows: ResourceExceptionDate[]; total: number }> {
   assertOrdered(filter.from, filter.to);
-  await getResource(deps, resourceId);
   const conditions: (SQL | undefined)[] = [exceptionsOfResource(deps, resourceId)];
   if (filter.from) conditions.push(gte(t.exception_date, filter.from));
   if (filter.to) conditions.push(lte(t.exception_date, filter.to));
   const where = and(...conditions);
-  const [[{ total }], rows] = await deps.db.batch([
+  const [resource, [{ total }], rows] = await deps.db.batch([
+    resourceRow(deps, resourceId),
     deps.db.select({ total: count() }).from(t).where(where),
     deps.db.select().from(t).where(where).orderBy(asc(t.exception_date)).limit(page.limit).offset(page.offset),
   ]);
+  await foundResource(resource);
   return { rows, total };
 }
 
 export async function getExceptionDate(deps: Deps, resourceId: number, date: string): Promise<ResourceExceptionDate> {
-  await getResource(deps, resourceId);
-  const row = await deps.db.query.resourceExceptionDates.findFirst({ where: oneDate(deps, resourceId, date) });
+  const [resource, [row]] = await deps.db.batch([resourceRow(deps, resourceId), deps.db.select().from(t).where(oneDate(deps, resourceId, date)).limit(1)]);
+  await foundResource(resource);
   if (!row) throw noException(date);
   return row;
 }

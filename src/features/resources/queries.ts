@@ -12,14 +12,21 @@ export function getResource(deps: Deps, id: number): Promise<Resource> {
   return found(deps.db.query.resources.findFirst({ where: resourceOfAccount(deps, id) }), "resource");
 }
 
+/** The resource's row as a select for a batch with the reads beneath it, and its 404 from that batch's rows. */
+export const resourceRow = (deps: Deps, id: number) => deps.db.select().from(resources).where(resourceOfAccount(deps, id)).limit(1);
+export const foundResource = ([row]: Resource[]): Promise<Resource> => found(row, "resource");
+
 export const exceptionsOfResource = ({ account }: Deps, resourceId: number) =>
   and(eq(resourceExceptionDates.account_id, account.id), eq(resourceExceptionDates.resource_id, resourceId));
 
-/** Exception hours by date for a range, in one query; a date mapped to null is closed. */
-export async function exceptionHoursBetween(deps: Deps, resourceId: number, from: string, to: string): Promise<Map<string, OpeningHours>> {
-  const rows = await deps.db
-    .select({ date: resourceExceptionDates.exception_date, hours: resourceExceptionDates.opening_hours })
-    .from(resourceExceptionDates)
-    .where(and(exceptionsOfResource(deps, resourceId), between(resourceExceptionDates.exception_date, from, to)));
-  return new Map(rows.map((row) => [row.date, row.hours ?? null]));
+/** The resource with its exception hours by date for a range, in one batch; a date mapped to null is closed. */
+export async function resourceWithExceptionHours(deps: Deps, resourceId: number, from: string, to: string) {
+  const [resource, rows] = await deps.db.batch([
+    resourceRow(deps, resourceId),
+    deps.db
+      .select({ date: resourceExceptionDates.exception_date, hours: resourceExceptionDates.opening_hours })
+      .from(resourceExceptionDates)
+      .where(and(exceptionsOfResource(deps, resourceId), between(resourceExceptionDates.exception_date, from, to))),
+  ]);
+  return { resource: await foundResource(resource), exceptions: new Map<string, OpeningHours>(rows.map((row) => [row.date, row.hours ?? null])) };
 }

@@ -5,7 +5,7 @@ import { hoursOn, weeklyHoursOf } from "../../domain/opening-hours";
 import { addDays, daysBetween, todayIn } from "../../domain/time";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
-import { exceptionHoursBetween, getResource, resourceOfAccount } from "./queries";
+import { getResource, resourceOfAccount, resourceWithExceptionHours } from "./queries";
 import type { ResourceInput, ResourceUpdate } from "./schema";
 
 /** The longest opening-hours range one request may ask for: a leap year of dates. */
@@ -63,8 +63,7 @@ export async function openingHoursBetween(
   range: { from?: string; to?: string },
 ): Promise<{ date: string; opening_hours: OpeningHours }[]> {
   const { from, to } = openingHoursRange(deps, range);
-  const resource = await getResource(deps, id);
-  const exceptions = await exceptionHoursBetween(deps, id, from, to);
+  const { resource, exceptions } = await resourceWithExceptionHours(deps, id, from, to);
   const weekly = weeklyHoursOf(resource);
   const days: { date: string; opening_hours: OpeningHours }[] = [];
   for (let date = from; date <= to; date = addDays(date, 1)) {

@@ -1,11 +1,12 @@
 // Web hook subscriptions and their deliveries. Deleting a web hook is a hard delete that takes
 // its delivery history with it.
-import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { webHooks, webhookAttempts, webhookDeliveries, type WebHook } from "../../db/schema";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { found } from "../../http/serialize";
+import { pageOf } from "../../db/page";
 import { targetPolicy } from "./policy";
 import { deliveryMessageFor } from "./queue-messages";
 import type { WebHookInput, WebHookUpdate } from "./schema";
@@ -68,6 +69,9 @@ export interface DeliveryWithAttempts {
   attempts: WebhookAttempt[];
 }
 
+const attemptsOf = (delivery: WebhookDelivery, attempts: WebhookAttempt[]): DeliveryWithAttempts =>
+  ({ delivery, attempts: attempts.filter((a) => a.delivery_id === delivery.id) });
+
 async function withAttempts({ db, account }: Deps, deliveries: WebhookDelivery[]): Promise<DeliveryWithAttempts[]> {
   if (deliveries.length === 0) return [];
   const attempts = await db
@@ -75,20 +79,22 @@ async function withAttempts({ db, account }: Deps, deliveries: WebhookDelivery[]
     .from(webhookAttempts)
     .where(and(eq(webhookAttempts.account_id, account.id), inArray(webhookAttempts.delivery_id, deliveries.map((d) => d.id))))
     .orderBy(asc(webhookAttempts.attempt));
-  return deliveries.map((delivery) => ({ delivery, attempts: attempts.filter((a) => a.delivery_id === delivery.id) }));
+  return deliveries.map((delivery) => attemptsOf(delivery, attempts));
 }
 
-/** Newest first; a page's attempts come from one query. */
+/** Newest first: the web hook's existence, the page, its total and its attempts in one batch. */
 export async function listDeliveries(deps: Deps, webHookId: number, page: PageRequest) {
-  await getWebHook(deps, webHookId);
-  const where = and(eq(webhookDeliveries.account_id, deps.account.id), eq(webhookDeliveries.web_hook_id, webHookId));
-  const [rows, [{ total }]] = await Promise.all([
-    deps.db.select().from(webhookDeliveries).where(where)
-      .orderBy(desc(webhookDeliveries.created_at), desc(webhookDeliveries.id))
-      .limit(page.limit).offset(page.offset),
-    deps.db.select({ total: count() }).from(webhookDeliveries).where(where),
-  ]);
-  return { rows: await withAttempts(deps, rows), total };
+  const { db, account } = deps;
+  const where = and(eq(webhookDeliveries.account_id, account.id), eq(webhookDeliveries.web_hook_id, webHookId));
+  const { rows, total, extra: [hook, attempts] } = await pageOf(db, webhookDeliveries, where,
+    [desc(webhookDeliveries.created_at), desc(webhookDeliveries.id)], page, (pageIds) => [
+      db.select({ id: webHooks.id }).from(webHooks).where(and(eq(webHooks.id, webHookId), eq(webHooks.account_id, account.id))).limit(1),
+      db.select().from(webhookAttempts)
+        .where(and(eq(webhookAttempts.account_id, account.id), inArray(webhookAttempts.delivery_id, pageIds)))
+        .orderBy(asc(webhookAttempts.attempt)),
+    ]);
+  if ((hook as unknown[]).length === 0) throw ApiError.notFound("web hook");
+  return { rows: rows.map((delivery) => attemptsOf(delivery, attempts as WebhookAttempt[])), total };
 }
 
 /** Queues a fresh series of attempts at once, whatever the delivery's state. */
