@@ -5,6 +5,7 @@ import { cors } from "hono/cors";
 import { createMiddleware } from "hono/factory";
 import { getPath } from "hono/utils/url";
 import type { AppEnv } from "./env";
+import { markBesideDatabase } from "./db/request-scope";
 import { AskAgain, privateAuth, publicAccount } from "./http/auth";
 import { answerEventBesideDatabase } from "./http/near-database";
 import { afterAccountWrite } from "./features/account-writes";
@@ -85,6 +86,7 @@ export function buildApp(options: AppOptions = {}) {
   if (options.besideDatabase || options.forwardBesideDatabase) {
     app.use("*", (c, next) => {
       c.set(options.besideDatabase ? "besideDatabase" : "forwardsBesideDatabase", true);
+      if (options.besideDatabase) markBesideDatabase();
       return next();
     });
   }

@@ -47,6 +47,11 @@ const configSchema = z.object({
   SMS_PROVIDER_URL: httpUrl,
   EMAIL_PROVIDER_URL: httpUrl,
   CAPACITY_GUARD_LOCATIONS: shardLocations,
+  /**
+   * Whether a known account's writes are answered by a NearDatabase object (docs/decisions/latency.md,
+   * "Every write beside the database"): "auto" when this isolate measures its database as far.
+   */
+  WRITES_BESIDE_DATABASE: optional(z.enum(["auto", "always", "never"], { error: 'must be "auto", "always" or "never"' })).transform((w) => w ?? "auto"),
 });
 
 type Config = z.output<typeof configSchema>;

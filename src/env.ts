@@ -37,6 +37,8 @@ export interface Env {
   STRIPE_API_BASE?: string;
   /** Each shard's D1 location as `DB=weur,DB_SHARD_1=enam`: its capacity guards are created there (src/config.ts). */
   CAPACITY_GUARD_LOCATIONS?: string;
+  /** "auto" (default), "always" or "never": whether writes go to a NearDatabase object (src/config.ts). */
+  WRITES_BESIDE_DATABASE?: string;
   /** Shards (comma-separated binding names) that take new accounts when the operator names none; default all. */
   PLACEMENT_SHARDS?: string;
 }

@@ -3,6 +3,7 @@
 // limiter's verdict): kept per request in AsyncLocalStorage so the one Drizzle client per isolate
 // (db/client.ts) needs no rebuilding per request.
 import { AsyncLocalStorage } from "node:async_hooks";
+import { noteRoundTrip } from "./distance";
 import type { Env } from "../env";
 import { DIRECTORY_SHARD, shardBindings } from "./shards";
 import { onlyReads } from "./statement-kind";
@@ -68,6 +69,11 @@ export interface RequestScope {
   sessions: Map<string, D1DatabaseSession>;
   /** The shard of the request's account once known: its bookmark is the one answered. */
   dataShard?: string;
+  /**
+   * Answered by a NearDatabase object: its round trips say nothing of the Worker's distance from
+   * the database (db/distance.ts), even where the two share an isolate (`wrangler dev`, tests).
+   */
+  besideDatabase?: boolean;
   /**
    * While the rate limiter's verdict is awaited: what the request's writes wait for (below,
    * `holdWritesUntil`). Cleared once it allows the request; rejected for good when it refuses.
@@ -136,6 +142,12 @@ function asWait<T>(kind: WaitSpan["kind"], call: () => T): T {
   return result as T;
 }
 
+/** Marks the request as answered by a NearDatabase object (app.ts). */
+export function markBesideDatabase(): void {
+  const scope = store.getStore();
+  if (scope) scope.besideDatabase = true;
+}
+
 /** Marks the shard of the request's account, once auth knows it: its bookmark is answered. */
 export function setDataShard(shard: string): void {
   const scope = store.getStore();
@@ -190,11 +202,14 @@ function afterVerdict<T>(write: () => Promise<T>): Promise<T> {
  * not CPU: what Server-Timing's `dur` shows.
  */
 function tally(roundTrips: number, rows: number, startedAt: number) {
-  const meter = store.getStore()?.meter;
-  if (!meter) return;
+  const scope = store.getStore();
+  if (!scope) return;
+  const { meter } = scope;
+  const waited = performance.now() - startedAt;
   meter.d1RoundTrips += roundTrips;
   meter.rowsRead += rows;
-  meter.d1Ms += performance.now() - startedAt;
+  meter.d1Ms += waited;
+  if (roundTrips === 1 && !scope.besideDatabase) noteRoundTrip(waited, Date.now());
 }
 
 const rowsOf = (result: D1Result | undefined) => Number(result?.meta?.rows_read ?? result?.results?.length ?? 0);

@@ -1,9 +1,9 @@
 // The Worker's side of the NearDatabase objects (durable-objects/near-database.ts). Two kinds of
 // request are forwarded whole: one whose account this isolate does not know (it would wait for the
-// directory, then for the route's reads), and every write (it would wait for its reads, then for
-// its write, and some for more: the waitlist's offers, a payment's steps). Reads of a known account
-// stay here, beside the isolate's caches. The account the object ran on comes back in a header of
-// its own, so the next request of that account starts here.
+// directory, then for the route's reads), and, where the database is far from here, every write (it
+// would wait for its reads, then for its write, and some for more: the waitlist's offers, a
+// payment's steps). Reads of a known account stay here, beside the isolate's caches. The account
+// the object ran on comes back in a header of its own, so the next request of that account starts here.
 import type { Context } from "hono";
 import { configOf } from "../config";
 import { writesMayRun } from "../db/request-scope";
@@ -11,6 +11,7 @@ import type { Account } from "../db/schema";
 import { DIRECTORY_SHARD } from "../db/shards";
 import type { AppEnv } from "../env";
 import { afterRequestOf } from "../features/account-writes";
+import { databaseSeemsFar, noteRoundTrip } from "../db/distance";
 import { cachedAccount, evictAccount, knowsAccount, remember, trustedAccount } from "./account-cache";
 import { readsOnly } from "./reads-only";
 
@@ -33,21 +34,32 @@ const besideDatabaseEntries = (timing: string | null): string | undefined =>
 const forwarding = (c: Context<AppEnv>): boolean =>
   c.var.forwardsBesideDatabase === true && c.env.NEAR_DATABASE !== undefined;
 
+/** Whether a known account's writes go beside the database (the setting, or what this isolate measured). */
+function writesGoBesideDatabase(c: Context<AppEnv>): boolean {
+  const setting = configOf(c.env).WRITES_BESIDE_DATABASE;
+  return setting === "always" || (setting === "auto" && databaseSeemsFar(c.var.now));
+}
+
+/** The object's own time on the request, from its `Server-Timing` (`total;dur=`). */
+const objectTotalMs = (timing: string | null) => Number(/(?:^|,\s*)total;dur=([\d.]+)/.exec(timing ?? "")?.[1] ?? 0);
+
 /**
  * Answers the request from a NearDatabase object when it should be (see the top of this file), and
  * says whether it did; the account it ran on is learnt under `cacheKey`.
  */
 export async function answeredBesideDatabase(c: Context<AppEnv>, cacheKey: string): Promise<boolean> {
   if (!forwarding(c)) return false;
+  const known = knowsAccount(cacheKey, c.var.now);
+  if (known && !writesGoBesideDatabase(c)) return false;
   const reads = await readsOnly(c);
-  if (reads && knowsAccount(cacheKey, c.var.now)) return false;
-  const known = cachedAccount(cacheKey);
+  if (known && reads) return false;
+  const before = cachedAccount(cacheKey);
   const told = await forward(c, reads);
   if (told === ACCOUNT_CHANGED) {
     // The write changed the account: the next request here reads it again.
-    if (known) {
-      evictAccount(known.id);
-      afterRequestOf(c.req.method, known);
+    if (before) {
+      evictAccount(before.id);
+      afterRequestOf(c.req.method, before);
     }
   } else if (told) {
     const account = JSON.parse(told) as Account;
@@ -78,7 +90,10 @@ async function forward(c: Context<AppEnv>, reads: boolean): Promise<string | nul
   // The body goes whole (at most 1 MiB, bodyLimit), read through Hono's cache (http/reads-only.ts
   // may have read it): a stream would still be read after an early answer.
   const body = request.method === "GET" || request.method === "HEAD" ? null : await c.req.arrayBuffer();
+  const sentAt = performance.now();
   const answer = await c.env.NEAR_DATABASE!.getByName(name, locationHint ? { locationHint } : undefined).fetch(new Request(request.url, { method: request.method, headers, body }));
+  // The hop without the object's own time: a round trip to where the database is.
+  noteRoundTrip(performance.now() - sentAt - objectTotalMs(answer.headers.get("Server-Timing")), Date.now());
   const response = new Response(answer.body, answer);
   const told = response.headers.get(ACCOUNT_HEADER);
   response.headers.delete(ACCOUNT_HEADER);

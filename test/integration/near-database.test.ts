@@ -4,6 +4,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
+import worker from "../../src/index";
 import { rateLimitWith, type RateLimiter } from "../../src/http/rate-limit";
 import { client, env, newAccount, publicSite, send } from "../support/api";
 import { costOf } from "../support/server-timing";
@@ -126,5 +127,32 @@ describe("a known account's writes, answered beside the database", () => {
     });
     expect(res.status).toBe(200);
     expect(costOf(res.headers).besideDatabaseWaits).toBeUndefined();
+  });
+});
+
+describe("where writes are answered, by the setting and the distance measured", () => {
+  const write = (apiKey: string, bindings: typeof env) =>
+    worker.fetch(new Request("http://api.test/api/v1/resources", {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", "user-agent": "tests" },
+      body: JSON.stringify({ resource: { title: "Here" } }),
+    }), bindings, createExecutionContext());
+
+  it("auto, with the database measured near (this pool's local D1): a known account's write is answered here", async () => {
+    const { api, account } = await newAccount();
+    // A read of the known account: its D1 round trip is what the Worker measures.
+    expect((await api.get("/resources")).status).toBe(200);
+    const res = await write(api.apiKey, { ...env, WRITES_BESIDE_DATABASE: "auto" });
+    expect(res.status).toBe(200);
+    expect(costOf(res.headers).besideDatabaseWaits).toBeUndefined();
+    expect(costOf(res.headers).roundTrips).toBeGreaterThan(0);
+    expect(await count("SELECT count(*) AS n FROM resources WHERE account_id = ?", account.id)).toBe(1);
+  });
+
+  it("never: answered here; always: beside the database", async () => {
+    const { api } = await newAccount();
+    expect((await api.get("/resources")).status).toBe(200);
+    expect(costOf((await write(api.apiKey, { ...env, WRITES_BESIDE_DATABASE: "never" })).headers).besideDatabaseWaits).toBeUndefined();
+    expect(costOf((await write(api.apiKey, { ...env, WRITES_BESIDE_DATABASE: "always" })).headers).besideDatabaseWaits).toBeGreaterThanOrEqual(1);
   });
 });

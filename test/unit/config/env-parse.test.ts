@@ -26,7 +26,13 @@ describe("configOf", () => {
     expect(configOf({ CAPACITY_GUARD_LOCATIONS: " DB=weur , DB_SHARD_1=enam" }).CAPACITY_GUARD_LOCATIONS).toEqual({ DB: "weur", DB_SHARD_1: "enam" });
   });
 
+  it("sends writes beside the database when measured far, unless told always or never", () => {
+    expect(configOf({}).WRITES_BESIDE_DATABASE).toBe("auto");
+    for (const value of ["auto", "always", "never"]) expect(configOf({ WRITES_BESIDE_DATABASE: value }).WRITES_BESIDE_DATABASE).toBe(value);
+  });
+
   it.each([
+    ["WRITES_BESIDE_DATABASE", "sometimes"],
     ["RATE_LIMIT_REQUESTS", "lots"],
     ["RATE_LIMIT_REQUESTS", "0"],
     ["RATE_LIMIT_WINDOW_SECONDS", "1.5"],
