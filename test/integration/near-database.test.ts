@@ -12,6 +12,15 @@ import { costOf } from "../support/server-timing";
 const count = async (sql: string, ...values: unknown[]) =>
   ((await env.DB.prepare(sql).bind(...values).first<{ n: number }>())!).n;
 
+/** The Worker's app with a rate limiter that refuses every request. */
+function refusingApp() {
+  const refusing: RateLimiter = {
+    limit: async (_key, policy) => ({ allowed: false, limit: policy.limit, remaining: 0, resetSeconds: 7 }),
+    refund: async () => undefined,
+  };
+  return buildApp({ rateLimit: rateLimitWith(() => refusing), forwardBesideDatabase: true });
+}
+
 describe("the first request of an account the isolate does not know", () => {
   it("a private read: one wait, on the object; the next request is answered here", async () => {
     const { api } = await newAccount();
@@ -47,11 +56,7 @@ describe("the first request of an account the isolate does not know", () => {
 
   it("a write the limiter refuses is never forwarded: 429 and nothing written", async () => {
     const { account } = await newAccount();
-    const refusing: RateLimiter = {
-      limit: async (_key, policy) => ({ allowed: false, limit: policy.limit, remaining: 0, resetSeconds: 7 }),
-      refund: async () => undefined,
-    };
-    const app = buildApp({ rateLimit: rateLimitWith(() => refusing), forwardBesideDatabase: true });
+    const app = refusingApp();
     const site = await app.fetch(new Request(`http://${account.subdomain}.localhost/bookings`, {
       method: "POST",
       headers: { "user-agent": "tests", "cf-connecting-ip": "203.0.113.71", "content-type": "application/json" },
@@ -101,11 +106,7 @@ describe("a known account's writes, answered beside the database", () => {
 
   it("an MCP call that writes waits for the limiter's verdict: refused, it is never forwarded", async () => {
     const { account } = await newAccount();
-    const refusing: RateLimiter = {
-      limit: async (_key, policy) => ({ allowed: false, limit: policy.limit, remaining: 0, resetSeconds: 7 }),
-      refund: async () => undefined,
-    };
-    const app = buildApp({ rateLimit: rateLimitWith(() => refusing), forwardBesideDatabase: true });
+    const app = refusingApp();
     const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "book", arguments: { service_id: 1, booked_from: "2031-01-06 10:00", name: "Over", email: "over@example.com" } } };
     const res = await app.fetch(new Request(`http://${account.subdomain}.localhost/mcp`, {
       method: "POST",
