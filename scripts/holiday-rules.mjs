@@ -2,7 +2,8 @@
 // the Worker reads (docs/decisions/deploy.md). Every country stays; what no account can ask for
 // goes: states and regions (an account has a country code only), holidays that are not public
 // (only public ones close days), and names in languages no account locale or fallback reaches.
-import { writeFileSync } from "node:fs";
+// Beside it, src/domain/holiday-zones.json: moment-timezone's data for the zones those rules use.
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -10,6 +11,7 @@ import { fileURLToPath } from "node:url";
 export const NAME_LANGUAGES = ["en", "sv", "no", "nb"];
 
 export const RULES_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../src/domain/holiday-rules.json");
+export const ZONES_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../src/domain/holiday-zones.json");
 
 const isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -68,8 +70,43 @@ export function trimHolidayData(data) {
   };
 }
 
+/**
+ * The zones the engine converts in, as date-holidays-parser 3.4 does without a `timezone` option
+ * (src/domain/holidays.ts passes none): a country's first zone (Holidays.js, `getTimezones()[0]`),
+ * the zone a rule names ("june solstice in America/Santiago"), and GMT, an equinox rule's default.
+ */
+export function holidayZones(rules) {
+  const zones = new Set(["GMT"]);
+  for (const country of Object.values(rules.holidays)) {
+    if (country.zones?.[0]) zones.add(country.zones[0]);
+    for (const rule of Object.keys(country.days)) {
+      for (const [, zone] of rule.matchAll(/ in ([A-Za-z_]+\/[A-Za-z_/+-]+)/g)) zones.add(zone);
+    }
+  }
+  return zones;
+}
+
+/**
+ * moment-timezone's packed data (data/packed/latest.json) cut to `zones`: each kept zone's line as
+ * the package has it, so its offsets for every year are the package's; a zone that is another's
+ * alias keeps its link and the zone it points to.
+ */
+export function trimZoneData(packed, zones) {
+  const links = packed.links.filter((link) => zones.has(link.split("|")[1]));
+  const targets = new Set([...zones, ...links.map((link) => link.split("|")[0])]);
+  const kept = packed.zones.filter((zone) => targets.has(zone.split("|")[0]));
+  const known = new Set([...kept.map((zone) => zone.split("|")[0]), ...links.map((link) => link.split("|")[1])]);
+  const unknown = [...zones].filter((zone) => !known.has(zone));
+  if (unknown.length > 0) throw new Error(`moment-timezone has no data for ${unknown.join(", ")}`);
+  return { version: packed.version, zones: kept, links, countries: [] };
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { data } = await import("date-holidays/data");
-  writeFileSync(RULES_FILE, `${JSON.stringify(trimHolidayData(data), null, 1)}\n`);
+  const rules = trimHolidayData(data);
+  writeFileSync(RULES_FILE, `${JSON.stringify(rules, null, 1)}\n`);
   console.log(`wrote ${path.relative(process.cwd(), RULES_FILE)} from date-holidays data ${data.version}`);
+  const packed = JSON.parse(readFileSync(fileURLToPath(import.meta.resolve("moment-timezone/data/packed/latest.json")), "utf8"));
+  writeFileSync(ZONES_FILE, `${JSON.stringify(trimZoneData(packed, holidayZones(rules)), null, 1)}\n`);
+  console.log(`wrote ${path.relative(process.cwd(), ZONES_FILE)} from moment-timezone data ${packed.version}`);
 }

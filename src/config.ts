@@ -1,6 +1,6 @@
 // The deployment's settings (wrangler.toml vars, secrets), parsed with zod once per bindings object
 // at the entries, so a bad value is refused where it is read in, named, instead of falling back.
-import { z } from "zod";
+import * as z from "zod";
 import type { Env } from "./env";
 
 /** Unset and empty are the same: the setting's default applies. */

@@ -2,7 +2,7 @@
 // a next page that starts after the last row read instead of at an offset, so rows that change
 // between two page reads can appear twice but never fall between pages.
 import { asc, desc, sql, type AnyColumn, type SQL } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 
 export type SyncDirection = "asc" | "desc";
 

@@ -1,5 +1,5 @@
 // The one error type every layer throws; `onError` renders it with the spec's body shapes.
-import type { z } from "zod";
+import type * as z from "zod";
 
 type ErrorBody = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 // Zod building blocks for the wire formats: form values arrive as strings, JSON values
 // as their own types, and both must validate the same way with Rails-style messages.
-import { z } from "zod";
+import * as z from "zod";
 import { isIsoDate, isTimeZone } from "../domain/time";
 
 z.config({

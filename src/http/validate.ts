@@ -4,7 +4,9 @@ import type { MiddlewareHandler } from "hono";
 import { validator } from "hono/validator";
 import type { AppEnv } from "../env";
 import { zValidator } from "@hono/zod-validator";
-import { z } from "zod";
+import * as z from "zod";
+// Named from core, not `z.core.…`: a nested namespace read keeps all of core in the bundle, its locales too.
+import { $ZodAsyncError } from "zod/v4/core";
 import { ApiError } from "./errors";
 import { parseBracketQuery, readBody } from "./body";
 import { idParam } from "./fields";
@@ -22,7 +24,7 @@ export function parseSyncFirst<S extends z.ZodType>(schema: S, raw: unknown) {
     try {
       return schema.safeParse(raw);
     } catch (error) {
-      if (!(error instanceof z.core.$ZodAsyncError)) throw error;
+      if (!(error instanceof $ZodAsyncError)) throw error;
       asyncSchemas.add(schema);
     }
   }

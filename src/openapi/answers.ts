@@ -1,6 +1,6 @@
 // The answers of the routes, wrapped by kind as the envelope does (`{"booking": …}`, `[{"booking": …}]`),
 // each registered once under a stable component name so the document can `$ref` it.
-import { z } from "zod";
+import * as z from "zod";
 import * as objects from "./objects";
 
 type ObjectName = keyof typeof objects;

@@ -1,7 +1,7 @@
 // Builds the OpenAPI 3.1 document from the route table: zod schemas become JSON Schema 2020-12
 // (the dialect of OpenAPI 3.1) with z.toJSONSchema; the rest is the HTTP conventions every
 // route shares (auth, errors, rate limits, pagination, idempotency, encodings).
-import { z } from "zod";
+import * as z from "zod";
 import { outputs } from "./answers";
 import { operations, type Operation } from "./operations";
 import { TAGS } from "./tags";

@@ -1,6 +1,6 @@
 // What the serializers answer, as zod schemas: the OpenAPI document's response objects. Objects
 // are closed (no unknown keys), so a field a serializer adds or drops fails the contract tests.
-import { z } from "zod";
+import * as z from "zod";
 import { BOOKING_STATES } from "../domain/booking-states";
 import { MAX_BUFFER_MINUTES } from "../domain/buffers";
 import { MAX_HOLD_MINUTES } from "../features/holds/limits";

@@ -1,7 +1,7 @@
 // The route table the OpenAPI document is built from: one entry per method and path the app
 // mounts, naming the feature's own input schemas and the answer. The route-coverage test keeps
 // it equal to the app's routes.
-import { z } from "zod";
+import * as z from "zod";
 import { holidaysQuery, updateClientBody } from "../features/account/schema";
 import { LISTINGS } from "../features/bookings/list";
 import {

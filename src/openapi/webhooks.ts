@@ -1,6 +1,6 @@
 // The webhook payloads as the document's `webhooks:` entries: what a subscriber's endpoint
 // receives for each event, with the signature headers it should check.
-import { z } from "zod";
+import * as z from "zod";
 import { objectOfEvent, WEBHOOK_EVENTS, type WebhookObject } from "../features/webhooks/emit";
 import { outputs } from "./answers";
 import { Booking, CalendarSubscription, Event, Message, Person, WaitlistEntry } from "./objects";

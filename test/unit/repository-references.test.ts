@@ -20,7 +20,7 @@ function filesUnder(dir: string): string[] {
 const files = ["README.md", "docs", "src", "test", "scripts", "bench", ".ci", "drizzle", "wrangler.toml",
   "vitest.config.ts", "vitest.browser.config.ts", "drizzle.config.ts", "package.json"]
   .flatMap(filesUnder)
-  .filter((file) => TEXT.test(file.split("/").pop()!) && file !== SELF && !file.endsWith("holiday-rules.json"));
+  .filter((file) => TEXT.test(file.split("/").pop()!) && file !== SELF && !/holiday-(rules|zones)\.json$/.test(file));
 
 const lines = files.flatMap((file) =>
   readFileSync(join(ROOT, file), "utf8").split("\n").map((text, i) => ({ where: `${file}:${i + 1}`, text })));

@@ -1,6 +1,6 @@
 // Account (client) attributes as they may be written, by the operator on create and by the
 // account itself through PUT /client. Operator-only fields are not here.
-import { z } from "zod";
+import * as z from "zod";
 import { getCountries } from "libphonenumber-js";
 import {
   boolean, date, integer, LONG_TEXT, nullableInteger, optionalText, requiredText, text, timeZone,

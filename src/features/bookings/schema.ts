@@ -1,5 +1,5 @@
 // Booking input: POST/PUT /bookings with their extra parameters, the actions' bodies and the list query.
-import { z } from "zod";
+import * as z from "zod";
 import { BOOKING_STATES } from "../../domain/booking-states";
 import { syncCursor } from "../../db/sync-order";
 import {

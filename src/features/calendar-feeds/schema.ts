@@ -1,5 +1,5 @@
 // POST /calendar_feeds body: the scope of the feed to create or rotate (no resource: the whole account).
-import { z } from "zod";
+import * as z from "zod";
 import { idParam } from "../../http/fields";
 
 export const createCalendarFeedBody = z.object({

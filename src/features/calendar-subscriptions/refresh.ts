@@ -1,6 +1,6 @@
 // When subscriptions are fetched: the cron hands the due ones to the fetch queue, a batch per shard
 // per minute, and pushes each one's next fetch an interval on. Never on a visitor's request.
-import { z } from "zod";
+import * as z from "zod";
 import type { Env } from "../../env";
 
 /** How often a feed is read: calendar hosts publish changes within minutes to hours (Google: up to a day for others' reads). */

@@ -1,5 +1,5 @@
 // POST /calendar_subscriptions body and GET's filter: a resource subscribes to a calendar address.
-import { z } from "zod";
+import * as z from "zod";
 import { idParam, optionalText } from "../../http/fields";
 import { MAX_TARGET_URL } from "../webhooks/ssrf";
 

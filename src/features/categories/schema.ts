@@ -1,5 +1,5 @@
 // Category input: POST/PUT /categories. `service_id_list` is input only and replaces the set.
-import { z } from "zod";
+import * as z from "zod";
 import { customData, idList, nullableInteger, requiredText } from "../../http/fields";
 
 const attributes = {

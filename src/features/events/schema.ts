@@ -1,5 +1,5 @@
 // Event input (POST/PUT /events) and the events list query.
-import { z } from "zod";
+import * as z from "zod";
 import { syncCursor } from "../../db/sync-order";
 import {
   boolean, customData, dateTime, idOrIds, idParam, integer, LONG_TEXT, optionalText, page,

@@ -1,5 +1,5 @@
 // POST /slots/holds input: the time (a service's, on a resource when named) or the event, and seats.
-import { z } from "zod";
+import * as z from "zod";
 import { dateTime, integer, nullableInteger } from "../../http/fields";
 
 /** One time of a service, or an event, and seats: what a hold and a waitlist entry are of (placeSlot's input). */

@@ -1,6 +1,6 @@
 // tools/list: each tool's input and output as JSON Schema, converted from its zod schemas once
 // per isolate (the conversion walks every schema; every client's connect lists the tools).
-import { z } from "zod";
+import * as z from "zod";
 import type { McpTool } from "./tool";
 
 type JsonSchema = { type: "object"; [key: string]: unknown };

@@ -1,7 +1,7 @@
 // The private API's own tools: its booking create and state actions, and reads over bookings
 // and people, each the REST route's service call with its input schema (features/bookings,
 // features/people). A key opens its own account and nothing more, as on the REST routes.
-import { z } from "zod";
+import * as z from "zod";
 import { idParam } from "../../http/fields";
 import { pageRequest, BOOKINGS_PAGE_SIZE } from "../../http/pagination";
 import { Booking as RestBooking, Person, PublicBooking } from "../../openapi/objects";

@@ -1,6 +1,6 @@
 // The booking site's own tools, as a visitor books there: under the public rules, with
 // verification, and only the booking its token opens (features/bookings/site.ts).
-import { z } from "zod";
+import * as z from "zod";
 import { idParam } from "../../http/fields";
 import { PublicBooking } from "../../openapi/objects";
 import { createBookingBody, siteVerifyCodeBody } from "../bookings/schema";

@@ -1,6 +1,6 @@
 // The tools both endpoints share for finding a time: the services, the dates with a free time,
 // the free times of a date range, and a hold on one while the person's details are gathered.
-import { z } from "zod";
+import * as z from "zod";
 import { offsetMsAt } from "../../domain/time";
 import { slotTimeTexts } from "../../domain/slot-format";
 import type { Slot as FoundSlot } from "../../domain/slots";

@@ -1,6 +1,6 @@
 // An MCP tool: a REST rule's own zod schemas for its input and its answer, and the service call
 // the REST route makes (docs/decisions/mcp.md, "One source per rule").
-import type { z } from "zod";
+import type * as z from "zod";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
 import { parseSyncFirst } from "../../http/validate";

@@ -1,7 +1,7 @@
 // The booking-messages queue: claims each stored message, delivers it through the configured
 // provider and settles it (sent, or failed once the dead-letter queue receives it).
 import { and, eq, inArray, lt, or } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import { accounts, messages } from "../../db/schema";
 import { openDb } from "../../db/client";
 import { directoryDb } from "../../db/directory";

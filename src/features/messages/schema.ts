@@ -1,5 +1,5 @@
 // GET /messages query: filters on booking, channel and kind, and the page.
-import { z } from "zod";
+import * as z from "zod";
 import { idParam, page } from "../../http/fields";
 import { CHANNELS, MESSAGE_KINDS } from "./kinds";
 

@@ -1,5 +1,5 @@
 // Operator API input (README, Configuration): account creation and operator-only fields.
-import { z } from "zod";
+import * as z from "zod";
 import { accountAttributes, accountUpdate } from "../account/schema";
 import { boolean } from "../../http/fields";
 

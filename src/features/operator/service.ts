@@ -5,7 +5,7 @@ import type { Db, Env } from "../../env";
 import { evictAccount } from "../../http/account-cache";
 import { ApiError } from "../../http/errors";
 import { newApiKey, newWebhookSecret, sha256Hex } from "../../http/secrets";
-import type { z } from "zod";
+import type * as z from "zod";
 import type { createAccountBody, operatorUpdateBody } from "./schema";
 import { chooseShard, claimIdRange } from "./shards";
 

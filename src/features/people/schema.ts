@@ -1,5 +1,5 @@
 // Person input (POST/PUT /people, merge, and a booking's `person_attributes`) and the people list query.
-import { z } from "zod";
+import * as z from "zod";
 import { syncCursor } from "../../db/sync-order";
 import {
   customData, date, dateTime, integer, LONG_TEXT, nullableDate, nullableInteger, optionalText, page, text,

@@ -1,6 +1,6 @@
 // Perishable token input: `person[phone_number]` (email is refused, docs/decisions/messages.md) and, to verify,
 // the `perishable_token` code.
-import { z } from "zod";
+import * as z from "zod";
 import { text } from "../../http/fields";
 
 const person = z.object({ phone_number: text(64).optional(), phonenumber: text(64).optional(), email: text().optional() });

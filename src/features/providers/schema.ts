@@ -1,5 +1,5 @@
 // Provider input: POST /providers and the list filters of GET /providers.
-import { z } from "zod";
+import * as z from "zod";
 import { idOrIds, idParam } from "../../http/fields";
 
 const providerInput = z.object({ resource_id: idParam, service_id: idParam });

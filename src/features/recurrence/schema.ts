@@ -1,6 +1,6 @@
 // Recurring create bodies (POST /bookings/recurring, POST /events/recurring), the recurrence
 // parameters, the collection reads' query and the queue message.
-import { z } from "zod";
+import * as z from "zod";
 import { DIRECTORY_SHARD } from "../../db/shards";
 import { boolean, LONG_TEXT, optionalText, page } from "../../http/fields";
 import { createBookingBody } from "../bookings/schema";

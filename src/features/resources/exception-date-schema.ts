@@ -1,5 +1,5 @@
 // Exception date input: one date by path, several in the multiple-entry body, and list filters.
-import { z } from "zod";
+import * as z from "zod";
 import { boolean, date, openingHours, page } from "../../http/fields";
 
 /** The most entries one multiple-entry request may carry: a year of dates. */

@@ -1,5 +1,5 @@
 // Resource input: POST/PUT /resources, weekday hours and the deprecated open_N/close_N pairs.
-import { z } from "zod";
+import * as z from "zod";
 import { WEEKDAYS, type Weekday } from "../../domain/opening-hours";
 import { customData, date, integer, LONG_TEXT, openingHours, optionalText, requiredText, wallClockTime } from "../../http/fields";
 import { legacyHoursIn } from "./legacy-hours";

@@ -1,7 +1,7 @@
 // Validators of the exception date routes: list bodies name a fault by its full path
 // (`resource_exception_dates[1].exception_date`), and the `{date}` path segment.
 import { validator } from "hono/validator";
-import type { z } from "zod";
+import type * as z from "zod";
 import { ApiError } from "../../http/errors";
 import { readBody } from "../../http/body";
 import { isIsoDate } from "../../domain/time";

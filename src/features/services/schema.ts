@@ -1,5 +1,5 @@
 // Service input: POST/PUT /services. `booking_type_id` is the deprecated numeric alias.
-import { z } from "zod";
+import * as z from "zod";
 import {
   boolean, customData, integer, LONG_TEXT, nullableInteger, optionalText, requiredText, text,
 } from "../../http/fields";

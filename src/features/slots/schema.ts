@@ -1,5 +1,5 @@
 // Query parameters of the slot endpoints: a date range and an optional resource selection.
-import { z } from "zod";
+import * as z from "zod";
 import { date, idOrIds } from "../../http/fields";
 
 export const MAX_RANGE_DAYS = 92;

@@ -1,5 +1,5 @@
 // User link input: POST /client/users with the user's attributes and the role at the top level.
-import { z } from "zod";
+import * as z from "zod";
 import { optionalText, requiredText } from "../../http/fields";
 import { email } from "../account/schema";
 

@@ -1,6 +1,6 @@
 // POST /waitlist input: the full time (a service's, on a resource when named) or the full event,
 // seats, and who waits (person_attributes as a booking takes them).
-import { z } from "zod";
+import * as z from "zod";
 import { nullableInteger } from "../../http/fields";
 import { slotTimeFields } from "../holds/schema";
 

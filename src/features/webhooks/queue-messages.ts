@@ -1,6 +1,6 @@
 // The two message shapes on booking-webhooks: an event to fan out (sent by emit.ts) and one
 // attempt of one delivery (sent by the fan-out, by a failed attempt and by redeliver).
-import { z } from "zod";
+import * as z from "zod";
 import { WEBHOOK_EVENTS, WEBHOOK_OBJECTS, type WebhookEventMessage } from "./emit";
 
 /** Which shard's database holds the rows a message names; absent (queued before shards) is DB. */

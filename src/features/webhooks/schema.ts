@@ -1,6 +1,6 @@
 // Web hook input: POST/PUT /web_hooks. The target URL's policy depends on the environment, so
 // it is checked in service.ts; here only its shape.
-import { z } from "zod";
+import * as z from "zod";
 import { boolean, page, requiredText } from "../../http/fields";
 import { WEBHOOK_EVENTS } from "./emit";
 import { MAX_TARGET_URL } from "./ssrf";

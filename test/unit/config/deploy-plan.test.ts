@@ -16,7 +16,7 @@ function configWithTwoDatabases(ids: { main: string; shard: string }): string {
   const config = readFileSync(path.join(root, "wrangler.toml"), "utf8")
     .replace(/^\[\[d1_databases\]\][\s\S]*?(?=^\[|$(?![\s\S]))/gm, "") // every D1 database of the file, the last one too
     .replace('main = "src/index.ts"', `main = "${path.join(root, "src/index.ts")}"`)
-    // The [alias] modules (the MCP SDK's ajv, ical.js's minified build) are paths relative to the file, which moves here.
+    // The [alias] modules (the MCP SDK's ajv, ical.js's minified build, the holiday engine's zones) are paths relative to the file, which moves here.
     .replaceAll('"./src/', `"${root}/src/`)
     .replaceAll('"./node_modules/', `"${root}/node_modules/`)
     + [

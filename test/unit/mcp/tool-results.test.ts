@@ -2,7 +2,7 @@
 // structured content, a refusal in the API's sentences, and anything else as "system error"
 // with its detail in the log only.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { ApiError } from "../../../src/http/errors";
 import { callTool, type Endpoint } from "../../../src/features/mcp/server";
 import { defineTool, type ToolContext } from "../../../src/features/mcp/tool";
