@@ -82,6 +82,6 @@ await Promise.all([
   import("../../src/features/calendar-subscriptions/conflicts"),
   import("../../src/features/calendar-subscriptions/busy-times"),
   import("../../src/features/calendar-subscriptions/refresh"),
-  import("../../src/domain/load-holidays").then(({ loadHolidays }) => loadHolidays()),
+  import("../../src/domain/holidays"),
   import("liquidjs"),
 ]);
