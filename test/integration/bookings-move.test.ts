@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { env, newAccount, publicSite, type Client } from "../support/api";
 import { catalogue, must, rawBooking } from "../support/bookings";
+import { mcpClient } from "../support/mcp";
 import { messagesOf } from "../support/messages";
 import { eventually } from "../support/queues";
 import { receiver } from "../support/webhooks";
@@ -357,5 +358,37 @@ describe("races", () => {
         expect(row.booked_from).toBe(Date.parse(`${day}T09:00:00Z`));
       }
     }
+  });
+});
+
+describe("move_booking, the booking site's MCP tool", () => {
+  const siteMcp = (s: Site, sub: string) => mcpClient(`http://${sub}.localhost/mcp`, { "cf-connecting-ip": `203.0.113.${(visitors += 1) % 250}` });
+  const subdomainOf = async (s: Site) => (await must(s.api.get("/client"))).client.subdomain as string;
+
+  it("moves the booking its token opens, and refuses as the site does", async () => {
+    const s = await siteOf();
+    const mcp = await siteMcp(s, await subdomainOf(s));
+    const booked = await mcp.call("book", { booking: { service_id: s.serviceId, ...at("2030-02-11", "10:00", "10:30"), person_attributes: { name: "Kari", email: "kari@example.com" } } });
+    const own = { booking_id: booked.booking.id, booking_token: booked.booking_token };
+    const moved = await mcp.call("move_booking", { ...own, booking: at("2030-02-11", "15:00", "15:30") });
+    expect(moved.booking).toMatchObject({ id: booked.booking.id, booked_from: "2030-02-11T15:00:00+01:00" });
+    await book(s, at("2030-02-11", "16:00", "16:30"));
+    const full = await mcp.refusal("move_booking", { ...own, booking: at("2030-02-11", "16:00", "16:30") });
+    expect(full.error).toEqual({ status: 400, error: { booked_from: [FULL] } });
+    expect((await rawBooking(booked.booking.id))!.booked_from).toBe(Date.parse("2030-02-11T14:00:00Z"));
+  });
+
+  it("opens nothing with another booking's token or on another account's site", async () => {
+    const s = await siteOf();
+    const other = await siteOf();
+    const mine = await book(s, at("2030-02-12", "10:00", "10:30"));
+    const second = await book(s, at("2030-02-12", "11:00", "11:30"));
+    const before = await unchanged(mine.id);
+    const ours = await siteMcp(s, await subdomainOf(s));
+    const theirs = await siteMcp(other, await subdomainOf(other));
+    const body = { booking: at("2030-02-12", "15:00", "15:30") };
+    expect((await ours.refusal("move_booking", { booking_id: mine.id, booking_token: second.token, ...body })).text).toBe("The booking was not found.");
+    expect((await theirs.refusal("move_booking", { booking_id: mine.id, booking_token: mine.token, ...body })).text).toBe("The booking was not found.");
+    expect(await unchanged(mine.id)).toEqual(before);
   });
 });

@@ -49,6 +49,10 @@ export const OVER_BUDGET: Record<string, Partial<Record<Temperature, number>>> =
   "GET https://<subdomain>/bookings/{id}": { warm: 2 },
   "PUT https://<subdomain>/bookings/{id}/verify_code": { warm: 4 },
   "PUT https://<subdomain>/bookings/{id}/cancel": { warm: 10 },
+  // The move itself is two waits (its reads in one batch, then the guarded update that reads the
+  // booking back); the other seven are what follows every booking change, as after the private
+  // API's PUT /bookings/{id} (9): the webhook, the modification message, the waitlist lines' pass.
+  "PUT https://<subdomain>/bookings/{id}/move": { warm: 9 },
   "POST https://<subdomain>/waitlist": { warm: 3 },
   "POST https://<subdomain>/waitlist/{id}/accept": { warm: 6 },
   "POST https://<subdomain>/people/perishable_token/send": { warm: 3 },
@@ -64,6 +68,7 @@ export const OVER_BUDGET: Record<string, Partial<Record<Temperature, number>>> =
   "mcp verify_booking (site)": { warm: 4 },
   "mcp show_booking (site)": { warm: 2, cold: 2 },
   "mcp cancel_booking (site)": { warm: 10 },
+  "mcp move_booking (site)": { warm: 9 },
   "mcp initialize (private)": { cold: 2 },
   "mcp tools/list (private)": { cold: 2 },
   "mcp list_services (private)": { cold: 2 },
