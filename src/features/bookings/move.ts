@@ -17,13 +17,10 @@ import { bookingFromReads, bookingReads, getBooking } from "./queries";
 import { instantOf, moveReferences, reminderBefore, type MoreReads, type MoveReferences } from "./references";
 import type { SiteMoveBody } from "./schema";
 import { followed } from "./service";
-import { bookingPageLink, bookingWithTokenOf, changeableUntil, deadlineText } from "./site";
+import { bookingPageLink, bookingWithTokenOf, changeableUntil, deadlineText, visitorMayMove } from "./site";
 import { stateError } from "./transitions";
 
 const notFound = () => ApiError.notFound("booking");
-
-/** The account's switch: `allow_rescheduling`, or when unset, as `allow_cancellation`. */
-export const visitorMayMove = (account: Deps["account"]) => account.allow_rescheduling ?? account.allow_cancellation;
 
 /**
  * The refusals that depend on the booking alone, in the order a visitor meets them: the account's

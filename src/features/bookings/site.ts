@@ -113,6 +113,9 @@ export function changeableUntil(deps: Pick<Deps, "account">, start: number): num
   return period ? subtractPeriod(start, period, deps.account.time_zone) : start;
 }
 
+/** The account's switch for visitor moves: `allow_rescheduling`, or when unset, as `allow_cancellation`. */
+export const visitorMayMove = (account: Deps["account"]) => account.allow_rescheduling ?? account.allow_cancellation;
+
 /** "Monday, 7 January 2030, 10:00 (Europe/Oslo)": an instant as a refusal names it, in the account's words. */
 export function deadlineText(deps: Pick<Deps, "account">, at: number): string {
   const { account } = deps;
