@@ -392,3 +392,54 @@ describe("move_booking, the booking site's MCP tool", () => {
     expect(await unchanged(mine.id)).toEqual(before);
   });
 });
+
+describe("the booking page's Change time (without script)", () => {
+  const page = (s: Site, query: string) => s.site.get(`/${query}`, { accept: "text/html" });
+  const amp = (text: string) => text.replaceAll("&", "&amp;");
+
+  it("offers Change time beside Cancel, and the service's calendar whose links keep the booking", async () => {
+    const s = await siteOf();
+    const mine = await book(s, at("2030-02-18", "10:00", "10:30"));
+    const token = encodeURIComponent(mine.token);
+    const view: string = (await page(s, `?booking=${mine.id}&token=${token}`)).body;
+    expect(view).toContain(`<a id="move-link" class="button" href="${amp(`/?move=${mine.id}&token=${token}`)}">Change time</a>`);
+    expect(view).toContain(`id="cancel-button"`);
+    const month: string = (await page(s, `?move=${mine.id}&token=${token}&month=2030-02`)).body;
+    expect(month).toContain("<h1 id=\"service-title\">Change the time of your booking</h1>");
+    expect(month).toMatch(/id="booked-now">Booked now: <strong>Cut<\/strong>, Monday, 18 February 2030, 10:00–10:30 \(Europe\/Oslo\)/);
+    expect(month).toContain(amp(`href="/?move=${mine.id}&token=${token}&service=${s.serviceId}&day=2030-02-19"`));
+    const day: string = (await page(s, `?move=${mine.id}&token=${token}&service=${s.serviceId}&day=2030-02-19&slot=2030-02-19T11:00:00%2B01:00`)).body;
+    expect(day).toContain(`data-move="${mine.id}"`);
+    expect(day).toContain(">Move to this time</button>");
+    expect(day).not.toContain("f-name");
+    // Back to the booking, unchanged.
+    expect(day).toContain(amp(`id="keep-time" href="/?booking=${mine.id}&token=${token}"`));
+  });
+
+  it("offers no Change time where moves are off or the time is too close, and shows a move link's booking as itself then", async () => {
+    const off = await siteOf({ allow_rescheduling: false });
+    const mine = await book(off, at("2030-02-19", "10:00", "10:30"));
+    const token = encodeURIComponent(mine.token);
+    expect((await page(off, `?booking=${mine.id}&token=${token}`)).body).not.toContain("move-link");
+    const moveLink: string = (await page(off, `?move=${mine.id}&token=${token}`)).body;
+    expect(moveLink).toContain("id=\"booking-title\"");
+    expect(moveLink).not.toContain("service-title");
+    const strict = await siteOf({ cancellation_period: "30 years" });
+    const soon = await book(strict, at("2030-02-19", "10:00", "10:30"));
+    expect((await page(strict, `?booking=${soon.id}&token=${encodeURIComponent(soon.token)}`)).body).not.toContain("move-link");
+    // A wrong token names nothing.
+    const wrong: string = (await page(off, `?move=${mine.id}&token=nope`)).body;
+    expect(wrong).toContain("This booking was not found.");
+    expect(wrong).not.toContain("Cut");
+  });
+
+  it("speaks the account's language", async () => {
+    for (const [locale, changeTime, moved] of [["sv", "Ändra tid", "Din bokning har flyttats."], ["nb", "Endre tid", "Bestillingen din er flyttet."]]) {
+      const s = await siteOf({ locale });
+      const mine = await book(s, at("2030-02-20", "10:00", "10:30"));
+      const html: string = (await page(s, `?booking=${mine.id}&token=${encodeURIComponent(mine.token)}&moved=1`)).body;
+      expect(html).toContain(`>${changeTime}</a>`);
+      expect(html).toContain(moved);
+    }
+  });
+});
