@@ -49,7 +49,7 @@ describe("the booking page", () => {
     await page.goto(`${site}/?booking=${mine.id}&token=${encodeURIComponent(mine.token)}`);
     await expectNoViolations(page, "booking view with Change time");
     await Promise.all([page.waitForNavigation(), page.click("#move-link")]);
-    expect(await page.$eval("#booked-now", (e) => e.textContent)).toContain("09:00–10:00");
+    expect(await page.$eval("#booked-now", (e: any) => e.textContent)).toContain("09:00–10:00");
     if (!(await page.$(`a[href*="day=${DAY}"]`))) await Promise.all([page.waitForNavigation(), page.click(".month-nav a:last-child")]);
     await Promise.all([page.waitForNavigation(), page.click(`a[href*="day=${DAY}"]`)]);
     await Promise.all([page.waitForNavigation(), page.click(`a.slot[href*="${encodeURIComponent(at("10:00"))}"]`)]);
@@ -57,8 +57,8 @@ describe("the booking page", () => {
     await Promise.all([page.waitForNavigation(), page.click("#book-form button[type=submit]")]);
 
     expect(new URL(page.url()).searchParams.get("moved")).toBe("1");
-    expect(await page.$eval("#moved-notice", (e) => e.textContent)).toBe("Your booking has been moved.");
-    expect(await page.$eval("dl", (e) => e.textContent)).toContain("10:00–11:00");
+    expect(await page.$eval("#moved-notice", (e: any) => e.textContent)).toBe("Your booking has been moved.");
+    expect(await page.$eval("dl", (e: any) => e.textContent)).toContain("10:00–11:00");
     await expectNoViolations(page, "booking view after the move");
     expect((await privateApi(key, "GET", `/bookings/${mine.id}`)).booking.booked_from).toBe(at("10:00"));
     await page.close();
@@ -73,7 +73,7 @@ describe("the booking page", () => {
     await page.goto(`${site}/?move=${mine.id}&token=${encodeURIComponent(mine.token)}&service=${serviceId}&day=${DAY}&slot=${encodeURIComponent(at("11:00"))}`);
     await bookOnSite(page, site, serviceId, "11", "Kari");
     await Promise.all([page.waitForNavigation(), page.click("#book-form button[type=submit]")]);
-    expect(await page.$eval("#taken-notice", (e) => e.textContent)).toBe("That time was just taken. Your booking keeps its time: please choose another.");
+    expect(await page.$eval("#taken-notice", (e: any) => e.textContent)).toBe("That time was just taken. Your booking keeps its time: please choose another.");
     expect(new URL(page.url()).searchParams.get("move")).toBe(String(mine.id));
     await expectNoViolations(page, "day after a refused move");
     expect((await privateApi(key, "GET", `/bookings/${mine.id}`)).booking.booked_from).toBe(at("09:00"));
@@ -120,7 +120,7 @@ describe("the widget on another website", () => {
     await (await inWidget(page, "button.move", problems)).click();
 
     const notice = await inWidget(page, ".moved", problems);
-    expect(await notice.evaluate((e) => e.textContent)).toBe("Your booking has been moved.");
+    expect(await notice.evaluate((e: any) => e.textContent)).toBe("Your booking has been moved.");
     const shown = await page.evaluate(`document.querySelector("booking-widget").shadowRoot.textContent`) as string;
     expect(shown).toContain(`${DAY} 11:00–12:00`);
     await expectNoViolations(page, "widget booking after the move");
