@@ -3,7 +3,7 @@
 // move (guarded-write.ts `runUpdate`), so the new time is taken and the old one released in one
 // guarded statement. Two waits: the booking and everything the new time needs in one batch, then
 // the write that reads the booking back.
-import type { Booking, Resource, SlotHold } from "../../db/schema";
+import type { Booking, Resource } from "../../db/schema";
 import type { SqlStatement } from "../../db/sql-statement";
 import { effectiveState, isActive } from "../../domain/booking-states";
 import { occupiedSpan } from "../../domain/buffers";
@@ -111,7 +111,7 @@ export async function moveOnSite(deps: Deps, id: number, token: string | undefin
     throw ApiError.invalid(placement.eventId === null ? "booked_from" : "event_id", `is too soon: move to a time at least ${deps.account.cancellation_period} ahead`);
   }
   const hold = body.hold_secret ? holdFromReads(refs.more[0]) : undefined;
-  const conversion = body.hold_secret ? heldSeatsFor(deps, hold as SlotHold | undefined, placement, booking.count) : undefined;
+  const conversion = body.hold_secret ? heldSeatsFor(deps, hold, placement, booking.count) : undefined;
 
   const row = await writeMove(deps, booking, placement, conversion);
   return followed(deps, "modified", { row, changed: true }, { link: bookingPageLink(siteOrigin, id, token) });

@@ -1,5 +1,6 @@
 // The booking site's own bookings: a visitor's booking token (random, kept only as its SHA-256),
-// and what the token lets its holder do: read, verify with the code (five tries), cancel.
+// and what the token lets its holder do: read, verify with the code (five tries), cancel (and move:
+// move.ts).
 import { and, eq, lt, sql } from "drizzle-orm";
 import { bookings, type Booking } from "../../db/schema";
 import { effectiveState } from "../../domain/booking-states";
