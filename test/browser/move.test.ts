@@ -3,7 +3,7 @@
 // time"; a time taken meanwhile is refused and the booking keeps its time; axe-core on each view.
 import type { Browser, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, bookableAccount, DAY, inWidget, launchBrowser, privateApi, siteOrigin, useHostWebsite } from "./support";
+import { axeViolations, bookableAccount, DAY, enableSlotHolds, expectFreeSeats, inWidget, launchBrowser, privateApi, siteOrigin, useHostWebsite } from "./support";
 
 let browser: Browser;
 
@@ -61,6 +61,25 @@ describe("the booking page", () => {
     expect(await page.$eval("dl", (e: any) => e.textContent)).toContain("10:00–11:00");
     await expectNoViolations(page, "booking view after the move");
     expect((await privateApi(key, "GET", `/bookings/${mine.id}`)).booking.booked_from).toBe(at("10:00"));
+    await page.close();
+  });
+
+  it("holds the picked time while the visitor decides, and the move takes the held seat", async () => {
+    const { subdomain, serviceId, key } = await bookableAccount();
+    await enableSlotHolds(key, 2);
+    const site = siteOrigin(subdomain);
+    const page = await browser.newPage();
+    await page.goto(`${site}/`);
+    const mine = await bookOnSite(page, site, serviceId, "09", "Eva");
+    await page.goto(`${site}/?move=${mine.id}&token=${encodeURIComponent(mine.token)}&service=${serviceId}&day=${DAY}&slot=${encodeURIComponent(at("10:00"))}`);
+    await page.waitForFunction(`/^We hold/.test(document.getElementById("slot-hold").textContent)`, { timeout: 20_000 });
+    await expectFreeSeats(key, serviceId, at("10:00"), 0);
+    await Promise.all([page.waitForNavigation(), page.click("#book-form button[type=submit]")]);
+    expect(await page.$eval("#moved-notice", (e: any) => e.textContent)).toBe("Your booking has been moved.");
+    expect((await privateApi(key, "GET", `/bookings/${mine.id}`)).booking.booked_from).toBe(at("10:00"));
+    // The hold became the booking's seat; the old time is free again.
+    await expectFreeSeats(key, serviceId, at("10:00"), 0);
+    await expectFreeSeats(key, serviceId, at("09:00"), 1);
     await page.close();
   });
 

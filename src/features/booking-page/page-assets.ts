@@ -92,8 +92,8 @@ ${HOLD_JS}
     var clock = document.getElementById("slot-hold");
     var held = null;
     var moving = form.dataset.move;
-    var keep = moving ? "&move=" + moving + "&token=" + encodeURIComponent(form.dataset.token) : "";
-    var backToDay = function () { location.assign("/?service=" + form.dataset.service + "&day=" + form.dataset.day + "&taken=1" + keep); };
+    var moveParams = moving ? "&move=" + moving + "&token=" + encodeURIComponent(form.dataset.token) : "";
+    var backToDay = function () { location.assign("/?service=" + form.dataset.service + "&day=" + form.dataset.day + "&taken=1" + moveParams); };
     var hold = function () {
       button.disabled = true;
       freed.then(function () {
