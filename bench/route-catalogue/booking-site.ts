@@ -61,6 +61,14 @@ export const siteEntries: RouteEntry[] = [
     prepare: (s) => visitorBooking(s),
     request: (s, booking) => s.site("PUT", `/bookings/${booking.id}/cancel`, {}, bookingToken(booking)),
   }),
+  op("PUT", "/bookings/{id}/move", {
+    // The visitor's booking moves to the next free slot of the same service.
+    prepare: (s) => visitorBooking(s),
+    request: (s, booking) => {
+      const slot = s.nextSlot();
+      return s.site("PUT", `/bookings/${booking.id}/move`, { booking: { booked_from: slot.from, booked_to: slot.to } }, bookingToken(booking));
+    },
+  }),
   fixed("POST", "/bookings/{id}/checkout", (s) => `/bookings/${s.ids.sitePaidBooking.id}/checkout`, (s) => bookingToken(s.ids.sitePaidBooking)),
   op("POST", "/slots/holds", {
     request: (s) => s.site("POST", "/slots/holds", holdBody(s)),

@@ -71,6 +71,10 @@ const siteTools: RouteEntry[] = [
   }),
   tool("site", "show_booking", "read", (s) => ({ booking_id: s.ids.siteBooking.id, booking_token: s.ids.siteBooking.token })),
   tool<{ id: number; token: string }>("site", "cancel_booking", "write", (_, b) => ({ booking_id: b.id, booking_token: b.token }), { prepare: (s) => visitorBooking(s) }),
+  tool<{ id: number; token: string }>("site", "move_booking", "write", (s, b) => {
+    const slot = s.nextSlot();
+    return { booking_id: b.id, booking_token: b.token, booking: { booked_from: slot.from, booked_to: slot.to } };
+  }, { prepare: (s) => visitorBooking(s) }),
 ];
 
 const privateTools: RouteEntry[] = [

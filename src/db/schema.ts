@@ -59,6 +59,8 @@ export const accounts = sqliteTable("accounts", {
   reminder_sms: flag("reminder_sms", false),
   closed_for_holidays: flag("closed_for_holidays", false),
   allow_cancellation: flag("allow_cancellation", true),
+  // A visitor may move their own booking on the booking site (docs/decisions/booking-site.md); null: as allow_cancellation.
+  allow_rescheduling: integer("allow_rescheduling", { mode: "boolean" }),
   // Slot holds (docs/decisions/holds.md): the booking site holds a picked time only when enabled.
   slot_holds_enabled: flag("slot_holds_enabled", false),
   slot_hold_minutes: integer("slot_hold_minutes").notNull().default(5),

@@ -110,6 +110,9 @@ export const ROUTE_TABLES: Record<FeatureRoutes, RouteTable> = {
     ["POST", "/:id/checkout"],
     ["PUT", "/:id/cancel"],
     ["PUT", "/:id/cancel"],
+    ["PUT", "/:id/move"],
+    ["PUT", "/:id/move"],
+    ["PUT", "/:id/move"],
   ],
   calendarFeeds: [
     ["GET", "/"],

@@ -48,6 +48,7 @@ export const Account = z.object({
   reminder_sms: z.boolean(),
   closed_for_holidays: z.boolean(),
   allow_cancellation: z.boolean(),
+  allow_rescheduling: z.boolean().nullable().meta({ description: "A visitor may move their own booking to another time of its service on the booking site (PUT /bookings/{id}/move, with its booking token), under the cancellation_period as a cancel. null (the default): as allow_cancellation." }),
   slot_holds_enabled: z.boolean().meta({ description: "The booking page and widget hold a picked time while the visitor fills in the form, and the booking site's POST /slots/holds answers (403 otherwise). The private API's holds work either way." }),
   slot_hold_minutes: z.number().int().min(1).max(MAX_HOLD_MINUTES).meta({ description: "How long a slot hold lives, in minutes (default 5, at most 15); it cannot be extended." }),
   buffers_within_opening_hours: z.boolean().meta({ description: "Services' buffers must fall inside opening hours too (slots and public bookings). Off (the default): a buffer may reach into closed hours, e.g. the clean-up after the day's last appointment." }),

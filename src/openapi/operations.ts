@@ -5,7 +5,7 @@ import * as z from "zod";
 import { holidaysQuery, updateClientBody } from "../features/account/schema";
 import { LISTINGS } from "../features/bookings/list";
 import {
-  actionBody, checkoutBody, recordPaymentBody, createBookingBody, listQuery, showQuery, siteVerifyCodeBody, statusBody, updateBookingBody, verifyCodeBody,
+  actionBody, checkoutBody, recordPaymentBody, createBookingBody, listQuery, showQuery, siteMoveBody, siteVerifyCodeBody, statusBody, updateBookingBody, verifyCodeBody,
 } from "../features/bookings/schema";
 import { bookingFileQuery, createCalendarFeedBody } from "../features/calendar-feeds/schema";
 import { createCalendarSubscriptionBody, listCalendarSubscriptionsQuery } from "../features/calendar-subscriptions/schema";
@@ -311,6 +311,8 @@ export const operations: Operation[] = [
     ["put", "/{id}/verify_code", "Verify the visitor's booking with the sent code; five wrong codes, then 429 (booking token)", one("booking", "PublicBooking"),
       { ...body("SiteVerifyCodeBody", siteVerifyCodeBody), bookingToken: true }],
     ["put", "/{id}/cancel", "Cancel the visitor's booking while the account allows it (booking token)", one("booking", "PublicBooking"), { bookingToken: true }],
+    ["put", "/{id}/move", "Move the visitor's booking to another time of its service, or another event of it, in one guarded write: the new time is taken and the old one released together, or nothing changes (booking token; allow_rescheduling, cancellation_period)", one("booking", "PublicBooking"),
+      { ...body("SiteMoveBody", siteMoveBody), bookingToken: true }],
     ["post", "/{id}/checkout", "Back to the checkout of the visitor's booking awaiting payment (booking token)", one("booking", "PublicBooking"), { bookingToken: true }],
   ]),
   ...group("reference", `${P}/payments`, "Payments", [

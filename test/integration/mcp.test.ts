@@ -11,7 +11,7 @@ import { receiver } from "../support/webhooks";
 
 const DAY = "2030-01-07"; // a Monday
 const DRAFT_7 = "http://json-schema.org/draft-07/schema#";
-const SITE_TOOLS = ["list_services", "find_available_dates", "find_times", "book", "verify_booking", "show_booking", "cancel_booking"];
+const SITE_TOOLS = ["list_services", "find_available_dates", "find_times", "book", "verify_booking", "show_booking", "cancel_booking", "move_booking"];
 
 interface Shop {
   api: Client;

@@ -50,7 +50,7 @@ const VISITOR_PERSON_KEYS = ["id", "name", "email", "phone_number", "phonenumber
 const CHECKED_SITE_ROUTES = [
   "GET /services", "GET /services/:id", "GET /services/:id/slots", "GET /services/:id/next_available_date", "GET /services/:id/available_dates",
   "POST /bookings", "POST /people/perishable_token/send", "POST /people/perishable_token/verify",
-  "GET /bookings/:id", "PUT /bookings/:id/verify_code", "PUT /bookings/:id/cancel", "POST /bookings/:id/checkout",
+  "GET /bookings/:id", "PUT /bookings/:id/verify_code", "PUT /bookings/:id/cancel", "PUT /bookings/:id/move", "POST /bookings/:id/checkout",
   "POST /slots/holds", "GET /slots/holds/:id", "DELETE /slots/holds/:id",
   "POST /waitlist", "GET /waitlist/:id", "DELETE /waitlist/:id", "POST /waitlist/:id/accept",
   "GET /", "GET /booking-page.js", "GET /booking-page.css", "GET /widget.js",
@@ -185,7 +185,7 @@ describe("POST /bookings on the site", () => {
   });
 });
 
-describe("the visitor's own booking on the site (GET, verify_code, cancel with X-Booking-Token)", () => {
+describe("the visitor's own booking on the site (GET, verify_code, move, cancel with X-Booking-Token)", () => {
   it("answers POST with the booking and its token only, and the token opens the same public fields, never the code", async () => {
     const phone = uniquePhone();
     const created = await site.post("/bookings", { booking: { service_id: ids.service, booked_from: `${DAY} 14:00`, booked_to: `${DAY} 15:00`, person_attributes: { name: "Visitor", email: "visitor@example.com", phone_number: phone } } });
@@ -200,9 +200,12 @@ describe("the visitor's own booking on the site (GET, verify_code, cancel with X
     expect(wrong.body).toEqual({ verification_code: ["is invalid"] });
     const verified = await site.put(`/bookings/${id}/verify_code`, { verification_code: code }, headers);
     expect(Object.keys(verified.body.booking).sort()).toEqual(PUBLIC_BOOKING_KEYS);
+    const moved = await site.put(`/bookings/${id}/move`, { booking: { booked_from: `${DAY} 15:00`, booked_to: `${DAY} 16:00` } }, headers);
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(Object.keys(moved.body.booking).sort()).toEqual(PUBLIC_BOOKING_KEYS);
     const cancelled = await site.put(`/bookings/${id}/cancel`, {}, headers);
     expect(cancelled.body.booking.state).toBe("cancelled");
-    for (const res of [shown, verified, cancelled]) {
+    for (const res of [shown, verified, moved, cancelled]) {
       const text = JSON.stringify(res.body);
       for (const secret of [HIDDEN, code, "visitor@example.com", phone, created.body.booking_token]) expect(text).not.toContain(secret);
     }
@@ -214,6 +217,7 @@ describe("the visitor's own booking on the site (GET, verify_code, cancel with X
     for (const token of ["", "null", "x".repeat(43)]) {
       for (const res of [await site.get(`/bookings/${privateBooking.id}`, { "x-booking-token": token }),
         await site.put(`/bookings/${privateBooking.id}/cancel`, {}, { "x-booking-token": token }),
+        await site.put(`/bookings/${privateBooking.id}/move`, { booking: { booked_from: `${DAY} 16:00`, booked_to: `${DAY} 17:00` } }, { "x-booking-token": token }),
         await site.request("POST", `/bookings/${privateBooking.id}/checkout`, { "x-booking-token": token })]) {
         expect(res.status).toBe(404);
         expect(res.body).toEqual({ error: expect.any(String) });
@@ -332,7 +336,7 @@ describe("the MCP tools on the site (POST /mcp)", () => {
   it("offer a visitor's tools only, and answer what the site's REST routes answer: no template, person, code or private booking", async () => {
     const mcp = await mcpClient(`${site.origin}/mcp`);
     // This account holds times (the slot holds block above enables them), so its site offers holds too.
-    expect(mcp.tools.map((t) => t.name).sort()).toEqual(["book", "cancel_booking", "find_available_dates", "find_times", "hold_time", "list_services", "release_hold", "show_booking", "verify_booking"]);
+    expect(mcp.tools.map((t) => t.name).sort()).toEqual(["book", "cancel_booking", "find_available_dates", "find_times", "hold_time", "list_services", "move_booking", "release_hold", "show_booking", "verify_booking"]);
     const { services } = await mcp.call("list_services");
     expect(services.map((s: any) => s.id).sort()).toEqual([ids.service, ids.attendance].sort());
     for (const service of services) expect(Object.keys(service).sort()).toEqual(SERVICE_KEYS);
@@ -351,8 +355,8 @@ describe("the MCP tools on the site (POST /mcp)", () => {
     expect(everything).not.toContain(person.email);
 
     // The key's booking has no token: none opens it, the visitor's own token included.
-    for (const tool of ["show_booking", "cancel_booking"]) {
-      const refused = await mcp.refusal(tool, { booking_id: ids.privateBooking, booking_token: booked.booking_token });
+    for (const tool of ["show_booking", "cancel_booking", "move_booking"]) {
+      const refused = await mcp.refusal(tool, { booking_id: ids.privateBooking, booking_token: booked.booking_token, booking: { booked_from: `${DAY} 16:00`, booked_to: `${DAY} 17:00` } });
       expect(refused.error).toEqual({ status: 404, error: { error: "The booking was not found." } });
     }
     expect((await rawBooking(ids.privateBooking))!.state).toBe("confirmed");

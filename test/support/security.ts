@@ -11,7 +11,12 @@ import { eventually } from "./queues";
  * or keeps only what a request itself writes.
  */
 const BACKGROUND_TABLES = new Set(["webhook_deliveries", "webhook_attempts", "idempotency_keys"]);
-const REQUEST_WRITTEN_COLUMNS: Record<string, string> = { messages: "id, account_id, kind, channel, recipient, booking_id" };
+const REQUEST_WRITTEN_COLUMNS: Record<string, string> = {
+  messages: "id, account_id, kind, channel, recipient, booking_id",
+  // The calendar-fetches consumer records each fetch on its subscription (last_fetched_at, failures,
+  // next_fetch_at, updated_at, …) whenever another file's subscription comes due during a snapshot.
+  calendar_subscriptions: "id, account_id, resource_id, url, url_hint, name, created_at",
+};
 
 /** Every row of every table the API writes, so a rejected request can be shown to change nothing. */
 export async function dbSnapshot(): Promise<Record<string, unknown[]>> {

@@ -72,6 +72,8 @@ export const accountAttributes = {
   reminder_sms: boolean(),
   closed_for_holidays: boolean(),
   allow_cancellation: boolean(),
+  // Visitor moves on the booking site; null (the default): as allow_cancellation.
+  allow_rescheduling: z.union([boolean(), z.null()]).optional(),
   // Slot holds on the booking site (docs/decisions/holds.md).
   slot_holds_enabled: boolean(),
   slot_hold_minutes: integer({ min: 1, max: MAX_HOLD_MINUTES }),

@@ -47,6 +47,10 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{font-we
 // holding, so a reload's new hold cannot race that release for the same seat. A booking converts
 // it (nothing left to release). A 400 (taken since the page was drawn) goes back to the day with
 // its sentence; other refusals (holds off, too many holds) leave the form booking without a hold.
+// Moving a booking (view.tsx, MoveForm): the booking form without the person, marked data-move,
+// so holding works as for a booking; it PUTs /bookings/{id}/move with the token and goes to the
+// booking's view (&moved=1). A time taken meanwhile goes back to the day, still moving; a refusal
+// on state (too late, moves switched off meanwhile) says so in the page's words with the reason.
 // Paid bookings (view.tsx, PaymentStep): Pay asks for the booking's open checkout (POST
 // /bookings/{id}/checkout answers the same session while it is open, a new one once it has ended)
 // and goes there in this tab; a 400 (paid or lapsed meanwhile) reloads to show it. Back from paying,
@@ -87,7 +91,9 @@ ${HOLD_JS}
     var button = form.querySelector("button");
     var clock = document.getElementById("slot-hold");
     var held = null;
-    var backToDay = function () { location.assign("/?service=" + form.dataset.service + "&day=" + form.dataset.day + "&taken=1"); };
+    var moving = form.dataset.move;
+    var moveParams = moving ? "&move=" + moving + "&token=" + encodeURIComponent(form.dataset.token) : "";
+    var backToDay = function () { location.assign("/?service=" + form.dataset.service + "&day=" + form.dataset.day + "&taken=1" + moveParams); };
     var hold = function () {
       button.disabled = true;
       freed.then(function () {
@@ -103,9 +109,21 @@ ${HOLD_JS}
       addEventListener("pagehide", function () { holdRelease("", held, true); held = null; });
       addEventListener("pageshow", function (event) { if (event.persisted) hold(); });
     }
-    phone.addEventListener("input", function () { phone.setCustomValidity(""); });
+    if (phone) phone.addEventListener("input", function () { phone.setCustomValidity(""); });
     form.addEventListener("submit", function (event) {
       event.preventDefault();
+      if (moving) {
+        button.disabled = true;
+        say(error, "");
+        api("PUT", "/bookings/" + moving + "/move", { booking: { booked_from: form.dataset.from, booked_to: form.dataset.to }, hold_secret: held ? held.secret : undefined },
+          form.dataset.token).then(function (r) {
+          if (r.status === 200) { held = null; pop("hold"); location.assign("/?booking=" + moving + "&token=" + encodeURIComponent(form.dataset.token) + "&moved=1"); return; }
+          if (r.status === 400 && r.body.booked_from && /fully booked/.test(r.body.booked_from[0])) { backToDay(); return; }
+          button.disabled = false;
+          say(error, r.status === 400 && r.body.state ? W.moveClosed + " (" + r.body.state[0] + ")" : firstMessage(r.body) || W.failed);
+        }, function () { button.disabled = false; say(error, W.failed); });
+        return;
+      }
       var number = phone.value.replace(/[\s()-]/g, "");
       if (number && !/^\+[1-9][0-9]{6,14}$/.test(number)) { phone.setCustomValidity(W.phoneInvalid); phone.reportValidity(); return; }
       var person = { name: form.elements.namedItem("name").value, email: form.elements.namedItem("email").value };

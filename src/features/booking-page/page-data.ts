@@ -8,7 +8,8 @@ import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
 import { loadRelated } from "../bookings/queries";
 import { toPublicBookingJson } from "../bookings/serializer";
-import { bookingWithToken, cancellableUntil } from "../bookings/site";
+import { isActive } from "../../domain/booking-states";
+import { bookingWithToken, cancellableUntil, visitorMayMove } from "../bookings/site";
 import { listCategories } from "../categories/service";
 import { getService, listServices } from "../services/service";
 import { availableDatesOf, slotsOf } from "../slots/service";
@@ -27,6 +28,10 @@ interface PageQuery {
   taken: boolean;
   /** Back from the booking's checkout (its success or cancel page, payments/checkout.ts). */
   payment?: "return" | "cancelled";
+  /** The booking (with `token`) whose time the visitor is changing: the service's calendar picks the new one. */
+  move?: number;
+  /** Back from a move: the booking view says so. */
+  moved: boolean;
 }
 
 // Up to 15 digits: shard n hands out ids from n × 10¹² (db/shards.ts), all below 2^53.
@@ -40,6 +45,7 @@ export function pageQuery(q: Record<string, string | undefined>): PageQuery {
   const service = pick(q.service, ID);
   const booking = pick(q.booking, ID);
   const waitlist = pick(q.waitlist, ID);
+  const move = pick(q.move, ID);
   const day = pick(q.day, DAY);
   return {
     service: service ? Number(service) : undefined,
@@ -53,6 +59,8 @@ export function pageQuery(q: Record<string, string | undefined>): PageQuery {
     offer: q.offer && q.offer.length <= 100 ? q.offer : undefined,
     taken: q.taken === "1",
     payment: q.payment === "return" || q.payment === "cancelled" ? q.payment : undefined,
+    move: move ? Number(move) : undefined,
+    moved: q.moved === "1",
   };
 }
 
@@ -70,12 +78,16 @@ export interface ChosenService {
   slot?: Slot;
   /** A full slot whose waitlist the visitor asked to join (`?wait=`, only with `waitlist`). */
   waitSlot?: Slot;
+  /** Changing a booking's time: the booking, and what every link of the calendar keeps (`move`, `token`). */
+  moving?: { booking: BookingView; keep: { move: number; token: string } };
 }
 
 export type BookingView = ReturnType<typeof toPublicBookingJson> & {
   cancellable_until: number; from: number; to: number; revision: number; changed_at: number;
   /** Until when an unpaid booking keeps its seat (its payment window). */
   expires: number | null;
+  /** The visitor may change its time now (docs/decisions/booking-site.md, "Moving by the visitor"). */
+  movable: boolean;
 };
 
 /** A waitlist place as its offer link shows it: the time, and whether the offer still stands. */
@@ -136,14 +148,18 @@ async function chosenService(deps: Deps, q: PageQuery, today: string): Promise<C
   return { service, month, dates, day: q.day, slots, slot, waitSlot };
 }
 
-async function bookingView(deps: Deps, q: PageQuery): Promise<BookingView | null> {
-  const booking = await orNull(bookingWithToken(deps, q.booking!, q.token));
+async function bookingView(deps: Deps, id: number, token: string | undefined): Promise<BookingView | null> {
+  const booking = await orNull(bookingWithToken(deps, id, token));
   if (!booking) return null;
   const related = await loadRelated(deps, [booking]);
   const json = toPublicBookingJson(booking, related, { timeZone: deps.account.time_zone, now: deps.now, extended: false });
+  const until = cancellableUntil(deps, booking);
+  // The page moves appointments; an event booking moves through the API (its calendar is the events').
+  const movable = visitorMayMove(deps.account) && isActive(booking, deps.now) && booking.state !== "awaiting_payment"
+    && booking.event_id === null && booking.service_id !== null && deps.now <= until;
   return {
-    ...json, cancellable_until: cancellableUntil(deps, booking), from: booking.booked_from, to: booking.booked_to, revision: booking.revision,
-    changed_at: booking.updated_at, expires: booking.expires_at,
+    ...json, cancellable_until: until, from: booking.booked_from, to: booking.booked_to, revision: booking.revision,
+    changed_at: booking.updated_at, expires: booking.expires_at, movable,
   };
 }
 
@@ -173,7 +189,15 @@ export async function loadPage(deps: Deps, q: PageQuery): Promise<PageData> {
   const holds = holdsSlots(deps.account);
   const waitlist = deps.account.waitlist_enabled;
   if (q.waitlist !== undefined) return { groups: [], offer: await offerView(deps, q), today, holds, waitlist };
-  if (q.booking !== undefined) return { groups: [], booking: await bookingView(deps, q), today, holds, waitlist };
+  if (q.booking !== undefined) return { groups: [], booking: await bookingView(deps, q.booking, q.token), today, holds, waitlist };
+  if (q.move !== undefined) {
+    // A booking that cannot move (any more) shows as itself, without "Change time".
+    const booking = await bookingView(deps, q.move, q.token);
+    if (!booking?.movable) return { groups: [], booking, today, holds, waitlist };
+    const chosen = await chosenService(deps, { ...q, service: booking.service!.id }, today);
+    if (!chosen) return { groups: [], booking, today, holds, waitlist };
+    return { groups: [], chosen: { ...chosen, moving: { booking, keep: { move: q.move, token: q.token! } } }, today, holds, waitlist };
+  }
   const [groups, chosen] = await Promise.all([serviceGroups(deps), chosenService(deps, q, today)]);
   return { groups, chosen, today, holds, waitlist };
 }

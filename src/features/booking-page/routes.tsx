@@ -8,6 +8,7 @@ import { holdsSlots, loadPage, pageQuery } from "./page-data";
 import { Page } from "./view";
 import { widgetScript } from "./widget-asset";
 import { wordsFor } from "./words";
+import { visitorMayMove } from "../bookings/site";
 
 /**
  * Nothing inline, nothing from elsewhere: the page's own script, stylesheet and API. `data:` images
@@ -34,7 +35,7 @@ bookingPageRoutes.get("/", strictPage, async (c) => {
   const { account, now } = c.var;
   // A booking view holds the visitor's data and its link a token: never kept by a cache.
   c.header("Cache-Control", "no-store");
-  return c.html(`<!doctype html>${<Page data={data} ctx={{ account, now, w: wordsFor(account.locale), host: new URL(c.req.url).hostname, taken: q.taken, payment: q.payment }} />}`);
+  return c.html(`<!doctype html>${<Page data={data} ctx={{ account, now, w: wordsFor(account.locale), host: new URL(c.req.url).hostname, taken: q.taken, payment: q.payment, moved: q.moved, token: q.token }} />}`);
 });
 
 bookingPageRoutes.get("/booking-page.js", strictPage, (c) => {
@@ -50,5 +51,5 @@ bookingPageRoutes.get("/booking-page.css", strictPage, (c) => {
 bookingPageRoutes.get("/widget.js", embeddable, (c) => {
   c.header("Cache-Control", ASSET_CACHE);
   const { account } = c.var;
-  return c.body(widgetScript(wordsFor(account.locale), account.time_zone, holdsSlots(account), account.waitlist_enabled), 200, { "Content-Type": "text/javascript; charset=utf-8" });
+  return c.body(widgetScript(wordsFor(account.locale), account.time_zone, holdsSlots(account), account.waitlist_enabled, visitorMayMove(account)), 200, { "Content-Type": "text/javascript; charset=utf-8" });
 });

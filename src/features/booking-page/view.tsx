@@ -18,6 +18,10 @@ interface Ctx {
   taken: boolean;
   /** Back from the booking's checkout: its success page ("return") or its cancel page. */
   payment?: "return" | "cancelled";
+  /** Back from a move (`&moved=1`). */
+  moved?: boolean;
+  /** The booking link's token, which "Change time" carries on (the page's own URL has it already). */
+  token?: string;
 }
 
 /** E.164: a plus, then up to 15 digits, not starting with 0 (checked by the browser before the server does). */
@@ -30,11 +34,12 @@ const link = (params: Record<string, string | number | undefined>) =>
   `/?${new URLSearchParams(Object.entries(params).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]]))).toString()}`;
 
 /** Words the script needs, handed over in a data attribute (no inline script under the CSP). */
-const scriptWords = (w: Words, holds: boolean, offer: boolean, waiting: boolean) => JSON.stringify({
+const scriptWords = (w: Words, holds: boolean, offer: boolean, waiting: boolean, moving: boolean) => JSON.stringify({
   phoneInvalid: w.phoneInvalid, failed: w.failed, wrongCode: w.wrongCode, tooManyTries: w.tooManyTries, loading: w.loading,
   ...(holds ? { holdFor: w.holdFor, holdLapsed: w.holdLapsed } : {}),
   ...(offer ? { offerPassed: w.offerPassed } : {}),
   ...(waiting ? { inLine: w.inLine } : {}),
+  ...(moving ? { moveClosed: w.moveClosed } : {}),
 });
 
 export function Page({ data, ctx }: { data: PageData; ctx: Ctx }) {
@@ -52,7 +57,7 @@ export function Page({ data, ctx }: { data: PageData; ctx: Ctx }) {
       </head>
       <body>
         <header><p class="brand"><a href="/">{account.name}</a></p></header>
-        <main id="main" data-words={scriptWords(w, data.holds, data.offer != null, data.chosen?.waitSlot !== undefined)}>
+        <main id="main" data-words={scriptWords(w, data.holds, data.offer != null, data.chosen?.waitSlot !== undefined, data.chosen?.moving !== undefined)}>
           {data.offer !== undefined ? <OfferSection offer={data.offer} ctx={ctx} />
             : data.booking !== undefined ? <BookingSection booking={data.booking} ctx={ctx} />
             : data.chosen ? <ServiceSection chosen={data.chosen} today={data.today} holds={data.holds} waitlist={data.waitlist} ctx={ctx} />
@@ -85,16 +90,22 @@ function ServiceList({ data, ctx }: { data: PageData; ctx: Ctx }) {
 }
 
 function ServiceSection({ chosen, today, holds, waitlist, ctx }: { chosen: ChosenService; today: string; holds: boolean; waitlist: boolean; ctx: Ctx }) {
-  const { service } = chosen;
+  const { service, moving } = chosen;
+  const { w } = ctx;
+  // Changing a booking's time: the same calendar, its links keeping the booking; no waitlist there.
   return (
     <section aria-labelledby="service-title">
-      <p><a href="/">← {ctx.w.back}</a></p>
-      <h1 id="service-title">{service.title}</h1>
-      {service.description ? <p class="muted">{service.description}</p> : null}
+      {moving
+        ? <p><a id="keep-time" href={link({ booking: moving.keep.move, token: moving.keep.token })}>← {w.keepTime}</a></p>
+        : <p><a href="/">← {w.back}</a></p>}
+      <h1 id="service-title">{moving ? w.moveTitle : service.title}</h1>
+      {moving
+        ? <p id="booked-now">{w.nowBooked}: <strong>{service.title}</strong>, {localText(moving.booking.from, ctx)}–{localText(moving.booking.to, ctx).slice(-5)} ({ctx.account.time_zone})</p>
+        : service.description ? <p class="muted">{service.description}</p> : null}
       <Month chosen={chosen} today={today} ctx={ctx} />
-      {chosen.day && chosen.slots ? <Day chosen={chosen} waitlist={waitlist} ctx={ctx} /> : null}
-      {chosen.slot ? <BookingForm chosen={chosen} holds={holds} ctx={ctx} /> : null}
-      {chosen.waitSlot ? <WaitlistForm chosen={chosen} ctx={ctx} /> : null}
+      {chosen.day && chosen.slots ? <Day chosen={chosen} waitlist={waitlist && !moving} ctx={ctx} /> : null}
+      {chosen.slot ? moving ? <MoveForm chosen={chosen} holds={holds} ctx={ctx} /> : <BookingForm chosen={chosen} holds={holds} ctx={ctx} /> : null}
+      {chosen.waitSlot && !moving ? <WaitlistForm chosen={chosen} ctx={ctx} /> : null}
     </section>
   );
 }
@@ -118,7 +129,7 @@ function Month({ chosen, today, ctx }: { chosen: ChosenService; today: string; c
     cells.push(
       <td>
         {open.has(date)
-          ? <a class={date === chosen.day ? "day chosen" : "day"} href={link({ service: chosen.service.id, day: date })} aria-label={label}
+          ? <a class={date === chosen.day ? "day chosen" : "day"} href={link({ ...chosen.moving?.keep, service: chosen.service.id, day: date })} aria-label={label}
               aria-current={date === chosen.day ? "date" : undefined}>{d}</a>
           : <span class="day off" aria-disabled="true">{d}</span>}
       </td>,
@@ -131,8 +142,8 @@ function Month({ chosen, today, ctx }: { chosen: ChosenService; today: string; c
     <section aria-labelledby="month-title" class="month">
       <h2 id="month-title">{w.chooseDay}: {w.months[m - 1]} {y}</h2>
       <nav class="month-nav" aria-label={`${w.prevMonth} / ${w.nextMonth}`}>
-        {canGoBack ? <a href={link({ service: chosen.service.id, month: shiftMonth(chosen.month, -1) })}>← {w.prevMonth}</a> : <span></span>}
-        <a href={link({ service: chosen.service.id, month: shiftMonth(chosen.month, 1) })}>{w.nextMonth} →</a>
+        {canGoBack ? <a href={link({ ...chosen.moving?.keep, service: chosen.service.id, month: shiftMonth(chosen.month, -1) })}>← {w.prevMonth}</a> : <span></span>}
+        <a href={link({ ...chosen.moving?.keep, service: chosen.service.id, month: shiftMonth(chosen.month, 1) })}>{w.nextMonth} →</a>
       </nav>
       <table>
         <thead><tr>{w.weekdays.map((d) => <th scope="col">{d}</th>)}</tr></thead>
@@ -150,7 +161,7 @@ function Day({ chosen, waitlist, ctx }: { chosen: ChosenService; waitlist: boole
   return (
     <section aria-labelledby="day-title" class="slots">
       <h2 id="day-title">{w.chooseTime}: {d} {w.months[m - 1]} {y}</h2>
-      {ctx.taken ? <p class="notice" role="alert" id="taken-notice">{w.justTaken}</p> : null}
+      {ctx.taken ? <p class="notice" role="alert" id="taken-notice">{chosen.moving ? w.moveTaken : w.justTaken}</p> : null}
       <p class="muted">{w.timesIn} {account.time_zone}</p>
       {slots.length === 0 ? <p>{w.noSlots}</p> : null}
       <ul class="slot-list">
@@ -158,7 +169,7 @@ function Day({ chosen, waitlist, ctx }: { chosen: ChosenService; waitlist: boole
           <li>
             {s.free > 0
               ? <a class={s.timestamp === chosen.slot?.timestamp ? "slot chosen" : "slot"} data-free={s.free}
-                  href={link({ service: chosen.service.id, day: chosen.day, slot: s.timestamp })}>
+                  href={link({ ...chosen.moving?.keep, service: chosen.service.id, day: chosen.day, slot: s.timestamp })}>
                   {s.timestamp.slice(11, 16)}<span class="sr-only"> ({s.free} {w.free})</span>
                 </a>
               : waitlist
@@ -201,6 +212,29 @@ function BookingForm({ chosen, holds, ctx }: { chosen: ChosenService; holds: boo
   );
 }
 
+/**
+ * Moving the booking to the chosen slot (PUT /bookings/{id}/move with its token, and the hold's
+ * secret when the time is held): the script goes to the booking's view, or back to the day when
+ * the time was taken meanwhile. Its id is the booking form's, so holding works the same.
+ */
+function MoveForm({ chosen, holds, ctx }: { chosen: ChosenService; holds: boolean; ctx: Ctx }) {
+  const { w, account } = ctx;
+  const slot = chosen.slot!;
+  const { keep } = chosen.moving!;
+  return (
+    <section aria-labelledby="form-title">
+      <h2 id="form-title">{w.moveHere}</h2>
+      <p><strong>{chosen.service.title}</strong>: {slot.formatted_timestamp} ({account.time_zone})</p>
+      {holds ? <p id="slot-hold" class="notice" role="timer" hidden></p> : null}
+      <form id="book-form" data-move={keep.move} data-token={keep.token} data-service={chosen.service.id} data-from={slot.timestamp} data-to={slot.timestamp_end} data-day={chosen.day}>
+        <p id="form-error" class="error" role="alert" hidden></p>
+        <button type="submit">{w.moveHere}</button>
+        <noscript><p class="notice">{w.needsJs}</p></noscript>
+      </form>
+    </section>
+  );
+}
+
 /** Joining a full slot's line (POST /waitlist); the script answers "you are in line" in its place. */
 function WaitlistForm({ chosen, ctx }: { chosen: ChosenService; ctx: Ctx }) {
   const { w, account } = ctx;
@@ -236,6 +270,7 @@ function BookingSection({ booking, ctx }: { booking: BookingView | null; ctx: Ct
   return (
     <section aria-labelledby="booking-title" id="booking" data-booking-id={booking.id}>
       <h1 id="booking-title">{w.yourBooking}</h1>
+      {ctx.moved && booking.active ? <p class="notice" role="status" id="moved-notice">{w.moved}</p> : null}
       <dl>
         <dt>{w.service}</dt><dd>{title}</dd>
         <dt>{w.time}</dt><dd>{localText(booking.from, ctx)}–{localText(booking.to, ctx).slice(-5)} ({account.time_zone})</dd>
@@ -254,9 +289,10 @@ function BookingSection({ booking, ctx }: { booking: BookingView | null; ctx: Ct
         </form>
       ) : null}
       {booking.state === "confirmed" ? <p><a id="ics-link" href={icsDataUrl(ics)} download={`booking-${booking.id}.ics`}>{w.addToCalendar}</a></p> : null}
-      {cancellable ? (
+      {cancellable || (booking.movable && !confirming) ? (
         <p>
-          <button type="button" id="cancel-button" class="secondary">{w.cancel}</button>
+          {booking.movable && !confirming ? <><a id="move-link" class="button" href={link({ move: booking.id, token: ctx.token })}>{w.changeTime}</a>{" "}</> : null}
+          {cancellable ? <button type="button" id="cancel-button" class="secondary">{w.cancel}</button> : null}
           <span id="cancel-error" class="error" role="alert" hidden></span>
         </p>
       ) : null}

@@ -8,8 +8,8 @@ import type { Words } from "./words";
  * The script, with the account's words and zone, whether it holds slots and whether a full slot
  * offers its waitlist prepended (one file per booking site).
  */
-export const widgetScript = (w: Words, timeZone: string, holds: boolean, waitlist: boolean) =>
-  `(function (W, ZONE, HOLDS, WAITLIST) {\n${WIDGET_BODY}\n})(${JSON.stringify(w)}, ${JSON.stringify(timeZone)}, ${holds}, ${waitlist});\n`;
+export const widgetScript = (w: Words, timeZone: string, holds: boolean, waitlist: boolean, moves: boolean) =>
+  `(function (W, ZONE, HOLDS, WAITLIST, MOVES) {\n${WIDGET_BODY}\n})(${JSON.stringify(w)}, ${JSON.stringify(timeZone)}, ${holds}, ${waitlist}, ${moves});\n`;
 
 // Plain ES2017 without template literals, so it can live in this string as written.
 // Slot holds (hold-asset.ts), when HOLDS: a picked time is held before the form opens; a 400 goes
@@ -18,6 +18,10 @@ export const widgetScript = (w: Words, timeZone: string, holds: boolean, waitlis
 // host page releases it with keepalive; a booking converts it (nothing left to release).
 // Waitlist, when WAITLIST: a full slot opens a name and e-mail form that posts POST /waitlist, as
 // the page's day view does; its waitlist_token is not kept (the offer comes with its own secret).
+// Moves, when MOVES (the account's allow_rescheduling, else allow_cancellation): "Change time" beside
+// Cancel opens the same calendar; a picked time is held as for a booking, and "Move to this time"
+// PUTs /bookings/{id}/move with the token kept in memory. A time taken meanwhile shows the day again
+// with a notice that the booking keeps its time; a refusal on state (too late) says so.
 // Paid bookings: the booking shows its payment line, and while unpaid "Pay 450.00 NOK", a link to
 // the checkout in the host page's own tab (target _top, also out of a frame: Stripe's checkout
 // cannot be framed). Not a new window: the checkout's success and cancel pages are the booking
@@ -96,6 +100,8 @@ class BookingWidget extends HTMLElement {
           text: String(Number(date.slice(8))), onclick: function () { self.showDay(date); } }));
       });
       self.show([
+        self.moving ? el("button", { type: "button", class: "keep", text: "← " + W.keepTime, onclick: function () { self.moving = false; self.release().then(function () { self.showBooking(); }); } }) : null,
+        self.moving ? el("h3", { text: W.moveTitle }) : null,
         notice ? el("p", { class: "notice", role: "alert", text: notice }) : null,
         el("nav", {}, [el("button", { type: "button", text: "←", "aria-label": W.prevMonth, onclick: shift(-1) }),
           el("strong", { text: W.months[parts[1] - 1] + " " + parts[0] }),
@@ -114,7 +120,7 @@ class BookingWidget extends HTMLElement {
         var time = s.timestamp.slice(11, 16);
         list.appendChild(s.free > 0
           ? el("button", { type: "button", class: "slot", "data-timestamp": s.timestamp, text: time, onclick: function () { self.pick(s); } })
-          : WAITLIST ? el("button", { type: "button", class: "slot full wait", "data-wait": s.timestamp, text: time + " " + W.taken + " · " + W.joinShort,
+          : WAITLIST && !self.moving ? el("button", { type: "button", class: "slot full wait", "data-wait": s.timestamp, text: time + " " + W.taken + " · " + W.joinShort,
             onclick: function () { self.showWait(s); } })
           : el("button", { type: "button", class: "slot full", disabled: true, text: time + " " + W.taken }));
       });
@@ -137,7 +143,7 @@ class BookingWidget extends HTMLElement {
     this.release().then(function () {
       return api("POST", "/slots/holds", { slot_hold: { service_id: self.serviceId, booked_from: slot.timestamp, booked_to: slot.timestamp_end } });
     }).then(function (r) {
-      if (r.status === 400) return self.showDay(self.day, W.justTaken + " (" + firstMessage(r.body) + ")");
+      if (r.status === 400) return self.showDay(self.day, (self.moving ? W.moveTaken : W.justTaken) + " (" + firstMessage(r.body) + ")");
       if (r.status < 300) self.hold = holdOf(r.body);
       self.showForm(slot);
     }, function () { self.showForm(slot); });
@@ -145,6 +151,7 @@ class BookingWidget extends HTMLElement {
   showForm(slot) {
     var self = this;
     var clock = this.hold && el("p", { class: "notice", role: "timer" });
+    if (this.moving) return this.showMove(slot, clock);
     var error = el("p", { class: "error", role: "alert", hidden: true });
     var name = el("input", { id: "w-name", name: "name", autocomplete: "name", required: true });
     var email = el("input", { id: "w-email", name: "email", type: "email", autocomplete: "email", required: true });
@@ -172,6 +179,27 @@ class BookingWidget extends HTMLElement {
       el("p", {}, [el("strong", { text: slot.formatted_timestamp }), document.createTextNode(" (" + ZONE + ")")]), clock, form]);
     if (clock) holdClock(clock, this.hold);
   }
+  showMove(slot, clock) {
+    var self = this;
+    var b = this.booking;
+    var error = el("p", { class: "error", role: "alert", hidden: true });
+    var submit = el("button", { type: "submit", class: "primary move", text: W.moveHere });
+    var form = el("form", { onsubmit: function (event) {
+      event.preventDefault();
+      submit.disabled = true;
+      api("PUT", "/bookings/" + b.id + "/move", { booking: { booked_from: slot.timestamp, booked_to: slot.timestamp_end }, hold_secret: self.hold ? self.hold.secret : undefined },
+        self.token).then(function (r) {
+        if (r.status === 200) { self.hold = null; self.moving = false; self.booking = r.body.booking; return self.showBooking(W.moved); }
+        if (r.status === 400 && r.body.booked_from && /fully booked/.test(r.body.booked_from[0])) return self.showDay(self.day, W.moveTaken);
+        submit.disabled = false; error.hidden = false;
+        error.textContent = r.status === 400 && r.body.state ? W.moveClosed + " (" + r.body.state[0] + ")" : firstMessage(r.body);
+      }, function () { submit.disabled = false; error.hidden = false; error.textContent = W.failed; });
+    } }, [error, submit]);
+    this.show([el("button", { type: "button", text: "← " + W.back, onclick: function () { self.release().then(function () { self.showDay(self.day); }); } }),
+      el("h3", { text: W.moveHere }),
+      el("p", {}, [el("strong", { text: slot.formatted_timestamp }), document.createTextNode(" (" + ZONE + ")")]), clock, form]);
+    if (clock) holdClock(clock, this.hold);
+  }
   showWait(slot) {
     var self = this;
     var error = el("p", { class: "error", role: "alert", hidden: true });
@@ -192,10 +220,10 @@ class BookingWidget extends HTMLElement {
       el("p", {}, [el("strong", { text: slot.formatted_timestamp }), document.createTextNode(" (" + ZONE + ")")]),
       el("p", { class: "muted", text: W.waitHint }), form]);
   }
-  showBooking() {
+  showBooking(notice) {
     var self = this;
     var b = this.booking;
-    var nodes = [el("h3", { text: W.yourBooking }),
+    var nodes = [el("h3", { text: W.yourBooking }), notice ? el("p", { class: "notice moved", role: "status", text: notice }) : null,
       el("p", { text: b.booked_from.slice(0, 10) + " " + b.booked_from.slice(11, 16) + "–" + b.booked_to.slice(11, 16) + " (" + ZONE + ")" }),
       el("p", {}, [document.createTextNode(W.state + ": "), el("strong", { class: "state", "data-state": b.state, text: W.states[b.state] || b.state })])];
     if (b.payment) {
@@ -218,6 +246,10 @@ class BookingWidget extends HTMLElement {
           error.textContent = r.status === 429 ? W.tooManyTries : r.body.verification_code ? W.wrongCode : firstMessage(r.body);
         });
       } }, [el("p", { text: W.codeHint }), el("label", { for: "w-code", text: W.code }), code, error, submit]));
+    }
+    // Change time: the same calendar, then PUT /bookings/{id}/move (appointments; an event moves through the API).
+    if (MOVES && b.active && b.state !== "awaiting_payment" && !b.event_id) {
+      nodes.push(el("button", { type: "button", class: "change primary", text: W.changeTime, onclick: function () { self.moving = true; self.showMonth(); } }));
     }
     if (b.active) {
       var cancelError = el("p", { class: "error", role: "alert", hidden: true });

@@ -37,6 +37,16 @@ export function exceptionHoursOfDate(
   ).bind(deps.account.id, date, of.resourceId ?? null, of.serviceId ?? null);
 }
 
+/** `exceptionHoursOfDate` for the providers of a booking's service, found through the booking (a visitor's move). */
+export function exceptionHoursOfBookingService(d1: D1Database, deps: Pick<Deps, "account">, date: string, bookingId: number): D1PreparedStatement {
+  return d1.prepare(
+    `SELECT resource_id, opening_hours FROM resource_exception_dates
+     WHERE account_id = ?1 AND exception_date = ?2
+       AND resource_id IN (SELECT resource_id FROM providers WHERE account_id = ?1
+         AND service_id = (SELECT service_id FROM bookings WHERE id = ?3 AND account_id = ?1))`,
+  ).bind(deps.account.id, date, bookingId);
+}
+
 /** The rows of `exceptionHoursOfDate` by resource; a resource mapped to null is closed that day. */
 export function exceptionHoursByResource(result: D1Result | undefined): Map<number, OpeningHours> {
   const rows = (result?.results ?? []) as { resource_id: number; opening_hours: string | null }[];

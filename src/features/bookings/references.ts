@@ -202,3 +202,40 @@ export function reminderBefore(deps: Deps, bookedFrom: number): number {
   const tz = deps.account.time_zone;
   return parseDateTimeInput(`${addDays(dateInZone(bookedFrom, tz), -1)} 12:00`, tz)!;
 }
+
+// A visitor's move (move.ts): the booking, its service and that service's providers found through
+// it by subquery, and the event it moves to, so the move's reads are one round trip.
+const bookingServiceProviders = fixedStatement<"accountId" | "id">(() =>
+  providerResourcesQuery(qb, accountId, sql`(${bookingColumn(bookings.service_id)})`, resourceRow.field.as("row")));
+
+export interface MoveReferences {
+  booking?: Booking;
+  service?: Service;
+  /** The booking's service's active providers, in the order a create tries them. */
+  providers: Resource[];
+  /** The event named, with its resource, when the move names one. */
+  event?: Event;
+  eventResource?: Resource;
+  more: D1Result[][];
+}
+
+export async function moveReferences({ env, account }: Deps, bookingId: number, eventId: number | null, more: MoreReads[] = []): Promise<MoveReferences> {
+  const d1 = accountD1({ env, account });
+  const ids = { accountId: account.id, id: bookingId };
+  const eventIds = { accountId: account.id, id: eventId ?? 0 };
+  const { results, more: moreResults } = await batchWith(d1, [
+    bindFixed(d1, bookingById, ids),
+    bindFixed(d1, updateServices, { ...ids, named: null }),
+    bindFixed(d1, bookingServiceProviders, ids),
+    ...(eventId === null ? [] : [bindFixed(d1, eventById, eventIds), bindFixed(d1, eventResource, eventIds)]),
+  ], more);
+  const rows = rowsAt(results);
+  return {
+    booking: bookingRows(rows(0))[0],
+    service: serviceRows(rows(1))[0],
+    providers: resourceRows(rows(2)),
+    event: eventId === null ? undefined : eventRows(rows(3))[0],
+    eventResource: eventId === null ? undefined : resourceRows(rows(4))[0],
+    more: moreResults,
+  };
+}

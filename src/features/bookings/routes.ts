@@ -8,7 +8,10 @@ import { BOOKINGS_PAGE_SIZE, pageRequest, setPageHeaders } from "../../http/pagi
 import { body, params, query } from "../../http/validate";
 import { rateLimitKey } from "../../http/client-ip";
 import { deps } from "../deps";
-import { actionBody, checkoutBody, createBookingBody, recordPaymentBody, listQuery, showQuery, siteVerifyCodeBody, statusBody, updateBookingBody, verifyCodeBody, type ListQuery } from "./schema";
+import {
+  actionBody, checkoutBody, createBookingBody, recordPaymentBody, listQuery, showQuery, siteMoveBody, siteVerifyCodeBody, statusBody, updateBookingBody,
+  verifyCodeBody, type ListQuery,
+} from "./schema";
 import { listAnswer } from "./list-answer";
 import { bookingWithTokenAndRelated, cancelOnSite, checkoutOnSite, createOnSite, verifyOnSite } from "./site";
 import { toBookingJson, toPublicBookingJson } from "./serializer";
@@ -149,3 +152,9 @@ publicBookingRoutes.post("/:id/checkout", params("id"), async (c) =>
 publicBookingRoutes.put("/:id/cancel", params("id"), async (c) =>
   onSite(c, await cancelOnSite(deps(c), c.req.valid("param").id, tokenOf(c), siteOrigin(c))),
 );
+
+// The visitor moves their booking to another time of its service (docs/decisions/booking-site.md).
+publicBookingRoutes.put("/:id/move", params("id"), body(siteMoveBody, { root: "booking" }), async (c) => {
+  const { moveOnSite } = await import("./move");
+  return onSite(c, await moveOnSite(deps(c), c.req.valid("param").id, tokenOf(c), c.req.valid("json"), siteOrigin(c)));
+});

@@ -136,3 +136,20 @@ export const recordPaymentBody = z.object({
   payment: z.object({ reference: requiredText().meta({ description: "What identifies the payment in your books (a receipt or terminal reference)." }) }),
   extended: flag(),
 });
+
+/**
+ * The booking site's move (PUT /bookings/{id}/move): the new time of the booking's own service, or
+ * for an event booking another event of that service; a hold's secret takes the held seats.
+ */
+export const siteMoveBody = z.object({
+  booking: z.object({
+    booked_from: attributes.booked_from,
+    booked_to: attributes.booked_to,
+    event_id: attributes.event_id.meta({ description: "For an event booking: the event of the same service it moves to (instead of booked_from and booked_to)." }),
+  }).default({}),
+  hold_secret: optionalText().meta({
+    description: "The hold_secret POST /slots/holds answered for the new time: the move takes over the hold's seats. A lapsed hold's secret is ignored.",
+  }),
+});
+
+export type SiteMoveBody = z.output<typeof siteMoveBody>;

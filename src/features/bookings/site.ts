@@ -1,5 +1,6 @@
 // The booking site's own bookings: a visitor's booking token (random, kept only as its SHA-256),
-// and what the token lets its holder do: read, verify with the code (five tries), cancel.
+// and what the token lets its holder do: read, verify with the code (five tries), cancel (and move:
+// move.ts).
 import { and, eq, lt, sql } from "drizzle-orm";
 import { bookings, type Booking } from "../../db/schema";
 import { effectiveState } from "../../domain/booking-states";
@@ -25,7 +26,7 @@ const MAX_CODE_TRIES = 5;
 const newBookingToken = () => randomToken("", 32);
 
 /** Where the visitor's booking is shown: the booking page with the booking and its token. */
-const bookingPageLink = (siteOrigin: string, id: number, token: string) =>
+export const bookingPageLink = (siteOrigin: string, id: number, token: string) =>
   `${siteOrigin}/?booking=${id}&token=${encodeURIComponent(token)}`;
 
 const notFound = () => ApiError.notFound("booking");
@@ -36,16 +37,17 @@ const notFound = () => ApiError.notFound("booking");
  */
 export async function bookingWithToken(deps: Deps, id: number, token: string | undefined): Promise<Booking> {
   if (!token) throw notFound();
-  return openedBy(await deps.db.query.bookings.findFirst({ where: bookingOfAccount(deps, id) }), token);
+  return bookingWithTokenOf(await deps.db.query.bookings.findFirst({ where: bookingOfAccount(deps, id) }), token);
 }
 
 /** As `bookingWithToken`, with the rows its answer shows read in the same batch: a visitor's read waits once. */
 export async function bookingWithTokenAndRelated(deps: Deps, id: number, token: string | undefined): Promise<Booking> {
   if (!token) throw notFound();
-  return openedBy(await getBookingWithRelated(deps, id), token);
+  return bookingWithTokenOf(await getBookingWithRelated(deps, id), token);
 }
 
-async function openedBy(booking: Booking | undefined, token: string): Promise<Booking> {
+/** `bookingWithToken` for a booking already read (the account's, or undefined): the booking, or the same 404. */
+export async function bookingWithTokenOf(booking: Booking | undefined, token: string): Promise<Booking> {
   if (!booking?.public_token_hash || !(await secretsEqual(await sha256Hex(token), booking.public_token_hash))) throw notFound();
   return booking;
 }
@@ -107,9 +109,24 @@ export async function verifyOnSite(deps: Deps, id: number, token: string | undef
 }
 
 /** The last moment a visitor may cancel: the account's cancellation_period before the start, else the start. */
-export function cancellableUntil(deps: Deps, booking: Booking): number {
+export const cancellableUntil = (deps: Deps, booking: Booking): number => changeableUntil(deps, booking.booked_from);
+
+/**
+ * The last moment a visitor may change a booking that starts at `start` (cancel it, move it, or
+ * move one there): the account's cancellation_period before it in the account's zone, else `start`.
+ */
+export function changeableUntil(deps: Pick<Deps, "account">, start: number): number {
   const period = deps.account.cancellation_period ? parsePeriod(deps.account.cancellation_period) : null;
-  return period ? subtractPeriod(booking.booked_from, period, deps.account.time_zone) : booking.booked_from;
+  return period ? subtractPeriod(start, period, deps.account.time_zone) : start;
+}
+
+/** The account's switch for visitor moves: `allow_rescheduling`, or when unset, as `allow_cancellation`. */
+export const visitorMayMove = (account: Deps["account"]) => account.allow_rescheduling ?? account.allow_cancellation;
+
+/** "Monday, 7 January 2030, 10:00 (Europe/Oslo)": an instant as a refusal names it, in the account's words. */
+export function deadlineText(deps: Pick<Deps, "account">, at: number): string {
+  const { account } = deps;
+  return `${slotTimeTexts(at, offsetMsAt(at, account.time_zone), localeOf(account.locale)).local} (${account.time_zone})`;
 }
 
 export async function cancelOnSite(deps: Deps, id: number, token: string | undefined, siteOrigin: string) {
@@ -119,10 +136,7 @@ export async function cancelOnSite(deps: Deps, id: number, token: string | undef
     throw ApiError.invalid("state", `can't be cancelled online: contact ${account.name} to cancel`);
   }
   const until = cancellableUntil(deps, booking);
-  if (deps.now > until) {
-    const local = slotTimeTexts(until, offsetMsAt(until, account.time_zone), localeOf(account.locale)).local;
-    throw ApiError.invalid("state", `could be cancelled online until ${local} (${account.time_zone})`);
-  }
+  if (deps.now > until) throw ApiError.invalid("state", `could be cancelled online until ${deadlineText(deps, until)}`);
   return followed(deps, "cancelled", transition(deps, id, "cancel"), { link: bookingPageLink(siteOrigin, id, token!) });
 }
 

@@ -3,7 +3,7 @@
 import * as z from "zod";
 import { idParam } from "../../http/fields";
 import { PublicBooking } from "../../openapi/objects";
-import { createBookingBody, siteVerifyCodeBody } from "../bookings/schema";
+import { createBookingBody, siteMoveBody, siteVerifyCodeBody } from "../bookings/schema";
 import { bookingWithTokenAndRelated, cancelOnSite, createOnSite, verifyOnSite } from "../bookings/site";
 import { idempotencyKeyInput, oncePerKey } from "./idempotent";
 import { publicBookingJson } from "./rendering";
@@ -74,4 +74,17 @@ const cancelBooking = defineTool({
   },
 });
 
-export const siteBookingTools: McpTool[] = [book, verifyBooking, showBooking, cancelBooking];
+const moveBooking = defineTool({
+  name: "move_booking",
+  title: "Move a booking to another time",
+  description: "Moves the person's own booking, opened by its booking_token, to another free time of the same service: from find_times, its timestamp and timestamp_end as booked_from and booked_to (for a class or event booking, another event of the same service as event_id). The old time is released only when the new one is taken; a refusal leaves the booking as it was. Allowed where the account lets visitors move bookings online and neither the old nor the new time is inside its cancellation period.",
+  input: z.object({ ...ownBooking, ...siteMoveBody.shape }),
+  output: answered,
+  root: "booking",
+  async run({ deps, siteOrigin }, { booking_id, booking_token, ...body }) {
+    const { moveOnSite } = await import("../bookings/move");
+    return { booking: await publicBookingJson(deps, await moveOnSite(deps, booking_id, booking_token, body, siteOrigin)) };
+  },
+});
+
+export const siteBookingTools: McpTool[] = [book, verifyBooking, showBooking, cancelBooking, moveBooking];
