@@ -79,6 +79,7 @@ await Promise.all([
   import("../../src/features/payments/after-change"),
   import("../../src/features/payments/sweep"),
   import("../../src/features/waitlist/offers"),
+  import("../../src/features/bookings/move"),
   import("../../src/features/calendar-subscriptions/conflicts"),
   import("../../src/features/calendar-subscriptions/busy-times"),
   import("../../src/features/calendar-subscriptions/refresh"),
