@@ -62,7 +62,7 @@ export async function answeredBesideDatabase(c: Context<AppEnv>, cacheKey: strin
       afterRequestOf(c.req.method, before);
     }
   } else if (told) {
-    const account = JSON.parse(told) as Account;
+    const account = JSON.parse(decodeURIComponent(told)) as Account;
     remember(cacheKey, account, c.var.now);
     // Answers this isolate cached for the account (its site's, say) learn of the write as if made here.
     afterRequestOf(c.req.method, account);
@@ -110,5 +110,6 @@ async function forward(c: Context<AppEnv>, reads: boolean): Promise<string | nul
 export function tellAccount(c: Context<AppEnv>, cacheKey: string, account: Account): void {
   if (!c.var.besideDatabase) return;
   const unchanged = trustedAccount(cacheKey, c.var.now) === account;
-  c.res.headers.set(ACCOUNT_HEADER, unchanged ? JSON.stringify(account) : ACCOUNT_CHANGED);
+  // A header value is bytes: a name like "Frisør" goes percent-encoded, as HTTP allows only ASCII.
+  c.res.headers.set(ACCOUNT_HEADER, unchanged ? encodeURIComponent(JSON.stringify(account)) : ACCOUNT_CHANGED);
 }

@@ -43,6 +43,14 @@ describe("the first request of an account the isolate does not know", () => {
     expect(await count("SELECT count(*) AS n FROM resources WHERE account_id = ?", account.id)).toBe(1);
   });
 
+  it("an account whose name is not ASCII comes back whole (header values are bytes)", async () => {
+    const { api } = await newAccount({ name: "Frisør Ågot" });
+    expect((await api.get("/client")).body.client.name).toBe("Frisør Ågot");
+    const known = await api.get("/client");
+    expect(costOf(known.headers).besideDatabaseWaits).toBeUndefined();
+    expect(known.body.client.name).toBe("Frisør Ågot");
+  });
+
   it("a key that opens nothing: 401 from the object, and nothing learnt", async () => {
     const stranger = client(`not-a-key-${crypto.randomUUID()}`);
     for (let i = 0; i < 2; i++) {
