@@ -3,6 +3,7 @@
 // closed for holidays and GET /client/holidays need them (docs/decisions/latency.md, Start-up).
 // esbuild wraps a dynamically imported module in a lazy initialiser, so the one-file bundle
 // evaluates it when this promise is first asked for, once per isolate.
-let engine: Promise<typeof import("./holidays")> | undefined;
+// The module is kept, not the promise of it (features/messages/render.ts says why).
+let engine: typeof import("./holidays") | undefined;
 
-export const loadHolidays = () => (engine ??= import("./holidays"));
+export const loadHolidays = async () => (engine ??= await import("./holidays"));

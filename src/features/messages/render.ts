@@ -14,16 +14,16 @@ import type { TemplateChoice } from "./templates";
 // requests' waits and failed even the built-in templates (a 500 after the booking was stored), so
 // it is only a backstop; the Worker's CPU limit bounds a template's own work.
 // Loaded on the first message, not at start-up: most requests send none (docs/decisions/latency.md,
-// Start-up); one engine per isolate keeps its parse cache.
-let engine: Promise<Liquid> | undefined;
-const liquid = () => (engine ??= import("liquidjs").then(({ Liquid }) => new Liquid({
-  templates: {},
-  ownPropertyOnly: true,
-  parseLimit: 50_000,
-  renderLimit: 5_000,
-  memoryLimit: 1_000_000,
-  cache: 100,
-})));
+// Start-up); one engine per isolate keeps its parse cache. The engine is kept, not the promise of
+// it: a pending promise kept for every request would be awaited across the Durable Objects that
+// share the isolate, whose I/O workerd keeps apart.
+let engine: Liquid | undefined;
+async function liquid(): Promise<Liquid> {
+  if (engine) return engine;
+  const { Liquid } = await import("liquidjs");
+  const made = new Liquid({ templates: {}, ownPropertyOnly: true, parseLimit: 50_000, renderLimit: 5_000, memoryLimit: 1_000_000, cache: 100 });
+  return (engine ??= made);
+}
 
 export interface MessageContext {
   account: Account;
