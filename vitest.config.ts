@@ -49,9 +49,6 @@ const workersProject = (name: string, include: string[], exclude: string[], bind
           // New accounts land on DB unless a test names a shard (test/integration/shards.test.ts),
           // so tests that read env.DB directly see their accounts' rows.
           PLACEMENT_SHARDS: "DB",
-          // Every write beside the database, as a Worker far from it sends them (its "auto" would
-          // measure this local D1 as near): the tests pin the path taken at distance.
-          WRITES_BESIDE_DATABASE: "always",
           ...bindings,
         },
       },

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount, publicSite, type Client } from "../support/api";
 import { catalogue, env, must } from "../support/bookings";
-import { routeCostOf } from "../support/server-timing";
+import { costOf } from "../support/server-timing";
 
 let api: Client;
 let accountId: number;
@@ -26,10 +26,8 @@ function nextSlot() {
   return { date, booked_from: `${date} 10:00`, booked_to: `${date} 11:00` };
 }
 
-/**
- * Durable Object calls counted are the route's, where a write runs: beside the database
- * (http/near-database.ts), so the guard's only; the rate limiters are the Worker's.
- */
+/** Rate-limiter calls on the private API: one per address, one per key. */
+const LIMITER = 2;
 
 const version = async () =>
   Number((await env.DB.prepare("SELECT version FROM availability_versions WHERE account_id = ?").bind(accountId).first("version")) ?? 0);
@@ -44,19 +42,19 @@ async function knownFull(resource: Record<string, unknown> = {}) {
   const taken = await make.booking(booking, { confirm: false });
   const byGuard = await api.post("/bookings", { booking });
   expect(byGuard.status).toBe(400);
-  expect(routeCostOf(byGuard.headers).doCalls).toBe(1);
+  expect(costOf(byGuard.headers).doCalls).toBe(LIMITER + 1);
   return { room, slot, booking, taken, byGuard };
 }
 
 /**
- * No guard call: no Durable Object call at all. Without a person to look up, the references batch
+ * No guard call: the rate limiter's calls only. Without a person to look up, the references batch
  * is the one D1 round trip; the person's lookup runs before (its errors come first, as with the guard).
  */
-async function expectMemoRefusal(res: { status: number; headers: Headers; body: unknown }, body: unknown, opts: { roundTrips?: number } = {}) {
+async function expectMemoRefusal(res: { status: number; headers: Headers; body: unknown }, body: unknown, opts: { limiter?: number; roundTrips?: number } = {}) {
   expect(res.status).toBe(400);
   expect(res.body).toEqual(body);
-  const cost = routeCostOf(res.headers);
-  expect(cost.doCalls).toBe(0);
+  const cost = costOf(res.headers);
+  expect(cost.doCalls).toBe(opts.limiter ?? LIMITER);
   if (opts.roundTrips !== undefined) expect(cost.roundTrips).toBe(opts.roundTrips);
 }
 
@@ -78,11 +76,11 @@ describe("POST /bookings of a slot this isolate saw refused", () => {
     const { room, slot, booking } = await knownFull({ capacity: 1 });
     const twoSeats = await api.post("/bookings", { booking: { ...booking, count: 2 } });
     expect(twoSeats.status).toBe(400);
-    expect(routeCostOf(twoSeats.headers).doCalls).toBe(1);
+    expect(costOf(twoSeats.headers).doCalls).toBe(LIMITER + 1);
     const later = { resource_id: room.id, booked_from: `${slot.date} 10:30`, booked_to: `${slot.date} 11:30` };
     const overlapping = await api.post("/bookings", { booking: later });
     expect(overlapping.status).toBe(400);
-    expect(routeCostOf(overlapping.headers).doCalls).toBe(1);
+    expect(costOf(overlapping.headers).doCalls).toBe(LIMITER + 1);
     // A slot next to it that fits is booked: the memo never refuses what it has not seen refused.
     expect((await api.post("/bookings", { booking: { ...booking, booked_from: `${slot.date} 11:00`, booked_to: `${slot.date} 12:00` } })).status).toBe(200);
   });
@@ -132,7 +130,7 @@ describe("POST /bookings of a slot this isolate saw refused", () => {
     const withBookmark = await api.post("/bookings", { booking }, { "x-d1-bookmark": bookmark });
     expect(withBookmark.status).toBe(400);
     expect(withBookmark.body).toEqual(byGuard.body);
-    expect(routeCostOf(withBookmark.headers).doCalls).toBe(1);
+    expect(costOf(withBookmark.headers).doCalls).toBe(LIMITER + 1);
   });
 
   it("never applies to ignore_capacity, which books the known-full slot", async () => {
@@ -155,11 +153,11 @@ describe("POST /bookings of a slot this isolate saw refused", () => {
     const placed = await api.post("/bookings", { booking: byService });
     expect(placed.status, JSON.stringify(placed.body)).toBe(200);
     expect(placed.body.booking.resource_id ?? placed.body.booking.resource.id).toBe(other.id);
-    expect(routeCostOf(placed.headers).doCalls).toBe(1);
+    expect(costOf(placed.headers).doCalls).toBe(LIMITER + 1);
     // Both full now: the guard refuses the other (the booking changed the version), then both are remembered.
     const refused = await api.post("/bookings", { booking: byService });
     expect(refused.status).toBe(400);
-    expect(routeCostOf(refused.headers).doCalls).toBe(2);
+    expect(costOf(refused.headers).doCalls).toBe(LIMITER + 2);
     await expectMemoRefusal(await api.post("/bookings", { booking: byService }), refused.body);
   });
 });
@@ -187,7 +185,7 @@ describe("event bookings from the memo", () => {
     await must(api.put(`/events/${eventId}`, { event: { starts_at: `${slot.date} 15:00`, ends_at: `${slot.date} 16:00` } }));
     const moved = await api.post("/bookings", { booking });
     expect(moved.body).toEqual(byGuard.body);
-    expect(routeCostOf(moved.headers).doCalls).toBe(1);
+    expect(costOf(moved.headers).doCalls).toBe(LIMITER + 1);
     await expectMemoRefusal(await api.post("/bookings", { booking }), byGuard.body);
     await must(api.put(`/bookings/${second.body.booking.id}/cancel`));
     expect((await api.post("/bookings", { booking })).status).toBe(200);
@@ -211,8 +209,9 @@ describe("the booking site", () => {
     expect((await visit("first@example.com")).status).toBe(200);
     const byGuard = await visit("second@example.com");
     expect(byGuard.status).toBe(400);
-    expect(routeCostOf(byGuard.headers).doCalls).toBe(1);
-    await expectMemoRefusal(await visit("third@example.com"), byGuard.body);
+    // The booking site has one rate-limiter call (per address), no key.
+    expect(costOf(byGuard.headers).doCalls).toBe(2);
+    await expectMemoRefusal(await visit("third@example.com"), byGuard.body, { limiter: 1 });
     const people = await env.DB.prepare("SELECT email FROM people WHERE account_id = ? ORDER BY email").bind(account.id).all<{ email: string }>();
     expect(people.results.map((p) => p.email)).toEqual(["first@example.com"]);
   });

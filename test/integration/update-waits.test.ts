@@ -14,7 +14,7 @@ import { createBooking, updateBooking } from "../../src/features/bookings/servic
 import { env, newAccount, type Client } from "../support/api";
 import { catalogue, must, rawBooking } from "../support/bookings";
 import { paidShop } from "../support/payments";
-import { routeCostOf } from "../support/server-timing";
+import { costOf } from "../support/server-timing";
 
 let api: Client;
 let accountId: number;
@@ -63,7 +63,7 @@ async function twice(prepare: () => Promise<Made>, change: (made: Made) => Recor
   const res: Answer = await client.put(`/bookings/${second.id}`, body(second));
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const read = await must(client.get(`/bookings/${second.id}${opts.extended ? "?extended=true" : ""}`));
-  return { res, read, cost: routeCostOf(res.headers) };
+  return { res, read, cost: costOf(res.headers) };
 }
 
 const onRoom = async (extra: Record<string, unknown> = {}): Promise<Made> => {
@@ -72,12 +72,10 @@ const onRoom = async (extra: Record<string, unknown> = {}): Promise<Made> => {
   return { id: booking.id as number, date };
 };
 
-// Where the update runs: beside the database (http/near-database.ts); the Worker's rate limiters
-// and its one call to the object are not the route's.
-/** The reads, then one D1 batch: a change that takes no capacity. */
-const READ_THEN_D1 = { waits: 2, d1Waits: 2, doWaits: 0, roundTrips: 2, doCalls: 0 };
-/** The reads, then the capacity guard's batch: a change that takes capacity. */
-const READ_THEN_GUARD = { waits: 2, d1Waits: 1, doWaits: 1, roundTrips: 1, doCalls: 1 };
+/** The reads beside the limiters, then one D1 batch: a change that takes no capacity. */
+const READ_THEN_D1 = { waits: 2, d1Waits: 2, doWaits: 0, roundTrips: 2, doCalls: 2 };
+/** The reads beside the limiters, then the capacity guard's batch: a change that takes capacity. */
+const READ_THEN_GUARD = { waits: 2, d1Waits: 1, doWaits: 1, roundTrips: 1, doCalls: 3 };
 
 describe("PUT /api/v1/bookings/{id}: two waits in sequence (warm isolate)", () => {
   // Before issue 33: 6 waits (read, service, write, re-read, related rows for the effects and again for the answer).
@@ -198,7 +196,7 @@ describe("PUT /api/v1/bookings/{id} refused: the reason from the write's own bat
       const res = await api.put(`/bookings/${made.id}`, { booking: { ...hours(date, "12:30", "13:30"), title: "Moved", person_attributes } });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ booked_from: ["is not available: the resource is fully booked at this time"] });
-      expect(routeCostOf(res.headers)).toMatchObject(READ_THEN_GUARD);
+      expect(costOf(res.headers)).toMatchObject(READ_THEN_GUARD);
       expect((await rawBooking(made.id))!).toMatchObject({ title: "Stays", person_id: null });
     }
     expect(await peopleOf(accountId)).toBe(peopleBefore);
@@ -282,6 +280,6 @@ describe("POST /api/v1/bookings with a matched person to fill, racing another wr
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.booking.person).toMatchObject({ id: known.id, phone_number: "+4793333333" });
-    expect(routeCostOf(res.headers).waits).toBe(2);
+    expect(costOf(res.headers).waits).toBe(2);
   });
 });
