@@ -18,14 +18,6 @@ export const costOf = (headers: Headers, prefix = "") => {
   };
 };
 
-/**
- * What the route cost where it ran: in the NearDatabase object for a forwarded request (every write
- * through the Worker's entry), else in the Worker. The rate limiters are the Worker's: none of
- * their calls is the route's.
- */
-export const routeCostOf = (headers: Headers) =>
-  /(?:^|,\s*)beside-database-waits;/.test(headers.get("server-timing") ?? "") ? costOf(headers, "beside-database-") : costOf(headers);
-
 /** "hit" or "miss" when the answer consulted the isolate's answer cache, else undefined. */
 export const cacheOutcomeOf = (headers: Headers) =>
   /(?:^|,\s*)cache;desc="(hit|miss)"/.exec(headers.get("server-timing") ?? "")?.[1];
