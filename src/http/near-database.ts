@@ -72,7 +72,7 @@ export async function answeredBesideDatabase(c: Context<AppEnv>, cacheKey: strin
 
 /** Answers payment events (signed, not keyed, so no account here) beside the database: they write. */
 export async function answerEventBesideDatabase(c: Context<AppEnv>): Promise<boolean> {
-  if (!forwarding(c) || c.req.method !== "POST") return false;
+  if (!forwarding(c) || c.req.method !== "POST" || !writesGoBesideDatabase(c)) return false;
   await forward(c, false);
   return true;
 }

@@ -1,7 +1,7 @@
 // The wait tests' harness (test/integration/route-waits-*.test.ts): the route catalogue's shop
 // seeded through the Worker's entry, and each entry's waits in sequence measured warm and cold.
-import { createExecutionContext, env } from "cloudflare:test";
-import worker from "../../src/index";
+import { env } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { forgetIsolateCaches } from "../../bench/isolate-caches";
 import { BUDGET, catalogue, sample, seedShop, type RouteEntry, type Shop, type Surface, type Transport } from "../../bench/route-catalogue";
@@ -10,16 +10,10 @@ import { contractViolation } from "./openapi";
 import { OVER_BUDGET, type Temperature } from "./over-budget";
 import { costOf } from "./server-timing";
 
-/**
- * Where the database is far from the Worker: a local D1 measures near, so the Worker's entry is
- * told to send writes beside the database as it does at distance (WRITES_BESIDE_DATABASE).
- */
-const far = { ...env, WRITES_BESIDE_DATABASE: "always" };
-
 /** Through the Worker's entry, each answer checked against the OpenAPI document as every test's is. */
 const transport: Transport = async (wire) => {
   const url = `http://${wire.host ?? "api.test"}${wire.path}`;
-  const res = await worker.fetch(new Request(url, { method: wire.method, headers: wire.headers, body: wire.body ?? null }), far, createExecutionContext());
+  const res = await exports.default.fetch(new Request(url, { method: wire.method, headers: wire.headers, body: wire.body ?? null }));
   const text = await res.text();
   let body: unknown = text;
   try {
