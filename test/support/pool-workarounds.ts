@@ -1,7 +1,7 @@
-// Four faults of @cloudflare/vitest-pool-workers 0.23. The first two only bite when a runtime
+// Three faults of @cloudflare/vitest-pool-workers 0.23. The first two only bite when a runtime
 // outlives one test file (vitest.config.ts, `isolate: false`; docs/decisions/test-suite.md) and are
 // fixed in @cloudflare/vitest-plugin, which this project cannot install (docs/decisions/toolchain.md);
-// the third and fourth are how the pool loads modules.
+// the third is how the pool loads modules.
 // Runs first in setupFiles, before each test file.
 import { beforeEach } from "vitest";
 
@@ -58,31 +58,3 @@ beforeEach(restorePrototypes);
 //    any request. The deployed bundle has no such fetch: its `import()` is a synchronous lazy
 //    initialiser (docs/decisions/payments.md, Tests).
 await import("../../src/features/payments/stripe-provider");
-
-// 4. The same window opens for every lazily loaded module, and wider: writes are answered by a
-//    NearDatabase object (http/near-database.ts), which under the pool shares this isolate but not
-//    its I/O context, so a feature first reached by a forwarded write was fetched on the object's
-//    behalf while a request here awaited it ("Cannot perform I/O on behalf of a different Durable
-//    Object": security-tenancy.test.ts hung so, when its calendar subscriptions came first). Every
-//    module the app imports lazily is loaded here, outside any request.
-const { routeLoaders } = await import("../../src/features/loaders");
-await Promise.all([
-  ...Object.values(routeLoaders).map((load) => load()),
-  import("../../src/queues"),
-  import("../../src/cron"),
-  import("../../src/openapi/document"),
-  import("../../src/features/payments/routes"),
-  import("../../src/features/payments/onboarding"),
-  import("../../src/features/payments/checkout"),
-  import("../../src/features/payments/settle"),
-  import("../../src/features/payments/record"),
-  import("../../src/features/payments/after-change"),
-  import("../../src/features/payments/sweep"),
-  import("../../src/features/waitlist/offers"),
-  import("../../src/features/bookings/move"),
-  import("../../src/features/calendar-subscriptions/conflicts"),
-  import("../../src/features/calendar-subscriptions/busy-times"),
-  import("../../src/features/calendar-subscriptions/refresh"),
-  import("../../src/domain/holidays"),
-  import("liquidjs"),
-]);
