@@ -49,6 +49,11 @@ const workersProject = (name: string, include: string[], exclude: string[], bind
           // New accounts land on DB unless a test names a shard (test/integration/shards.test.ts),
           // so tests that read env.DB directly see their accounts' rows.
           PLACEMENT_SHARDS: "DB",
+          // Writes answered in the Worker, whatever it measures: tests that move the clock would
+          // leave its distance unmeasured ("far"), and under the pool a write answered in the
+          // NearDatabase object can hang the run (docs/decisions/test-suite.md). The NearDatabase
+          // tests hand the Worker "always" or "auto" themselves.
+          WRITES_BESIDE_DATABASE: "never",
           ...bindings,
         },
       },
