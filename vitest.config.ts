@@ -5,6 +5,7 @@ import { d1Databases } from "./scripts/d1-databases.mjs";
 import { hideNetworkErrorEchoes } from "./test/support/network-error-echo.ts";
 import { startReceiver } from "./test/support/receiver-server.ts";
 import { startStripeStandIn } from "./scripts/stripe-stand-in.mjs";
+import { staticImportsUnderPool } from "./test/support/static-imports.ts";
 
 hideNetworkErrorEchoes();
 
@@ -32,6 +33,7 @@ async function d1Migrations() {
 
 const workersProject = (name: string, include: string[], exclude: string[], bindings: Record<string, string>) => ({
   plugins: [
+    staticImportsUnderPool(),
     cloudflareTest(async () => ({
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
@@ -50,9 +52,8 @@ const workersProject = (name: string, include: string[], exclude: string[], bind
           // so tests that read env.DB directly see their accounts' rows.
           PLACEMENT_SHARDS: "DB",
           // Writes answered in the Worker, whatever it measures: tests that move the clock would
-          // leave its distance unmeasured ("far"), and under the pool a write answered in the
-          // NearDatabase object can hang the run (docs/decisions/test-suite.md). The NearDatabase
-          // tests hand the Worker "always" or "auto" themselves.
+          // leave its distance unmeasured ("far"). The NearDatabase tests hand the Worker
+          // "always" or "auto" themselves.
           WRITES_BESIDE_DATABASE: "never",
           ...bindings,
         },

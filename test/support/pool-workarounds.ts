@@ -51,10 +51,7 @@ restorePrototypes();
 beforeEach(restorePrototypes);
 
 // 3. Under the pool, a module a Worker request imports first is fetched through the runner's
-//    transport in that request's I/O context; another request (a queue consumer, the next read)
-//    that needs a module while that fetch is in flight awaits it across contexts and hangs
-//    ("Cannot perform I/O on behalf of a different request"; payments.test.ts alone hung so). The
-//    Stripe SDK is hundreds of modules, a long window, so its module graph is loaded here, outside
-//    any request. The deployed bundle has no such fetch: its `import()` is a synchronous lazy
-//    initialiser (docs/decisions/payments.md, Tests).
-await import("../../src/features/payments/stripe-provider");
+//    transport in that request's I/O context; another request awaiting the same module meanwhile
+//    hangs. Every lazy `import()` of the Worker is static under the pool (static-imports.ts), so
+//    importing the entry here loads the whole graph once, outside any request.
+await import("../../src/index");
