@@ -11,6 +11,10 @@ hideNetworkErrorEchoes();
 
 /** The rate limit tests run against the configured budget; every other file must never trip it. */
 const RATE_LIMIT_TESTS = "test/integration/rate-limit.test.ts";
+/** The wait budgets, also run as a Worker far from its database answers writes (issue 33). */
+const ROUTE_WAIT_TESTS = "test/integration/route-waits-*.test.ts";
+/** Tests that are not about the rate limit raise it (docs/decisions/rate-limit.md). */
+const UNLIMITED = { RATE_LIMIT_REQUESTS: "1000000", RATE_LIMIT_KEY_REQUESTS: "1000000" };
 
 /** The Worker's Stripe settings in tests: a key and a signing secret the stand-in accepts. */
 const STRIPE_SECRET_KEY = "sk_test_standin";
@@ -85,8 +89,10 @@ export default defineConfig({
       {
         test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" },
       },
-      // Tests that are not about the rate limit raise it (docs/decisions/rate-limit.md).
-      workersProject("workers", ["test/integration/**/*.test.ts"], [RATE_LIMIT_TESTS], { RATE_LIMIT_REQUESTS: "1000000", RATE_LIMIT_KEY_REQUESTS: "1000000" }),
+      workersProject("workers", ["test/integration/**/*.test.ts"], [RATE_LIMIT_TESTS], UNLIMITED),
+      // Every write answered by the NearDatabase object, as a Worker that measures its database as
+      // far answers them: the wait tests hold every route to its budget there, with no exception.
+      workersProject("workers-at-distance", [ROUTE_WAIT_TESTS], [], { ...UNLIMITED, WRITES_BESIDE_DATABASE: "always" }),
       // wrangler.toml's own budget (80 per 20 s), so the 429 path is tested as deployed.
       workersProject("workers-rate-limit", [RATE_LIMIT_TESTS], [], {}),
     ],

@@ -1,11 +1,13 @@
 // Issue 33: every MCP tool, on the booking site's endpoint and the private API's, and each
 // endpoint's handshake, waits at most its budget in sequence (a read 1, a write 2), warm and on a
-// cold isolate, or exactly what test/support/over-budget.ts says it waits today. Entries: bench/route-catalogue.ts.
+// cold isolate: with no exception where every write is answered beside the database (the
+// workers-at-distance project), or exactly what test/support/over-budget.ts says where the Worker
+// beside a local D1 answers them. Entries: bench/route-catalogue.ts.
 import { beforeAll, describe, expect, it } from "vitest";
 import { catalogue, type Shop } from "../../bench/route-catalogue";
 import { privateToolsOf, siteToolsOf } from "../../src/features/mcp/endpoints";
 import type { Account } from "../../src/db/schema";
-import { overBudgetIsCurrent, pinWaits, seededShop } from "../support/route-waits";
+import { overBudgetIsCurrent, pinWaits, seededShop, writesAnswered } from "../support/route-waits";
 
 let shop: Shop;
 beforeAll(async () => {
@@ -25,6 +27,6 @@ describe("the route catalogue over MCP", () => {
   overBudgetIsCurrent("mcp");
 });
 
-describe("waits in sequence per MCP tool call, warm and cold", () => {
+describe(`waits in sequence per MCP tool call, warm and cold, writes answered ${writesAnswered}`, () => {
   pinWaits("mcp", () => shop);
 });

@@ -1,16 +1,14 @@
-// Routes whose waits in sequence pass their budget (issue 33: a read 1, a write 2), by catalogue
-// name (bench/route-catalogue.ts), warm and cold, as test/integration/route-waits-*.test.ts measure
-// them. The tests assert these counts exactly: a route that gets worse fails, and so does one that
-// improves, until its line here shrinks or goes. Only counts over the budget are listed.
+// Routes whose waits in sequence pass their budget (issue 33: a read 1, a write 2) where the
+// Worker answers writes itself, by catalogue name (bench/route-catalogue.ts), warm and cold, as
+// test/integration/route-waits-*.test.ts measure them in the `workers` project. The tests assert
+// these counts exactly: a route that gets worse fails, and so does one that improves, until its
+// line here shrinks or goes. Only counts over the budget are listed.
 //
-// The tests' D1 is local, so the Worker measures its database as near and answers writes itself
-// (WRITES_BESIDE_DATABASE=auto; the whole suite hung at random points when every write went to the
-// NearDatabase object under the pool: docs/decisions/test-suite.md). These are the counts of a
-// Worker beside its database: a write's reads one after another, the waitlist's lines walked after
-// a booking change (two waits a line: the shop has two), a paid create's steps. Far from the
-// database those writes are answered beside it in two waits (`npm run bench -- routes --rtt 50`:
-// 173 of 173 within budget; docs/decisions/latency.md). Cold, a request's account is not known here
-// and it is answered beside the database: a read waits once, a write twice.
+// These are the counts of a Worker beside its database (its local D1 measures near, so `auto`
+// answers writes in the Worker): a write's reads one after another, the waitlist's lines walked
+// after a booking change (two waits a line: the shop has two), a paid create's steps. Far from
+// the database every write is answered beside it; the same tests run so in the
+// `workers-at-distance` project (WRITES_BESIDE_DATABASE=always), where none is allowed over budget.
 export type Temperature = "warm" | "cold";
 
 export const OVER_BUDGET: Record<string, Partial<Record<Temperature, number>>> = {
