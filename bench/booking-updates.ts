@@ -1,5 +1,5 @@
-// What a booking update costs beside a create (issue 33): each kind of PUT /bookings/{id} and of
-// POST /bookings asked one at a time through a real `wrangler dev`, with the CPU workerd spent on
+// What a booking update costs beside a create (issue 33): each kind of PUT /bookings/{id}, the
+// other booking writes (cancel, status, delete, confirm, decline) and POST /bookings asked one at a time through a real `wrangler dev`, with the CPU workerd spent on
 // each request (bench/workerd-cpu.ts: Worker, capacity guard, rate limiter and D1's SQLite
 // together), its wall time and its sequential waits from Server-Timing. With --profile, a CPU
 // profile of the Worker per kind instead (bench/cpu-profile.ts), to say where the time goes.
@@ -18,6 +18,10 @@ const RESOURCES = Array.from({ length: 10 }, (_, i) => i + 1);
 /** Where moves to another resource go. */
 const OTHER_RESOURCES = Array.from({ length: 10 }, (_, i) => i + 11);
 const EVENT_RESOURCE = 21;
+/** A second shop that confirms bookings by hand, so confirm and decline have bookings to act on. */
+const MANUAL_ACCOUNT_ID = 2;
+const MANUAL_SERVICE_ID = 4;
+const MANUAL_RESOURCES = Array.from({ length: 10 }, (_, i) => i + 31);
 /** Measured requests per kind, after as many warm-up requests as `WARM_UP`. */
 const MEASURED = Number(process.env.BENCH_UPDATES_N ?? 80);
 const WARM_UP = 10;
@@ -29,6 +33,7 @@ const PEOPLE = 4 * (MEASURED + WARM_UP) + 200;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, "Z");
 
 const tenant = account(ACCOUNT_ID, "updates");
+const manualTenant = account(MANUAL_ACCOUNT_ID, "updates-manual", { confirm_manually: 1 });
 const now = Date.now();
 const seed = [
   tenant.sql,
@@ -37,6 +42,9 @@ const seed = [
   serviceWithProviders(ACCOUNT_ID, SERVICE_ID, 60, [...RESOURCES, ...OTHER_RESOURCES]),
   serviceWithProviders(ACCOUNT_ID, BUFFERED_SERVICE_ID, 60, [...RESOURCES, ...OTHER_RESOURCES], { buffer_after: 15 }),
   serviceWithProviders(ACCOUNT_ID, ATTENDANCE_SERVICE_ID, 60, [EVENT_RESOURCE], { booking_type: "attendance" }),
+  manualTenant.sql,
+  resources(MANUAL_ACCOUNT_ID, MANUAL_RESOURCES.map((id) => ({ id, capacity: 1, hours: null }))),
+  serviceWithProviders(MANUAL_ACCOUNT_ID, MANUAL_SERVICE_ID, 60, MANUAL_RESOURCES),
   // People known by email only, so an update naming one with a phone fills it.
   insert("people", Array.from({ length: PEOPLE }, (_, i) => ({
     id: i + 1, account_id: ACCOUNT_ID, name: `Known ${i + 1}`, email: `known${i + 1}@example.com`, created_at: now, updated_at: now,
@@ -58,8 +66,8 @@ const figures = await withBenchServer("updates", seed, async (server: BenchServe
   const key = tenant.apiKey;
   const workerd = workerdProcesses();
   if (!workerd.length) log("updates", "no workerd process found under this one: CPU per request is not measured");
-  const call = async (method: string, path: string, body: unknown): Promise<Answer> => {
-    const res = await server.request(`/api/v1${path}`, { method, key, body });
+  const call = async (method: string, path: string, body: unknown, asKey = key): Promise<Answer> => {
+    const res = await server.request(`/api/v1${path}`, { method, key: asKey, body });
     return { status: res.status, headers: res.headers, body: JSON.parse(res.text) };
   };
   const must = async (answer: Promise<Answer>, what: string) => {
@@ -87,6 +95,20 @@ const figures = await withBenchServer("updates", seed, async (server: BenchServe
   const event = (await must(call("POST", "/events", {
     event: { resource_id: EVENT_RESOURCE, service_id: ATTENDANCE_SERVICE_ID, capacity: 100_000, starts_at: iso(FIRST), ends_at: iso(FIRST + HOUR), title: "Class", published: true },
   }), "POST /events")).body.event;
+  let manualSlot = 0;
+  /** Bookings awaiting the second shop's confirmation. */
+  const awaitingConfirmation = async (count: number) => {
+    const ids: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const n = manualSlot++;
+      const from = FIRST + Math.floor(n / MANUAL_RESOURCES.length) * HOUR;
+      const booking = { resource_id: MANUAL_RESOURCES[n % MANUAL_RESOURCES.length], service_id: MANUAL_SERVICE_ID, booked_from: iso(from), booked_to: iso(from + HOUR) };
+      const made = (await must(call("POST", "/bookings", { booking, confirm: false }, manualTenant.apiKey), "POST /bookings (confirmed by hand)")).body.booking;
+      if (made.state !== "awaiting_confirmation") throw new Error(`the second shop's booking is ${made.state}, not awaiting_confirmation`);
+      ids.push(made.id);
+    }
+    return ids;
+  };
   const eventBookings: number[] = [];
   for (let i = 0; i < total; i++) eventBookings.push((await must(call("POST", "/bookings", { booking: { event_id: event.id } }), "event booking")).body.booking.id);
 
@@ -114,6 +136,11 @@ const figures = await withBenchServer("updates", seed, async (server: BenchServe
       return call("PUT", `/bookings/${id}`, { booking: { person_attributes: { email: `known${person}@example.com`, phone_number: `+4790${String(person).padStart(6, "0")}` } } });
     } },
     { label: "PUT /bookings/{id}: event booking count", prepare: async () => eventBookings, ask: (id) => call("PUT", `/bookings/${id}`, { booking: { count: 2 } }) },
+    { label: "PUT /bookings/{id}/cancel", prepare: () => made(total), ask: (id) => call("PUT", `/bookings/${id}/cancel`, {}) },
+    { label: "PUT /bookings/{id}/status", prepare: () => made(total), ask: (id, n) => call("PUT", `/bookings/${id}/status`, { status: `label ${n}` }) },
+    { label: "DELETE /bookings/{id}", prepare: () => made(total), ask: (id) => call("DELETE", `/bookings/${id}`, {}) },
+    { label: "PUT /bookings/{id}/confirm", prepare: () => awaitingConfirmation(total), ask: (id) => call("PUT", `/bookings/${id}/confirm`, {}, manualTenant.apiKey) },
+    { label: "PUT /bookings/{id}/decline", prepare: () => awaitingConfirmation(total), ask: (id) => call("PUT", `/bookings/${id}/decline`, {}, manualTenant.apiKey) },
   ];
 
   const out: Figure[] = [];
