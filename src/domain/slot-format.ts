@@ -61,8 +61,45 @@ function textsOfDay(dayNumber: number): DateTexts {
   return texts;
 }
 
-/** Both texts of an instant whose zone offset the caller already knows (same output as formatInstant). */
-export function slotTimeTexts(epochMs: number, offsetMs: number, locale: Locale): { iso: string; local: string } {
+export interface InstantTexts {
+  iso: string;
+  local: string;
+}
+
+/**
+ * Texts already written, by locale, offset and instant. A slot's end is the next slot's start,
+ * and every cached slot answer of a month writes the same instants again: shared texts halve
+ * what a miss builds, and the answers an isolate keeps hold one copy of each instead of their own,
+ * which was much of a miss's garbage collection (docs/decisions/latency.md, "Third session").
+ */
+const instantTexts = new Map<string, Map<number, Map<number, InstantTexts>>>();
+let instantTextsKept = 0;
+
+/** Both texts of an instant whose zone offset the caller already knows (same output as formatInstant); read only, shared. */
+export function slotTimeTexts(epochMs: number, offsetMs: number, locale: Locale): InstantTexts {
+  const kept = keptTexts(locale, offsetMs);
+  let texts = kept.get(epochMs);
+  if (texts === undefined) {
+    kept.set(epochMs, (texts = writeTimeTexts(epochMs, offsetMs, locale)));
+    instantTextsKept++;
+  }
+  return texts;
+}
+
+/** The texts kept for a locale and offset; all are dropped past 20,000, so an isolate's share stays a few MB. */
+function keptTexts(locale: Locale, offsetMs: number): Map<number, InstantTexts> {
+  if (instantTextsKept >= 20_000) {
+    instantTexts.clear();
+    instantTextsKept = 0;
+  }
+  let byOffset = instantTexts.get(locale);
+  if (byOffset === undefined) instantTexts.set(locale, (byOffset = new Map()));
+  let byInstant = byOffset.get(offsetMs);
+  if (byInstant === undefined) byOffset.set(offsetMs, (byInstant = new Map()));
+  return byInstant;
+}
+
+function writeTimeTexts(epochMs: number, offsetMs: number, locale: Locale): InstantTexts {
   const wall = epochMs + offsetMs;
   const dayNumber = Math.floor(wall / DAY_MS);
   const seconds = Math.floor((wall - dayNumber * DAY_MS) / 1000);

@@ -8,19 +8,23 @@ import { conditionalGet } from "../../http/conditional-get";
 import { params, query } from "../../http/validate";
 import { deps } from "../deps";
 import { slotsQuery } from "./schema";
-import { availableDatesOf, nextAvailableDateOf, slotsOf, type SlotReadOptions } from "./service";
+import { availableDatesOf, nextAvailableDateOf, slotAnswerOf, type SlotReadOptions } from "./service";
 import { BOOKMARK_HEADER } from "../../http/server-timing";
 import type { Slot } from "../../domain/slots";
 import { toSlotJson } from "./serializer";
 
+const writeSlotText = (slot: Slot) => JSON.stringify(wrap("slot", toSlotJson(slot)));
+
 /**
- * Each slot's JSON, written once per slot object: a cached answer hands out the same objects
- * (answer-cache.ts), so a repeated read only joins texts instead of serialising a thousand slots.
+ * Each slot's JSON, kept per slot object once its answer is read again: a cached answer hands out
+ * the same objects (answer-cache.ts), so a repeated read only joins texts instead of serialising a
+ * thousand slots. A miss's texts are not kept: many answers are never read again, and the texts
+ * of the ones an isolate keeps were much of a miss's garbage collection (latency.md, "Third session").
  */
 const texts = new WeakMap<Slot, string>();
-function slotText(slot: Slot): string {
+function keptSlotText(slot: Slot): string {
   let text = texts.get(slot);
-  if (text === undefined) texts.set(slot, (text = JSON.stringify(wrap("slot", toSlotJson(slot)))));
+  if (text === undefined) texts.set(slot, (text = writeSlotText(slot)));
   return text;
 }
 
@@ -30,8 +34,8 @@ function slotRoutes(publicOnly: boolean) {
   const routes = new Hono<AppEnv>();
   if (publicOnly) routes.use("/:id/*", conditionalGet);
   routes.get("/:id/slots", params("id"), query(slotsQuery), async (c) => {
-    const slots = await slotsOf(deps(c), c.req.valid("param").id, c.req.valid("query"), readOptions(c));
-    return c.body(`[${slots.map(slotText).join(",")}]`, 200, { "content-type": "application/json" });
+    const { slots, cached } = await slotAnswerOf(deps(c), c.req.valid("param").id, c.req.valid("query"), readOptions(c));
+    return c.body(`[${slots.map(cached ? keptSlotText : writeSlotText).join(",")}]`, 200, { "content-type": "application/json" });
   });
   routes.get("/:id/next_available_date", params("id"), query(slotsQuery), async (c) => {
     const date = await nextAvailableDateOf(deps(c), c.req.valid("param").id, c.req.valid("query"), readOptions(c));

@@ -121,42 +121,52 @@ export interface SlotReadOptions {
  * only when they differ from the cached answer's, the rows (queries.ts). The three endpoints
  * differ only in what they take from these slots.
  */
-async function slotsInRange(deps: Deps, serviceId: number, range: DateRange, selected: number[] | undefined, options: SlotReadOptions): Promise<Slot[]> {
+async function slotsInRange(deps: Deps, serviceId: number, range: DateRange, selected: number[] | undefined, options: SlotReadOptions): Promise<SlotAnswer> {
   const { account, now } = deps;
   const window = bookableWindow(now, account, account.time_zone);
-  const within = (slots: Slot[]) => slots.filter((s) => s.startMs >= window.earliest && s.startMs <= window.latest);
+  const within = (slots: Slot[], cached: boolean): SlotAnswer => ({ slots: slots.filter((s) => s.startMs >= window.earliest && s.startMs <= window.latest), cached });
   const key = [account.id, options.publicOnly ? "public" : "private", serviceId, range.from, range.to, selected?.join(",") ?? "all"].join("|");
 
   const cached = cachedAnswer(key, account, now);
   if (cached && !options.exact && trusted(cached, account.id, now)) {
     noteCache("hit");
-    return within(cached.slots);
+    return within(cached.slots, true);
   }
   const fresh = await compute(deps, serviceId, range, selected, options.publicOnly, window, cached?.version);
   noteCache(fresh ? "miss" : "hit");
   if (!fresh) {
     confirmed(cached!, now);
-    return within(cached!.slots);
+    return within(cached!.slots, true);
   }
   keepAnswer(key, { version: fresh.version, checkedAt: now, account, slots: fresh.slots, validUntil: Math.min(now + ANSWER_MAX_AGE_MS, fresh.firstLapse ?? Infinity) });
-  return within(fresh.slots);
+  return within(fresh.slots, false);
+}
+
+/** Slots of a read, and whether they are an answer this isolate had kept (`false`: just computed). */
+export interface SlotAnswer {
+  slots: Slot[];
+  cached: boolean;
+}
+
+export async function slotAnswerOf(deps: Deps, serviceId: number, query: SlotsQuery, options: SlotReadOptions): Promise<SlotAnswer> {
+  const range = rangeOf(query, deps.account, deps.now, "same_day");
+  return slotsInRange(deps, serviceId, range, query.selected_resources, options);
 }
 
 export async function slotsOf(deps: Deps, serviceId: number, query: SlotsQuery, options: SlotReadOptions): Promise<Slot[]> {
-  const range = rangeOf(query, deps.account, deps.now, "same_day");
-  return slotsInRange(deps, serviceId, range, query.selected_resources, options);
+  return (await slotAnswerOf(deps, serviceId, query, options)).slots;
 }
 
 const datesWithFreeSlots = (slots: Slot[]) => [...new Set(slots.filter((s) => s.free > 0).map((s) => s.date))];
 
 export async function availableDatesOf(deps: Deps, serviceId: number, query: SlotsQuery, options: SlotReadOptions): Promise<string[]> {
   const range = rangeOf(query, deps.account, deps.now, "end_of_month");
-  return datesWithFreeSlots(await slotsInRange(deps, serviceId, range, query.selected_resources, options));
+  return datesWithFreeSlots((await slotsInRange(deps, serviceId, range, query.selected_resources, options)).slots);
 }
 
 /** spec: the next date with a free slot within 30 days of `from`. */
 export async function nextAvailableDateOf(deps: Deps, serviceId: number, query: SlotsQuery, options: SlotReadOptions): Promise<string | null> {
   const range = rangeOf({ ...query, to: undefined }, deps.account, deps.now, "next_available_window");
-  const slots = await slotsInRange(deps, serviceId, range, query.selected_resources, options);
+  const { slots } = await slotsInRange(deps, serviceId, range, query.selected_resources, options);
   return slots.find((s) => s.free > 0)?.date ?? null;
 }
