@@ -1,8 +1,9 @@
 // What a booking update costs beside a create (issue 33): each kind of PUT /bookings/{id}, the
-// other booking writes (cancel, status, delete, confirm, decline) and POST /bookings asked one at a time through a real `wrangler dev`, with the CPU workerd spent on
-// each request (bench/workerd-cpu.ts: Worker, capacity guard, rate limiter and D1's SQLite
-// together), its wall time and its sequential waits from Server-Timing. With --profile, a CPU
-// profile of the Worker per kind instead (bench/cpu-profile.ts), to say where the time goes.
+// other booking writes (cancel, status, delete, confirm, decline) and POST /bookings asked one at
+// a time through a real `wrangler dev`, with the CPU workerd spent on each request
+// (bench/workerd-cpu.ts: Worker, capacity guard, rate limiter and D1's SQLite together), its wall
+// time and its sequential waits from Server-Timing. With --profile, a CPU profile of the Worker
+// per kind instead (bench/cpu-profile.ts), to say where the time goes.
 import { profileWhile } from "./cpu-profile";
 import { round, type Figure } from "./load";
 import { account, insert, resources, serviceWithProviders } from "./seed-sql";
@@ -76,15 +77,20 @@ const figures = await withBenchServer("updates", seed, async (server: BenchServe
     return res;
   };
 
-  let slot = 0;
-  const nextSlot = () => {
-    const n = slot++;
-    return { resource_id: RESOURCES[n % RESOURCES.length], from: FIRST + Math.floor(n / RESOURCES.length) * HOUR };
+  /** Hours of the resources in turn, each asked once: every booking made from them fits. */
+  const slotsOf = (resourceIds: number[]) => {
+    let slot = 0;
+    return () => {
+      const n = slot++;
+      return { resource_id: resourceIds[n % resourceIds.length], from: FIRST + Math.floor(n / resourceIds.length) * HOUR };
+    };
   };
-  const createBody = (extra: Record<string, unknown> = {}) => {
+  const bookingOn = (nextSlot: ReturnType<typeof slotsOf>, serviceId: number) => {
     const { resource_id, from } = nextSlot();
-    return { booking: { resource_id, service_id: SERVICE_ID, booked_from: iso(from), booked_to: iso(from + HOUR), ...extra } };
+    return { resource_id, service_id: serviceId, booked_from: iso(from), booked_to: iso(from + HOUR) };
   };
+  const nextSlot = slotsOf(RESOURCES);
+  const createBody = (extra: Record<string, unknown> = {}) => ({ booking: { ...bookingOn(nextSlot, SERVICE_ID), ...extra } });
   // Bookings each update kind changes: made before it is measured, one per request.
   const total = MEASURED + WARM_UP;
   const made = async (count: number) => {
@@ -95,14 +101,12 @@ const figures = await withBenchServer("updates", seed, async (server: BenchServe
   const event = (await must(call("POST", "/events", {
     event: { resource_id: EVENT_RESOURCE, service_id: ATTENDANCE_SERVICE_ID, capacity: 100_000, starts_at: iso(FIRST), ends_at: iso(FIRST + HOUR), title: "Class", published: true },
   }), "POST /events")).body.event;
-  let manualSlot = 0;
+  const nextManualSlot = slotsOf(MANUAL_RESOURCES);
   /** Bookings awaiting the second shop's confirmation. */
   const awaitingConfirmation = async (count: number) => {
     const ids: number[] = [];
     for (let i = 0; i < count; i++) {
-      const n = manualSlot++;
-      const from = FIRST + Math.floor(n / MANUAL_RESOURCES.length) * HOUR;
-      const booking = { resource_id: MANUAL_RESOURCES[n % MANUAL_RESOURCES.length], service_id: MANUAL_SERVICE_ID, booked_from: iso(from), booked_to: iso(from + HOUR) };
+      const booking = bookingOn(nextManualSlot, MANUAL_SERVICE_ID);
       const made = (await must(call("POST", "/bookings", { booking, confirm: false }, manualTenant.apiKey), "POST /bookings (confirmed by hand)")).body.booking;
       if (made.state !== "awaiting_confirmation") throw new Error(`the second shop's booking is ${made.state}, not awaiting_confirmation`);
       ids.push(made.id);

@@ -1,7 +1,8 @@
 // Issue 33: every operation of the private API (and the reference routes on its host) waits at
-// most its budget in sequence (a read 1, a write 2), warm and on a cold isolate, with no exception
+// most its budget in sequence (a read 1, a write 2), warm and on a cold isolate: with no exception
 // where every write is answered beside the database (the workers-at-distance project), or exactly
-// what test/support/over-budget.ts says where the Worker beside a local D1 answers them. Entries: bench/route-catalogue.ts.
+// what test/support/over-budget.ts says where the Worker beside a local D1 answers them. Entries:
+// bench/route-catalogue.ts.
 import { beforeAll, describe, expect, it } from "vitest";
 import { forgetIsolateCaches } from "../../bench/isolate-caches";
 import { catalogue, type Shop } from "../../bench/route-catalogue";

@@ -56,8 +56,9 @@ export async function waitsOf(entry: RouteEntry, shop: Shop): Promise<Record<Tem
  * database (the workers-at-distance project, as a Worker far from its database answers them),
  * OVER_BUDGET's where the Worker beside a local D1 answers writes itself.
  */
-const overBudget: typeof OVER_BUDGET = env.WRITES_BESIDE_DATABASE === "always" ? {} : OVER_BUDGET;
-export const writesAnswered = env.WRITES_BESIDE_DATABASE === "always" ? "beside the database" : "in the Worker";
+const writesBesideDatabase = env.WRITES_BESIDE_DATABASE === "always";
+const overBudget: typeof OVER_BUDGET = writesBesideDatabase ? {} : OVER_BUDGET;
+export const writesAnswered = writesBesideDatabase ? "beside the database" : "in the Worker";
 
 /** What the test compares: "within budget", or the count where it is over, or where overBudget names one. */
 function judged(entry: RouteEntry, measured: Record<Temperature, number>): Record<Temperature, number | "within budget"> {
