@@ -40,7 +40,7 @@ export class NearDatabase extends ProductionNearDatabase {
     return buildApp({ ...options, privateFeatures: benchFeatures });
   }
 }
-import { NearDatabase as ProductionNearDatabase } from "../src/durable-objects/near-database";
+import { NearDatabase as ProductionNearDatabase } from "../src/near-database";
 
 import { CapacityGuard as ProductionCapacityGuard } from "../src/durable-objects/capacity-guard";
 export { RateLimiter } from "../src/durable-objects/rate-limiter";

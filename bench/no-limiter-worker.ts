@@ -7,7 +7,7 @@ import { handleQueue } from "../src/queues";
 
 export { CapacityGuard } from "../src/durable-objects/capacity-guard";
 export { RateLimiter } from "../src/durable-objects/rate-limiter";
-export { NearDatabase } from "../src/durable-objects/near-database";
+export { NearDatabase } from "../src/near-database";
 
 // The same app with a pass-through where the budget middleware goes.
 const app = buildApp({ rateLimit: (_c, next) => next() });

@@ -1,8 +1,22 @@
-// Bindings and per-request variables shared by every route.
+// Bindings and per-request variables shared by every route. On the ground floor beside db/
+// (.dependency-cruiser.cjs): each Durable Object binding is described by what its callers may ask
+// of it, never by the class that serves it, which imports the floors above.
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { CapacityGuard, GuardedBatch, GuardedResult } from "./db/guarded-batch";
 import type * as schema from "./db/schema";
 import type { Account } from "./db/schema";
-import type { CapacityGuard } from "./durable-objects/guard-client";
+import type { RateLimitHit, RateLimitPolicy } from "./domain/sliding-log";
+
+/** What a CapacityGuard object answers (durable-objects/capacity-guard.ts implements it). */
+export interface CapacityGuardObject extends Rpc.DurableObjectBranded {
+  apply(batch: GuardedBatch): Promise<GuardedResult>;
+}
+
+/** What a RateLimiter object answers (durable-objects/rate-limiter.ts implements it). */
+export interface RateLimiterObject extends Rpc.DurableObjectBranded {
+  hit(policy: RateLimitPolicy): RateLimitHit;
+  refund(countedAt: number): void;
+}
 
 export interface Env {
   DB: D1Database;
@@ -11,10 +25,13 @@ export interface Env {
   MESSAGE_QUEUE: Queue<unknown>;
   /** Calendar subscriptions' fetches (features/calendar-subscriptions/refresh.ts). */
   CALENDAR_QUEUE: Queue<unknown>;
-  CAPACITY_GUARD: DurableObjectNamespace<import("./durable-objects/capacity-guard").CapacityGuard>;
-  RATE_LIMITER: DurableObjectNamespace<import("./durable-objects/rate-limiter").RateLimiter>;
-  /** Answers a request whose account the Worker's isolate does not know yet, beside the database. */
-  NEAR_DATABASE?: DurableObjectNamespace<import("./durable-objects/near-database").NearDatabase>;
+  CAPACITY_GUARD: DurableObjectNamespace<CapacityGuardObject>;
+  RATE_LIMITER: DurableObjectNamespace<RateLimiterObject>;
+  /**
+   * Answers a request whose account the Worker's isolate does not know yet, beside the database
+   * (src/near-database.ts): through `fetch` only, so its stubs need no methods of their own.
+   */
+  NEAR_DATABASE?: DurableObjectNamespace;
   ADMIN_TOKEN?: string;
   ROOT_DOMAIN?: string;
   DEFAULT_SUBDOMAIN?: string;

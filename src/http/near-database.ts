@@ -1,4 +1,4 @@
-// The Worker's side of the NearDatabase objects (durable-objects/near-database.ts). Two kinds of
+// The Worker's side of the NearDatabase objects (src/near-database.ts). Two kinds of
 // request are forwarded whole: one whose account this isolate does not know (it would wait for the
 // directory, then for the route's reads), and, where the database is far from here, every write (it
 // would wait for its reads, then for its write, and some for more: the waitlist's offers, a
