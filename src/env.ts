@@ -84,6 +84,11 @@ export type AppEnv = {
     besideDatabase?: boolean;
     /** Set by the Worker's entry: writes, and requests of accounts this isolate does not know, go to a NearDatabase object. */
     forwardsBesideDatabase?: boolean;
+    /**
+     * Set with `forwardsBesideDatabase`: what this isolate's caches learn of a request a NearDatabase
+     * object answered (features/account-writes.ts), handed in by the app since http/ imports no feature.
+     */
+    afterRequestOf?: (method: string, account: Account) => void;
     /** The `Server-Timing` entries of the NearDatabase object that answered the request, renamed `beside-database-*`. */
     besideDatabaseTiming?: string;
   };

@@ -7,7 +7,7 @@ import { openDb } from "../../db/client";
 import { directoryDb } from "../../db/directory";
 import { DIRECTORY_SHARD, shardD1 } from "../../db/shards";
 import type { Env } from "../../env";
-import type { Consumer } from "../../queues/types";
+import type { Consumer } from "../queue-consumer";
 import { announceProcessed } from "./processed";
 import { providerFor } from "./providers";
 
