@@ -25,12 +25,12 @@ const under = (...places) => `^(${places.flat().join("|")})`;
 /**
  * What each feature offers the others: its files that code outside the feature may import
  * (`.ts`/`.tsx` left off). Anything else in a feature's folder is its own business, so it can be
- * changed without reading every other feature. Widening a feature's entries is a change to this
+ * changed without reading every other feature. Offering one more file is a change to this
  * table, seen in review; moving a shared piece down (domain/, db/) is often the better change.
  * Every feature's `routes` is also open to the code that mounts it (app.ts and features/*.ts:
  * index, loaders), never to another feature.
  */
-const ENTRIES_OF = {
+const OFFERS = {
   account: "schema serializer",
   bookings:
     "active-sql capacity-sql create effects guarded-write list list-answer list-cache move person-link " +
@@ -60,7 +60,7 @@ const ENTRIES_OF = {
 };
 
 const folderOf = (feature) => (feature === "openapi" ? "src/openapi/" : `src/features/${feature}/`);
-const offered = Object.entries(ENTRIES_OF).map(([feature, files]) => `${folderOf(feature)}(${files.split(/\s+/).join("|")})\\.tsx?$`);
+const offered = Object.entries(OFFERS).map(([feature, files]) => `${folderOf(feature)}(${files.split(/\s+/).join("|")})\\.tsx?$`);
 const OFFERED = under(offered);
 const OFFERED_OR_ROUTES = under(offered, "src/features/[^/]+/routes\\.tsx?$", "src/openapi/routes\\.tsx$");
 /** A feature's folder, or the API's description, as one capture group (`$1` in a rule's `to`). */
@@ -137,19 +137,19 @@ module.exports = {
       to: { path: under(APP) },
     },
     {
-      name: "a-feature-reaches-another-through-its-entries",
+      name: "a-feature-reaches-another-through-what-it-offers",
       comment:
-        "A feature reaches another only through the files that feature offers (ENTRIES_OF above), " +
+        "A feature reaches another only through the files that feature offers (OFFERS above), " +
         "so a feature's inside can change without touching its neighbours.",
       severity: "error",
       from: { path: A_FEATURE },
       to: { path: A_FEATURE, pathNot: ["^$1", OFFERED] },
     },
     {
-      name: "the-rest-reaches-a-feature-through-its-entries",
+      name: "the-rest-reaches-a-feature-through-what-it-offers",
       comment:
-        "So do app.ts, the entries and the features' shared files (features/*.ts): a feature's " +
-        "entries plus its routes, which they mount.",
+        "So do app.ts, the entries and the features' shared files (features/*.ts): what a " +
+        "feature offers, plus its routes, which they mount.",
       severity: "error",
       from: { path: "^src/", pathNot: A_FEATURE },
       to: { path: A_FEATURE, pathNot: OFFERED_OR_ROUTES },
