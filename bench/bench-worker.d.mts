@@ -6,3 +6,4 @@ export function waitForServer(options: {
   output: () => string;
   exited?: () => boolean;
 }): Promise<void>;
+export function emptyEnvFile(root: string): string;

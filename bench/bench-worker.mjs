@@ -4,6 +4,21 @@
 // it names holds for the bench Worker exactly as it does for the product, including one added
 // tomorrow. A server that does not build or does not answer fails its suite within a minute, with
 // what wrangler said, rather than leaving a request to wait on it for ever.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * The bench Workers' one env file, empty (`--env-file`, `envFiles`): naming one keeps wrangler from
+ * reading the repository's .dev.vars, so a bench Worker has wrangler.toml's settings as deployed
+ * (ENVIRONMENT=production) plus the bench's own variables, as it had from its rewritten copy.
+ */
+export function emptyEnvFile(root) {
+  const dir = join(root, "bench", ".build");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "bench.env");
+  writeFileSync(file, "");
+  return file;
+}
 
 /** From the start of `wrangler dev` to its first answer; a cold build on two busy cores takes ~20 s. */
 export const STARTUP_DEADLINE_MS = 60_000;

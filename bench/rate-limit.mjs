@@ -7,7 +7,7 @@ import net from "node:net";
 import os from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { waitForServer } from "./bench-worker.mjs";
+import { emptyEnvFile, waitForServer } from "./bench-worker.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
@@ -41,7 +41,8 @@ function startServer(worker, persistTo, port) {
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" };
   return freePort().then((inspectorPort) => {
     const child = spawn("npx", [
-      "wrangler", "dev", ...(worker ? [worker.entry, "--name", worker.name] : []), "-c", CONFIG, "--ip", "127.0.0.1", "--port", String(port),
+      "wrangler", "dev", ...(worker ? [worker.entry, "--name", worker.name] : []), "-c", CONFIG, "--env-file", emptyEnvFile(root),
+      "--ip", "127.0.0.1", "--port", String(port),
       "--inspector-port", String(inspectorPort), "--persist-to", persistTo,
       // A budget no benchmark reaches: the limiter still runs in full on every request.
       "--var", `ADMIN_TOKEN:${ADMIN_TOKEN}`, "--var", "RATE_LIMIT_REQUESTS:1000000000",

@@ -7,7 +7,7 @@ import os from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { d1Databases } from "../scripts/d1-databases.mjs";
-import { waitForServer } from "./bench-worker.mjs";
+import { emptyEnvFile, waitForServer } from "./bench-worker.mjs";
 
 // Bundled into bench/.build/, so the repository is two levels up from the running file.
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -119,7 +119,7 @@ export async function withBenchServer<T>(
     if (process.env.BENCH_CPU_PROFILE) {
       // Profiling needs the DevTools inspector, which only the CLI's `wrangler dev` keeps open here.
       const started = spawn("npx", [
-        "wrangler", "dev", FLOOR_ENTRY, "-c", config, "--name", FLOOR_NAME, "--ip", "127.0.0.1", "--port", String(port),
+        "wrangler", "dev", FLOOR_ENTRY, "-c", config, "--name", FLOOR_NAME, "--env-file", emptyEnvFile(root), "--ip", "127.0.0.1", "--port", String(port),
         "--inspector-port", String(inspectorPort), "--persist-to", persistTo,
         ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
       ], { cwd: root, env: wranglerEnv, detached: true, stdio: ["ignore", "ignore", "pipe"] });
@@ -145,6 +145,7 @@ export async function withBenchServer<T>(
         config,
         entrypoint: FLOOR_ENTRY,
         name: FLOOR_NAME,
+        envFiles: [emptyEnvFile(root)],
         dev: { server: { hostname: "127.0.0.1", port }, inspector: false, persist: persistTo, watch: false, logLevel: "error" },
         bindings: Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }])),
       });
