@@ -6,13 +6,13 @@ import { and, eq, sql } from "drizzle-orm";
 import { openDb } from "../../db/client";
 import { directoryDb } from "../../db/directory";
 import { accounts, bookings, paymentEvents, type Booking } from "../../db/schema";
-import { accountD1, shardD1 } from "../../db/shards";
+import { shardD1 } from "../../db/shards";
 import type { Deps, Env } from "../../env";
 import { ApiError } from "../../http/errors";
 import { systemDeps } from "../system-deps";
-import { writePaymentStatement, type setPaymentSql } from "./payment-sql";
-import type { PaymentEvent, RefundState } from "./provider";
-import { settlePaid } from "./settle";
+import { bookingOfIntent, checkoutFact, recordFact, refundFact } from "./facts";
+import type { PaymentEvent } from "./provider";
+import { settlePayment } from "./settle";
 
 const refused = (why: string) => new ApiError(400, { error: why });
 
@@ -36,6 +36,15 @@ async function recordApplied(deps: Deps, event: PaymentEvent, bookingId: number 
   }).onConflictDoNothing();
 }
 
+/** A booking paid before facts were kept names its payment intent only on itself. */
+async function bookingOfLegacyIntent(deps: Deps, paymentIntentId: string): Promise<number | null> {
+  const booking = await deps.db.query.bookings.findFirst({
+    columns: { id: true },
+    where: and(eq(bookings.account_id, deps.account.id), sql`json_extract(${bookings.payment}, '$.payment_intent_id') = ${paymentIntentId}`),
+  });
+  return booking?.id ?? null;
+}
+
 /** The booking a checkout names (its reference), among this account's only; its amount must be the one the booking asked. */
 async function bookingOfCheckout(deps: Deps, reference: string | null, amount: number | null, currency: string | null): Promise<Booking> {
   const id = Number(reference);
@@ -49,50 +58,37 @@ async function bookingOfCheckout(deps: Deps, reference: string | null, amount: n
   return booking;
 }
 
-/** A refund's own news: the booking's payment shows what has come back. */
-async function applyRefund(deps: Deps, refund: RefundState): Promise<number | null> {
-  const booking = await deps.db.query.bookings.findFirst({
-    where: and(eq(bookings.account_id, deps.account.id), sql`json_extract(${bookings.payment}, '$.payment_intent_id') = ${refund.paymentIntentId}`),
-  });
-  if (!booking?.payment) return null;
-  const payment = booking.payment;
-  if (refund.status !== "succeeded") {
-    if (refund.status === "failed" && payment.refund_id === refund.refundId) await setPayment(deps, booking, { status: "paid" });
-    return booking.id;
-  }
-  const refunded = Math.min(payment.amount, refund.paymentAmountRefunded ?? Math.max(payment.amount_refunded, refund.amount));
-  await setPayment(deps, booking, { amount_refunded: refunded, refund_due: null, status: refunded >= payment.amount ? "refunded" : "partially_refunded" });
-  return booking.id;
-}
-
-async function setPayment(deps: Deps, booking: Booking, fields: Parameters<typeof setPaymentSql>[0]): Promise<void> {
-  const write = writePaymentStatement({ id: booking.id, accountId: deps.account.id }, fields, deps.now);
-  await accountD1(deps).prepare(write.sql).bind(...write.params).run();
-}
-
-/** Applies a verified event; a refusal (400) leaves everything as it was. */
+/**
+ * Applies a verified event; a refusal (400) leaves everything as it was. A refund whose payment's
+ * checkout has not been seen yet is kept (`kept`), and applied when that checkout attaches it.
+ */
 export async function applyPaymentEvent(env: Env, event: PaymentEvent, now: number): Promise<{ applied: string }> {
   if (event.kind === "ignored") return { applied: "ignored" };
   const deps = await depsOfConnectedAccount(env, event.connectedAccount, now);
   if (await alreadyApplied(deps, event)) return { applied: "duplicate" };
+  const observedAt = event.createdAt ?? now;
   let bookingId: number | null = null;
   let applied: string = event.kind;
   switch (event.kind) {
-    case "checkout_paid": {
-      const booking = await bookingOfCheckout(deps, event.checkout.reference, event.checkout.amount, event.checkout.currency);
-      bookingId = booking.id;
-      applied = await settlePaid(deps, booking.id, event.checkout);
-      break;
-    }
+    case "checkout_paid":
     case "checkout_unpaid":
     case "checkout_failed":
-    case "checkout_expired":
-      // The booking's own window decides its seat (read time, then the sweep); nothing is paid here.
-      bookingId = (await bookingOfCheckout(deps, event.checkout.reference, event.checkout.amount, event.checkout.currency)).id;
+    case "checkout_expired": {
+      const booking = await bookingOfCheckout(deps, event.checkout.reference, event.checkout.amount, event.checkout.currency);
+      bookingId = booking.id;
+      const fact = checkoutFact(event.id, event.checkout, observedAt);
+      await recordFact(deps, booking.id, event.kind === "checkout_failed" ? { ...fact, status: "failed" } : fact);
+      const settled = await settlePayment(deps, booking.id);
+      if (event.kind === "checkout_paid") applied = settled;
       break;
-    case "refund_updated":
-      bookingId = await applyRefund(deps, event.refund);
+    }
+    case "refund_updated": {
+      bookingId = (await bookingOfIntent(deps, event.refund.paymentIntentId)) ?? (await bookingOfLegacyIntent(deps, event.refund.paymentIntentId));
+      await recordFact(deps, bookingId, refundFact(event.id, event.refund, observedAt));
+      if (bookingId === null) applied = "kept";
+      else await settlePayment(deps, bookingId);
       break;
+    }
   }
   await recordApplied(deps, event, bookingId);
   return { applied };
