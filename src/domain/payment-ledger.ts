@@ -105,13 +105,16 @@ export function ledgerOf(facts: readonly LedgerFact[]): Ledger {
     const refunds = (refundsByIntent.get(payment.paymentIntentId) ?? []).sort((a, b) => a.observed_at - b.observed_at || a.id - b.id);
     const given = refunds.filter((r) => (REFUND_RANK[r.status] ?? 0) < 2);
     const gaveUp = refunds.filter((r) => (REFUND_RANK[r.status] ?? 0) >= 2);
-    const summed = given.reduce((sum, r) => sum + r.amount, 0);
-    // A charge's total counts unless a refund failed after it was taken (the total then still held the failed one).
+    const sum = (list: LedgerFact[]) => list.reduce((total, r) => total + r.amount, 0);
+    // A charge's refunded total holds every refund seen up to its time, which may not all be known
+    // one by one: refunds seen after it add to it, and refunds that failed after it take from it.
     const snapshot = snapshots.get(payment.paymentIntentId);
-    const snapshotHolds = snapshot && !gaveUp.some((r) => r.observed_at > snapshot.observed_at);
-    payment.refunded = Math.min(payment.amount, Math.max(summed, snapshotHolds ? snapshot.amount : 0));
+    const fromSnapshot = snapshot
+      ? snapshot.amount + sum(given.filter((r) => r.observed_at > snapshot.observed_at)) - sum(gaveUp.filter((r) => r.observed_at > snapshot.observed_at))
+      : 0;
+    payment.refunded = Math.max(0, Math.min(payment.amount, Math.max(sum(given), fromSnapshot)));
     payment.failedRefunds = gaveUp.length;
-    payment.lastRefundId = (given.at(-1) ?? gaveUp.at(-1))?.object_id ?? (snapshotHolds ? snapshot.object_id : null);
+    payment.lastRefundId = (given.at(-1) ?? gaveUp.at(-1))?.object_id ?? snapshot?.object_id ?? null;
   }
   const paid = [...payments.values()].sort((a, b) => a.firstSeen - b.firstSeen);
   return { payments: paid, sessions, failed: failed && paid.length === 0, seen };

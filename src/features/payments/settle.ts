@@ -122,7 +122,11 @@ function impliedFacts(payment: BookingPayment): LedgerFact[] {
   return [paid, ...refunded];
 }
 
-const ledgerFrom = (booking: Booking, facts: PaymentFact[]) => ledgerOf([...impliedFacts(booking.payment!), ...facts]);
+/** The booking's facts, with those its payment implies when it was paid before facts were kept (none of its own shows the payment). */
+function ledgerFrom(booking: Booking, facts: PaymentFact[]): Ledger {
+  const legacy = !facts.some((fact) => fact.paid);
+  return ledgerOf([...(legacy ? impliedFacts(booking.payment!) : []), ...facts]);
+}
 
 async function readWithFacts(deps: Deps, bookingId: number): Promise<{ booking: Booking | undefined; facts: PaymentFact[] }> {
   const [rows, facts] = await deps.db.batch([
