@@ -37,29 +37,34 @@ export const answerSource = (fact: Pick<NewFact, "kind" | "objectId" | "status">
   `answer:${fact.kind}:${fact.objectId}:${fact.status}${fact.paid ? ":paid" : ""}`;
 
 /**
- * Records the fact for booking `bookingId` (null: not known yet) once; answers whether it is new.
- * A paid checkout also attaches every fact kept about its payment intent without a booking.
+ * The statements that record the fact for booking `bookingId` (null: not known yet) once, for a
+ * batch of the caller's: a paid checkout also attaches every fact kept about its payment intent
+ * without a booking. The first answers the new fact's id, none when it was recorded before.
  */
-export async function recordFact(deps: Deps, bookingId: number | null, fact: NewFact): Promise<boolean> {
+export function factWrites(deps: Deps, bookingId: number | null, fact: NewFact) {
   const inserted = deps.db.insert(paymentFacts).values({
     account_id: deps.account.id, booking_id: bookingId, provider: "stripe", source: fact.source, kind: fact.kind,
     object_id: fact.objectId, payment_intent_id: fact.paymentIntentId, status: fact.status, paid: fact.paid ?? false,
     amount: fact.amount, currency: fact.currency ?? null, observed_at: fact.observedAt, recorded_at: deps.now,
   }).onConflictDoNothing().returning({ id: paymentFacts.id });
-  if (bookingId === null || !fact.paymentIntentId) return (await inserted).length > 0;
+  if (bookingId === null || !fact.paymentIntentId) return [inserted] as const;
   const attach = deps.db.update(paymentFacts).set({ booking_id: bookingId })
     .where(and(eq(paymentFacts.account_id, deps.account.id), eq(paymentFacts.payment_intent_id, fact.paymentIntentId), isNull(paymentFacts.booking_id)));
-  const [rows] = await deps.db.batch([inserted, attach]);
+  return [inserted, attach] as const;
+}
+
+/** Records the fact once (`factWrites`); answers whether it is new. */
+export async function recordFact(deps: Deps, bookingId: number | null, fact: NewFact): Promise<boolean> {
+  const [inserted, ...rest] = factWrites(deps, bookingId, fact);
+  const [rows] = rest.length > 0 ? await deps.db.batch([inserted, ...rest]) : [await inserted];
   return rows.length > 0;
 }
 
-/** The booking a payment intent belongs to, by the facts already attached to it; null when none is known yet. */
-export async function bookingOfIntent(deps: Deps, paymentIntentId: string): Promise<number | null> {
-  const [known] = await deps.db.select({ booking_id: paymentFacts.booking_id }).from(paymentFacts)
+/** The booking a payment intent belongs to, by the facts already attached to it (a statement to batch; no row: not known yet). */
+export const bookingOfIntent = (deps: Deps, paymentIntentId: string) =>
+  deps.db.select({ booking_id: paymentFacts.booking_id }).from(paymentFacts)
     .where(and(eq(paymentFacts.account_id, deps.account.id), eq(paymentFacts.payment_intent_id, paymentIntentId), sql`${paymentFacts.booking_id} IS NOT NULL`))
     .limit(1);
-  return known?.booking_id ?? null;
-}
 
 /** Every fact of the booking, oldest first, as a statement to batch beside the booking's own read. */
 export const factsOfBooking = (deps: Deps, bookingId: number) =>

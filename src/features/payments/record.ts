@@ -2,17 +2,16 @@
 // checkout), recorded by the integrator on the private API (docs/decisions/payments.md): the
 // amount is the booking's own, never the client's; a booking still waiting for its payment is
 // confirmed through its guard, as a paid checkout would confirm it, and its checkout is ended.
-import type { Booking } from "../../db/schema";
+import { sql } from "drizzle-orm";
+import { bookings, type Booking } from "../../db/schema";
 import { effectiveState } from "../../domain/booking-states";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
-import { getBookingWithRelated } from "../bookings/queries";
+import { bookingOfAccount, getBookingWithRelated } from "../bookings/queries";
 import { afterBookingChange } from "../bookings/effects";
 import { endCheckout } from "./after-change";
-import { recordFact } from "./facts";
-import { setPaymentSql } from "./payment-sql";
+import { factWrites } from "./facts";
 import { takePayment } from "./settle";
-import { accountD1 } from "../../db/shards";
 
 export async function recordPayment(deps: Deps, id: number, reference: string): Promise<Booking> {
   const booking = await getBookingWithRelated(deps, id);
@@ -26,12 +25,16 @@ export async function recordPayment(deps: Deps, id: number, reference: string): 
   };
   const taken = await takePayment(deps, booking, external, { onlyWithSeat: true });
   if (taken === "refused") throw ApiError.invalid("payment", `can't be recorded: the booking is ${effectiveState(booking, deps.now)} and its time is no longer free`);
-  await recordFact(deps, id, { source: `external:${id}`, kind: "external", objectId: `external:${id}`, paymentIntentId: null, status: "complete", paid: true, amount: payment.amount, currency: payment.currency, observedAt: deps.now });
-  const set = setPaymentSql({ reference, checkout_session_id: payment.checkout_session_id });
-  await accountD1(deps).prepare(`UPDATE bookings SET payment = json_set(${set.sql}, '$.kind', 'external') WHERE id = ? AND account_id = ?`)
-    .bind(...set.params, id, deps.account.id).run();
-  if (taken === "confirmed") await afterBookingChange(deps, "paid", await getBookingWithRelated(deps, id));
+  const recorded = factWrites(deps, id, {
+    source: `external:${id}`, kind: "external", objectId: `external:${id}`, paymentIntentId: null, status: "complete", paid: true,
+    amount: payment.amount, currency: payment.currency, observedAt: deps.now,
+  });
+  const marked = deps.db.update(bookings)
+    .set({ payment: sql`json_set(${bookings.payment}, '$.kind', 'external', '$.reference', ${reference})` })
+    .where(bookingOfAccount(deps, id));
+  const row = await getBookingWithRelated(deps, id, [...recorded, marked]);
+  if (taken === "confirmed") await afterBookingChange(deps, "paid", row);
   // The checkout can no longer be paid as well; a payment made there meanwhile is a second one, given back.
-  await endCheckout(deps, booking);
+  await endCheckout(deps, booking, { announce: false });
   return getBookingWithRelated(deps, id);
 }

@@ -8,6 +8,7 @@
 //  3. the booking's payment shows the ledger, written only over a derivation from fewer facts;
 //  4. the change is announced as every booking change is.
 import { and, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { bookings, events, resources, type Booking } from "../../db/schema";
 import { accountD1 } from "../../db/shards";
 import { followBookmark } from "../../db/request-scope";
@@ -19,7 +20,7 @@ import { bookingOfAccount, getBookingWithRelated, loadRelated } from "../booking
 import { toBookingJson } from "../bookings/serializer";
 import { emitEvent, performedByOf, type WebhookEventName } from "../webhooks/emit";
 import type { BookingPayment, PaymentStatus } from "./booking-payment";
-import { answerSource, checkoutFact, factsOfBooking, recordFact, refundFact, type PaymentFact } from "./facts";
+import { answerSource, checkoutFact, factsOfBooking, factWrites, recordFact, refundFact, type NewFact, type PaymentFact } from "./facts";
 import { enqueuePaymentMessage } from "./messages";
 import { setPaymentSql } from "./payment-sql";
 import { paymentProvider } from "./provider-of";
@@ -128,11 +129,12 @@ function ledgerFrom(booking: Booking, facts: PaymentFact[]): Ledger {
   return ledgerOf([...(legacy ? impliedFacts(booking.payment!) : []), ...facts]);
 }
 
-async function readWithFacts(deps: Deps, bookingId: number): Promise<{ booking: Booking | undefined; facts: PaymentFact[] }> {
-  const [rows, facts] = await deps.db.batch([
-    deps.db.select().from(bookings).where(bookingOfAccount(deps, bookingId)).limit(1),
-    factsOfBooking(deps, bookingId),
-  ]);
+/** The booking and its facts, in one batch after the writes that record `record` (a new fact) and `more` (the caller's). */
+async function readWithFacts(deps: Deps, bookingId: number, record?: NewFact, more: BatchItem<"sqlite">[] = []) {
+  const writes: BatchItem<"sqlite">[] = [...(record ? factWrites(deps, bookingId, record) : []), ...more];
+  const reads = [deps.db.select().from(bookings).where(bookingOfAccount(deps, bookingId)).limit(1), factsOfBooking(deps, bookingId)] as const;
+  const results = writes.length > 0 ? (await deps.db.batch([...writes, ...reads] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])).slice(writes.length) : await deps.db.batch(reads);
+  const [rows, facts] = results as [Booking[], PaymentFact[]];
   return { booking: rows[0], facts };
 }
 
@@ -194,14 +196,13 @@ function projection(deps: Deps, booking: Booking, ledger: Ledger, reached: boole
 const differs = (payment: BookingPayment, fields: Partial<BookingPayment>) =>
   Object.entries(fields).some(([name, value]) => (payment[name as keyof BookingPayment] ?? null) !== (value ?? null));
 
-/** Step 3: the projection written unless a derivation from more facts is already there. */
-async function writeProjection(deps: Deps, booking: Booking, fields: Partial<BookingPayment>): Promise<boolean> {
-  const set = setPaymentSql(fields);
-  const row = await accountD1(deps).prepare(
-    `UPDATE bookings SET payment = ${set.sql}, updated_at = ?
-      WHERE id = ? AND account_id = ? AND payment IS NOT NULL AND COALESCE(json_extract(payment, '$.facts_seen'), 0) <= ? RETURNING id`,
-  ).bind(...set.params, deps.now, booking.id, deps.account.id, fields.facts_seen ?? 0).first<{ id: number }>();
-  return row !== null;
+/** Step 3: the projection, to be written unless a derivation from more facts is already there. */
+function projectionWrite(deps: Deps, bookingId: number, fields: Partial<BookingPayment>) {
+  const changes = Object.entries(fields).map(([name, value]) => sql`${`$.${name}`}, ${value ?? null}`);
+  return deps.db.update(bookings)
+    .set({ payment: sql`json_set(${bookings.payment}, ${sql.join(changes, sql`, `)})`, updated_at: deps.now })
+    .where(and(bookingOfAccount(deps, bookingId), sql`${bookings.payment} IS NOT NULL`,
+      sql`COALESCE(json_extract(${bookings.payment}, '$.facts_seen'), 0) <= ${fields.facts_seen ?? 0}`));
 }
 
 /** The booking's event for a change of its money, with its payment as it is now. */
@@ -214,11 +215,14 @@ async function announce(deps: Deps, event: WebhookEventName, booking: Booking): 
 export type Settled = "confirmed" | "refunded" | "kept" | "already";
 
 /**
- * Brings booking `bookingId`'s payment in line with its facts. With `announce: false` the caller
+ * Brings booking `bookingId`'s payment in line with its facts, after recording `record` (what the
+ * provider just told) and the caller's `also` in the same batch as the first read. With `announce: false` the caller
  * announces the booking itself (a cancel, decline or delete whose own event carries the refund).
  */
-export async function settlePayment(deps: Deps, bookingId: number, opts: { announce?: boolean } = {}): Promise<Settled> {
-  let { booking, facts } = await readWithFacts(deps, bookingId);
+export async function settlePayment(
+  deps: Deps, bookingId: number, opts: { record?: NewFact; also?: BatchItem<"sqlite">[]; announce?: boolean } = {},
+): Promise<Settled> {
+  let { booking, facts } = await readWithFacts(deps, bookingId, opts.record, opts.also);
   if (!booking?.payment) return "already";
   const before = booking;
   let ledger = ledgerFrom(booking, facts);
@@ -235,7 +239,9 @@ export async function settlePayment(deps: Deps, bookingId: number, opts: { annou
       if (!booking?.payment) return "already";
     }
   }
-  const owes = ledger.payments.some((p) => p.paymentIntentId && refundDue(p, ownPayment(ledger, booking!.payment!.payment_intent_id), booking!.payment!.refund_target ?? 0) > 0);
+  const target = booking.payment!.refund_target ?? 0;
+  const ownNow = ownPayment(ledger, booking.payment!.payment_intent_id);
+  const owes = ledger.payments.some((p) => p.paymentIntentId && refundDue(p, ownNow, target) > 0);
   let reached = true;
   if (owes) {
     reached = await refundOwed(deps, booking, ledger);
@@ -244,24 +250,24 @@ export async function settlePayment(deps: Deps, bookingId: number, opts: { annou
   }
   ledger = ledgerFrom(booking, facts);
   const fields = projection(deps, booking, ledger, reached);
-  const changed = differs(booking.payment!, fields) && (await writeProjection(deps, booking, fields));
+  const changed = differs(booking.payment!, fields);
   if (opts.announce !== false && taken !== "confirmed" && (changed || taken !== "already")) {
-    const now = await getBookingWithRelated(deps, bookingId);
+    // The projection written in the same batch as the read the announcement needs.
+    const now = await getBookingWithRelated(deps, bookingId, changed ? projectionWrite(deps, bookingId, fields) : undefined);
     const event: WebhookEventName = before.state === "awaiting_payment" && now.state === "cancelled" ? "booking.cancelled" : "booking.modified";
     await announce(deps, event, now);
+  } else if (changed) {
+    await projectionWrite(deps, bookingId, fields);
   }
   if (taken === "confirmed") return "confirmed";
   if (taken === "kept") return "kept";
-  return owes ? "refunded" : taken === "owed" ? "refunded" : "already";
+  return owes || taken === "owed" ? "refunded" : "already";
 }
 
-/** A checkout the provider answered or told of, recorded as a fact of the booking, then settled. */
-export async function observeCheckout(
-  deps: Deps, bookingId: number, checkout: CheckoutState, source?: string, opts: { announce?: boolean } = {},
-): Promise<Settled> {
+/** A checkout the provider answered or told of, recorded as a fact of the booking (by `source`: an event's id), then settled. */
+export function observeCheckout(deps: Deps, bookingId: number, checkout: CheckoutState, source?: string, opts: { announce?: boolean } = {}): Promise<Settled> {
   const fact = checkoutFact("", checkout, deps.now);
-  await recordFact(deps, bookingId, { ...fact, source: source ?? answerSource(fact) });
-  return settlePayment(deps, bookingId, opts);
+  return settlePayment(deps, bookingId, { ...opts, record: { ...fact, source: source ?? answerSource(fact) } });
 }
 
 /** Exactly the partial index's condition (drizzle/0023), so the sweep reads that index. */
