@@ -215,7 +215,7 @@ describe("every way in passes the same gates", () => {
     const person = (await must(api.post("/people", { person: { name: "Someone Else", email: "else@example.com" } }))).person;
     const samples: Record<string, unknown> = {
       person_id: person.id, expires_at: `${DAY} 09:00`, reminder_at: `${DAY} 08:00`, paid_at: `${DAY} 08:00`,
-      external_id: "ext-1", gateway_order_number: "ord-1", status: "vip",
+      external_id: "ext-1", gateway_order_number: "ord-1",
     };
     // Every attribute of the create is placed: the visitor's, or the shop's with a sample here.
     const attributes = Object.keys(createBookingBody.shape.booking.shape).filter((name) => name !== "public_booking").sort();
