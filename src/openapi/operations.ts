@@ -303,7 +303,7 @@ export const operations: Operation[] = [
     ...slotEntries("Booking site: "),
   ]),
   ...group("public", "/bookings", "Booking site", [
-    ["post", "", "Book under the public rules; answers the visitor's booking token", other("PublicBookingCreated", z.object({
+    ["post", "", "Book under the public rules; answers the visitor's booking token. Attributes only the product or the shop may set are ignored here: person_id, expires_at, reminder_at, paid_at, external_id, gateway_order_number. A service that takes payment answers awaiting_payment with its checkout; a visitor's retry of their own pending booking of the same time answers it again with a new checkout; at most 3 unpaid bookings per visitor address wait at once (429)", other("PublicBookingCreated", z.object({
       booking: PublicBooking,
       booking_token: z.string().meta({ description: "Opens this one booking (send it as X-Booking-Token); shown only here." }),
     })), body("CreateBookingBody", createBookingBody)],
