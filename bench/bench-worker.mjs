@@ -1,6 +1,7 @@
 // How the bench Workers are run and waited for. Each is wrangler.toml itself with only its entry
 // and its name given on top (`wrangler dev <entry> --name <name>`, or `entrypoint`/`name` of
-// `unstable_startWorker`): no copy of the config is rewritten, so every alias, binding and path
+// `unstable_startWorker`; the floor Worker also unminified, for --profile's function names): no
+// copy of the config is rewritten, so every alias, binding and path
 // it names holds for the bench Worker exactly as it does for the product, including one added
 // tomorrow. A server that does not build or does not answer fails its suite within a minute, with
 // what wrangler said, rather than leaving a request to wait on it for ever.

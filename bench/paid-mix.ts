@@ -1,9 +1,11 @@
 // The paid mix of the writes suite (issue 31, docs/decisions/payments.md): a shop taking payment
 // through the local Stripe stand-in, its contended slots booked with a checkout, then paid, paid and
 // cancelled (refunded by the policy), abandoned until the window lapses, paid late while a newcomer
-// books the same seat, or paid late with the seat still free; the sweep ends the rest. The Worker
+// books the same seat, or paid late with the seat still free, or paid with the payment's event lost
+// (then cancelled by the integrator, or left to the sweep); the sweep ends the rest. The Worker
 // and the stand-in run their clocks ahead past the window (bench/floor-worker.ts, /_test/clock)
-// instead of waiting it out. Read back from D1: no seat held twice, no payment left hanging.
+// instead of waiting it out. Read back from D1 and from the stand-in's ledger: no seat held twice,
+// no payment left hanging, no money kept without a seat.
 import { startStripeStandIn } from "../scripts/stripe-stand-in.mjs";
 import { privateApi, type PrivateCall } from "./private-api";
 import { account, resources, serviceWithProviders } from "./seed-sql";
@@ -23,7 +25,10 @@ const SECRET_KEY = "sk_test_bench";
 const WEBHOOK_SECRET = "whsec_bench_standin";
 
 /** What becomes of a slot's first booking; every resource sees every fate, neighbours differ. */
-const FATES = ["paid", "paid, then cancelled", "paid late against a newcomer", "paid late, seat free", "abandoned"] as const;
+const FATES = [
+  "paid", "paid, then cancelled", "paid late against a newcomer", "paid late, seat free", "abandoned",
+  "paid, event lost, then cancelled", "paid, event lost",
+] as const;
 type Fate = (typeof FATES)[number];
 const fateOf = (slot: number): Fate => FATES[(slot + Math.floor(slot / PAID_RESOURCES.length)) % FATES.length];
 /** A newcomer starts 0 to 90 ms after the late payer, so either may reach the seat first. */
@@ -86,12 +91,16 @@ export interface PaidOutcome {
   paid: number;
   cancelled: number;
   latePaid: number;
+  /** Paid at the stand-in with the event never delivered: found by the cancel's expire or by the sweep. */
+  lostPaid: number;
   newcomersBooked: number;
   newcomersRefused: number;
   slots: Slot[];
   /** How far the Worker's clock ran ahead. */
   aheadMs: number;
   other: string[];
+  /** What the money truly did, read from the stand-in after the sweep: each payment intent, paid and refunded. */
+  ledger: { booking_id: string | null; amount_received: number; amount_refunded: number }[];
 }
 
 const sessionOf = (checkoutUrl: string) => new URL(checkoutUrl).pathname.split("/").pop()!;
@@ -135,7 +144,9 @@ async function create(call: PrivateCall, slot: Slot, out: PaidOutcome) {
 }
 
 export async function paidMix(port: number, key: string, standIn: StripeStandIn): Promise<PaidOutcome> {
-  const out: PaidOutcome = { seconds: 0, createdMs: [], refusedMs: [], paid: 0, cancelled: 0, latePaid: 0, newcomersBooked: 0, newcomersRefused: 0, slots: [], aheadMs: 0, other: [] };
+  const out: PaidOutcome = {
+    seconds: 0, createdMs: [], refusedMs: [], paid: 0, cancelled: 0, latePaid: 0, lostPaid: 0, newcomersBooked: 0, newcomersRefused: 0, slots: [], aheadMs: 0, other: [], ledger: [],
+  };
   const call = privateApi(port, key);
   const started = performance.now();
   out.slots = Array.from({ length: PAID_RESOURCES.length * TIMES_PER_RESOURCE }, (_, n) => ({
@@ -158,6 +169,18 @@ export async function paidMix(port: number, key: string, standIn: StripeStandIn)
     if (delivered !== 200) return void out.other.push(`payment event ${delivered}`);
     out.paid += 1;
     if (slot.fate !== "paid, then cancelled") return;
+    const cancelled = await call("PUT", `/bookings/${slot.first!.id}/cancel`, {});
+    if (cancelled.status === 200) out.cancelled += 1; else out.other.push(`cancel ${cancelled.status}`);
+  });
+
+  // Paid, and the event never comes: cancelled by the integrator (its expire finds the payment and
+  // refunds it), or left to the sweep (which finds it after the window, and confirms it late).
+  await inParallel(out.slots.filter((s) => s.first && (s.fate === "paid, event lost, then cancelled" || s.fate === "paid, event lost")), async (slot) => {
+    const paid = await fetch(`${standIn.origin}/_test/sessions/${slot.first!.session}/pay`, { method: "POST" });
+    await paid.arrayBuffer();
+    if (paid.status !== 200) return void out.other.push(`pay ${paid.status}`);
+    out.lostPaid += 1;
+    if (slot.fate !== "paid, event lost, then cancelled") return;
     const cancelled = await call("PUT", `/bookings/${slot.first!.id}/cancel`, {});
     if (cancelled.status === 200) out.cancelled += 1; else out.other.push(`cancel ${cancelled.status}`);
   });
@@ -186,6 +209,7 @@ export async function paidMix(port: number, key: string, standIn: StripeStandIn)
   const swept = await call("POST", "/__bench/cron", {});
   if (swept.status !== 200) out.other.push(`cron ${swept.status}`);
   out.seconds = (performance.now() - started) / 1000;
+  out.ledger = await (await fetch(`${standIn.origin}/_test/ledger?stripe_account=${standIn.stripeAccount}`)).json();
   return out;
 }
 
@@ -230,6 +254,8 @@ export function paidInvariant(rows: PaidRow[], out: PaidOutcome, workerNow: numb
     },
     "paid late, seat free": (first) => first?.state === "confirmed" && first.pay_status === "paid",
     "abandoned": (first) => first?.state === "cancelled" && first.pay_status === "expired",
+    "paid, event lost, then cancelled": (first) => first?.state === "cancelled" && first.pay_status === "refunded",
+    "paid, event lost": (first) => first?.state === "confirmed" && first.pay_status === "paid",
   };
   for (const slot of out.slots) {
     if (!slot.first) { problems.push(`${iso(slot.from)} on ${slot.resource}: never booked`); continue; }
@@ -241,11 +267,14 @@ export function paidInvariant(rows: PaidRow[], out: PaidOutcome, workerNow: numb
   const lapsedUnswept = rows.filter((r) => r.state === "awaiting_payment" && (r.expires_at ?? 0) <= workerNow);
   const refunds = rows.filter((r) => r.pay_status === "refunded").length;
   const paidHolding = rows.filter((r) => r.pay_status === "paid" && HOLDS_SEAT.has(r.state)).length;
-  const captured = out.paid + out.latePaid;
+  const captured = out.paid + out.latePaid + out.lostPaid;
+  // No money kept without a seat, as the stand-in's ledger (not the product) tells it.
+  const keptWithoutSeat = out.ledger.filter((p) => !HOLDS_SEAT.has(byId.get(Number(p.booking_id))?.state ?? "") && p.amount_refunded !== p.amount_received);
   const pass = over.length === 0 && problems.length === 0 && hanging.length === 0 && partlyRefunded.length === 0 && lapsedUnswept.length === 0
-    && paidHolding + refunds === captured && out.other.length === 0;
+    && keptWithoutSeat.length === 0 && out.ledger.length === captured && paidHolding + refunds === captured && out.other.length === 0;
   const detail = `paid: ${rows.length} bookings on ${peaks.size} resources, max concurrent ${Math.max(0, ...peaks.values())} (capacity 1), ${over.length} over capacity; `
-    + `${captured} payments taken = ${paidHolding} confirmed + ${refunds} refunded in full; ${out.newcomersBooked} newcomers took a lapsed seat `
+    + `${captured} payments taken (${out.lostPaid} with their event lost) = ${paidHolding} confirmed + ${refunds} refunded in full; `
+    + `${keptWithoutSeat.length} kept without a seat by the stand-in's ledger; ${out.newcomersBooked} newcomers took a lapsed seat `
     + `(${out.newcomersRefused} refused, their late payers confirmed); ${hanging.length} paid without a seat, ${lapsedUnswept.length} lapsed but not swept, `
     + `${problems.length} slots not as they must end${problems.length ? ` (${problems.slice(0, 3).join("; ")})` : ""}${out.other.length ? `; unexpected: ${out.other.slice(0, 5).join(", ")}` : ""}`;
   return { pass, detail };

@@ -22,6 +22,9 @@ const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true"
 const config = join(root, "wrangler.toml");
 const FLOOR_ENTRY = join(root, "bench", "floor-worker.ts");
 const FLOOR_NAME = "booking-bench-floor";
+// Unminified: --profile names the Worker's functions (cpu-profile.ts), which minifying renames;
+// the code run is the same (start-up is measured on the minified build: npm run bench:startup).
+const FLOOR_MINIFY = false;
 
 function wrangler(args: string[], what: string): string {
   const run = spawnSync("npx", ["wrangler", ...args], { cwd: root, env: wranglerEnv, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
@@ -119,7 +122,7 @@ export async function withBenchServer<T>(
     if (process.env.BENCH_CPU_PROFILE) {
       // Profiling needs the DevTools inspector, which only the CLI's `wrangler dev` keeps open here.
       const started = spawn("npx", [
-        "wrangler", "dev", FLOOR_ENTRY, "-c", config, "--name", FLOOR_NAME, "--env-file", emptyEnvFile(root), "--ip", "127.0.0.1", "--port", String(port),
+        "wrangler", "dev", FLOOR_ENTRY, "-c", config, "--name", FLOOR_NAME, `--minify=${FLOOR_MINIFY}`, "--env-file", emptyEnvFile(root), "--ip", "127.0.0.1", "--port", String(port),
         "--inspector-port", String(inspectorPort), "--persist-to", persistTo,
         ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
       ], { cwd: root, env: wranglerEnv, detached: true, stdio: ["ignore", "ignore", "pipe"] });
@@ -146,6 +149,7 @@ export async function withBenchServer<T>(
         entrypoint: FLOOR_ENTRY,
         name: FLOOR_NAME,
         envFiles: [emptyEnvFile(root)],
+        build: { minify: FLOOR_MINIFY },
         dev: { server: { hostname: "127.0.0.1", port }, inspector: false, persist: persistTo, watch: false, logLevel: "error" },
         bindings: Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }])),
       });

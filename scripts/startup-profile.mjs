@@ -5,7 +5,7 @@
 // where the CPU went by function and by module of the bundle. The report goes to stderr; stdout's
 // last line is the figures' JSON, the protocol of a bench/run.mjs `script` suite.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -43,16 +43,110 @@ async function modulesOf(bundleFile) {
 }
 
 /**
- * esbuild heads each input's code with a `// path` comment: the module of a line is the last one
- * above it. A profile names functions by (script, line), so this turns a frame into its source.
+ * An unminified build: esbuild heads each input's code with a `// path` comment, so the module of
+ * a line is the last one above it.
  */
 function lineToModule(text) {
   let current = "(bundle prelude)";
-  return text.split("\n").map((line) => {
+  const modules = text.split("\n").map((line) => {
     const head = /^\/\/ (\S+\.(?:[cm]?[jt]s|json))$/.exec(line);
     if (head) current = head[1];
     return current;
   });
+  return (line) => ({ module: modules[line], line });
+}
+
+const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/** A source map's `mappings`, per generated line: [column, source, name, source line] segments in column order. */
+function decodeMappings(mappings) {
+  const lines = [];
+  let source = 0, sourceLine = 0, sourceColumn = 0, name = 0;
+  for (const line of mappings.split(";")) {
+    const segments = [];
+    let column = 0;
+    for (const text of line ? line.split(",") : []) {
+      const fields = [];
+      let value = 0, shift = 0;
+      for (const char of text) {
+        const digit = BASE64.indexOf(char);
+        value += (digit & 31) << shift;
+        if (digit & 32) { shift += 5; continue; }
+        fields.push(value & 1 ? -(value >>> 1) : value >>> 1);
+        value = 0; shift = 0;
+      }
+      column += fields[0];
+      if (fields.length >= 4) { source += fields[1]; sourceLine += fields[2]; sourceColumn += fields[3]; }
+      if (fields.length >= 5) name += fields[4];
+      segments.push([column, fields.length >= 4 ? source : -1, fields.length >= 5 ? name : -1, sourceLine]);
+    }
+    lines.push(segments);
+  }
+  return lines;
+}
+
+/**
+ * Some packages ship source maps whose sources point outside the package (drizzle-orm's
+ * `../../src/…`, a path of its own repository), which the bundle's map then names as
+ * `node_modules/src/…`. This finds, among the runtime dependencies, the package whose maps name
+ * each such source.
+ */
+function packagesOfStraySources() {
+  const owners = new Map();
+  const { dependencies = {} } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+  for (const name of Object.keys(dependencies)) {
+    const dir = path.join(root, "node_modules", name);
+    let files = [];
+    try {
+      files = readdirSync(dir, { recursive: true }).filter((file) => file.endsWith(".js.map") && !file.includes("node_modules"));
+    } catch {
+      continue;
+    }
+    for (const file of files) {
+      let sources = [];
+      try {
+        sources = JSON.parse(readFileSync(path.join(dir, file), "utf8")).sources ?? [];
+      } catch {
+        continue;
+      }
+      for (const source of sources) {
+        const resolved = path.relative(root, path.resolve(dir, path.dirname(file), source));
+        if (!resolved.startsWith(`node_modules${path.sep}${name}${path.sep}`)) owners.set(resolved, name);
+      }
+    }
+  }
+  return owners;
+}
+
+/**
+ * A minified build has no `// path` comments and only a few long lines: its source map (uploaded
+ * with the Worker, `upload_source_maps`) names the input of each (line, column), and the source's
+ * own name of a renamed function where esbuild records one.
+ */
+function sourceMapLocator(map) {
+  const segmentsOf = decodeMappings(map.mappings);
+  // The uploaded map names sources from the project's root (a map of `--outdir`, from its folder).
+  let strays;
+  const sources = map.sources.map((source) => {
+    const absolute = source.startsWith("../") ? path.resolve("/", source.replace(/^(\.\.\/)+/, "")) : path.resolve(root, source);
+    const relative = path.relative(root, absolute);
+    if (relative.startsWith("..")) return source;
+    if (!relative.startsWith(`node_modules${path.sep}src${path.sep}`)) return relative;
+    strays ??= packagesOfStraySources();
+    const owner = strays.get(relative);
+    return owner ? `node_modules/${owner}/(its own map) ${relative.slice("node_modules/".length)}` : relative;
+  });
+  return (line, column) => {
+    const segments = segmentsOf[line] ?? [];
+    let low = 0, high = segments.length - 1, found = -1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      if (segments[mid][0] <= column) { found = mid; low = mid + 1; } else high = mid - 1;
+    }
+    if (found < 0 || segments[found][1] < 0) return { module: "(bundle prelude)" };
+    const [, source, name, sourceLine] = segments[found];
+    return { module: sources[source], line: sourceLine, name: name >= 0 ? map.names[name] : undefined };
+  };
 }
 
 /** node_modules/zod/v4/core/api.js → zod; src/… stays a file: the unit a change would defer. */
@@ -63,13 +157,16 @@ const packageOf = (module) => {
 
 function summarise(profile, modules) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const lines = new Map([...modules].map(([name, text]) => [name, lineToModule(text)]));
-  const moduleOf = ({ url, lineNumber }) => {
-    if (!url) return "(engine)";
-    const script = [...lines.keys()].find((name) => url === name || url.endsWith(`/${name}`));
-    if (!script) return url;
+  const locators = new Map([...modules].filter(([name]) => !name.endsWith(".map")).map(([name, text]) => {
+    const map = modules.get(`${name}.map`);
+    return [name, map ? sourceMapLocator(JSON.parse(map)) : lineToModule(text)];
+  }));
+  const locate = ({ url, lineNumber, columnNumber }) => {
+    if (!url) return { module: "(engine)" };
+    const script = [...locators.keys()].find((name) => url === name || url.endsWith(`/${name}`));
+    if (!script) return { module: url };
     // The bundle's top-level code runs as one frame without a line: module evaluation itself.
-    return lineNumber < 0 ? "(module evaluation, top level)" : lines.get(script)[lineNumber];
+    return lineNumber < 0 ? { module: "(module evaluation, top level)" } : locators.get(script)(lineNumber, columnNumber);
   };
   const selfByFunction = new Map();
   const selfByModule = new Map();
@@ -82,11 +179,32 @@ function summarise(profile, modules) {
     if (callFrame.functionName === "(idle)") return;
     cpu += ms;
     if (callFrame.functionName === "(garbage collector)") gc += ms;
-    const module = moduleOf(callFrame);
-    add(selfByFunction, `${callFrame.functionName || "(anonymous)"}  ${module}${callFrame.lineNumber >= 0 ? `:${callFrame.lineNumber + 1}` : ""}`, ms);
+    const { module, line, name } = locate(callFrame);
+    add(selfByFunction, `${name ?? (callFrame.functionName || "(anonymous)")}  ${module}${line >= 0 ? `:${line + 1}` : ""}`, ms);
     add(selfByModule, packageOf(module), ms);
   });
   return { cpu, gc, span: (profile.endTime - profile.startTime) / 1000, selfByFunction, selfByModule };
+}
+
+/**
+ * What a fresh isolate evaluates: the modules reached from the entry by static imports and
+ * requires, not through an `import()` (esbuild makes each of those a lazy initialiser), with their
+ * bytes in the bundle as built (minified when wrangler.toml says so).
+ */
+function evaluatedAtStartUp(meta) {
+  const output = Object.values(meta.outputs).find((out) => out.entryPoint);
+  const reached = new Set();
+  const pending = [output.entryPoint];
+  while (pending.length > 0) {
+    const input = pending.pop();
+    if (reached.has(input) || !meta.inputs[input]) continue;
+    reached.add(input);
+    for (const { path: next, kind, external } of meta.inputs[input].imports ?? []) {
+      if (kind !== "dynamic-import" && !external) pending.push(next);
+    }
+  }
+  const bytes = [...reached].reduce((sum, input) => sum + (output.inputs[input]?.bytesInOutput ?? 0), 0);
+  return { modules: reached.size, bytes, total: output.bytes };
 }
 
 const median = (values) => {
@@ -100,13 +218,24 @@ const work = mkdtempSync(path.join(os.tmpdir(), "startup-"));
 try {
   const bundle = path.join(work, "worker.bundle");
   say(`building the Worker (wrangler deploy --dry-run), load average ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
-  wrangler(["deploy", "--dry-run", "--outfile", bundle]);
+  const metafile = path.join(work, "meta.json");
+  wrangler(["deploy", "--dry-run", "--outfile", bundle, "--metafile", metafile]);
   const modules = await modulesOf(bundle);
+  const eager = evaluatedAtStartUp(JSON.parse(readFileSync(metafile, "utf8")));
+  say(`evaluated at start-up (reached from the entry without an import()): ${eager.modules} modules, `
+    + `${(eager.bytes / 1024).toFixed(1)} KiB of the bundle's ${(eager.total / 1024).toFixed(1)} KiB`);
   const summaries = [];
-  for (let i = 0; i < runs; i += 1) {
+  // A profile without one busy sample measured nothing (seen on a loaded machine): it is taken again.
+  for (let i = 0, empty = 0; i < runs; i += 1) {
     const outfile = path.join(work, `run-${i}.cpuprofile`);
     wrangler(["check", "startup", "--worker", bundle, "--outfile", outfile]);
     const summary = summarise(JSON.parse(readFileSync(outfile, "utf8")), modules);
+    if (summary.cpu === 0 && empty < runs) {
+      empty += 1;
+      i -= 1;
+      say("a profile without samples, taken again");
+      continue;
+    }
     summaries.push(summary);
     say(`run ${i + 1}/${runs}: ${round(summary.cpu)} ms sampled CPU (GC ${round(summary.gc)} ms), span ${round(summary.span)} ms`);
   }
@@ -131,7 +260,8 @@ try {
     median: round(cpu), mean: round(summaries.reduce((sum, s) => sum + s.cpu, 0) / runs),
     // Other work on the machine inflates samples, never shrinks them: the least run is the cleanest.
     min: round(Math.min(...summaries.map((s) => s.cpu))),
-    detail: `least ${round(Math.min(...summaries.map((s) => s.cpu)))} ms, GC ${round(gc)} ms, span ${round(span)} ms (medians), load average ${loadavg.join(" ")}`,
+    detail: `least ${round(Math.min(...summaries.map((s) => s.cpu)))} ms, GC ${round(gc)} ms, span ${round(span)} ms (medians), `
+      + `${eager.modules} modules (${(eager.bytes / 1024).toFixed(1)} KiB) evaluated at start-up, load average ${loadavg.join(" ")}`,
   }]));
 } finally {
   rmSync(work, { recursive: true, force: true });

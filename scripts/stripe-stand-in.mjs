@@ -17,6 +17,10 @@
 //   POST /_test/events   { type, account?, object } -> { event, signature }: any event, signed
 //   POST /_test/sign     { payload, secret?, timestamp? } -> { signature }: for refused signatures
 //   POST /_test/clock    { ahead_seconds } -> { now }: runs the stand-in's clock ahead (benchmarks)
+//   POST /_test/refunds/:id/fail?stripe_account=…  the refund fails (the bank returned it); answers
+//                                  { refund, event, signature } with the signed refund.failed
+//   GET  /_test/ledger?stripe_account=…  every payment intent of the account: what was paid, what
+//                                  went back, its refunds (what the money truly did)
 //   POST /_test/accounts/:id/onboard   marks an account onboarded (charges and payouts enabled)
 //   GET  /_test/log[?stripe_account=acct_…]  the /v1 requests received, oldest first
 // Every object is kept per Stripe account as Stripe keeps it: a session or refund made with a
@@ -289,6 +293,23 @@ function createStore({ origin, now }) {
     return refund;
   }
 
+  /** The bank gave a refund back: it fails, and the payment intent has that much less refunded again. */
+  function failRefund(/** @type {string} */ stripeAccount, /** @type {string} */ id) {
+    const found = refund(stripeAccount, id);
+    if (found.status === "failed") throw invalid(`Refund ${id} has already failed.`);
+    paymentIntent(stripeAccount, found.payment_intent).amount_refunded -= found.amount;
+    Object.assign(found, { status: "failed", failure_reason: "expired_or_canceled_card" });
+    return found;
+  }
+
+  /** What the account holds: every payment intent with what was paid and what went back. */
+  function ledger(/** @type {string} */ stripeAccount) {
+    return [...paymentIntents.entries()].filter(([key]) => key.startsWith(`${stripeAccount}\n`)).map(([, pi]) => ({
+      payment_intent: pi.id, booking_id: pi.metadata?.booking_id ?? null, amount_received: pi.amount_received, amount_refunded: pi.amount_refunded,
+      refunds: [...refunds.values()].filter((r) => r.payment_intent === pi.id).map((r) => ({ id: r.id, amount: r.amount, status: r.status })),
+    }));
+  }
+
   function refund(/** @type {string} */ stripeAccount, /** @type {string} */ id) {
     const found = refunds.get(scoped(stripeAccount, id));
     if (!found) throw noSuch("refund", id, "id");
@@ -322,7 +343,7 @@ function createStore({ origin, now }) {
     });
   }
 
-  return { api, account, anySession, paySession, lineItemNames: (/** @type {StripeObject} */ s) => sessionExtras.get(s)?.names ?? [] };
+  return { api, account, anySession, paySession, failRefund, ledger, lineItemNames: (/** @type {StripeObject} */ s) => sessionExtras.get(s)?.names ?? [] };
 }
 
 /**
@@ -474,6 +495,12 @@ export async function startStripeStandIn({ port = 0, webhookSecret, deliverTo } 
     if (method === "POST" && (match = path.match(/^\/_test\/accounts\/([^/]+)\/onboard$/))) {
       return { status: 200, body: Object.assign(store.account(decodeURIComponent(match[1])), { charges_enabled: true, payouts_enabled: true, details_submitted: true }) };
     }
+    if (method === "POST" && (match = path.match(/^\/_test\/refunds\/([^/]+)\/fail$/))) {
+      const stripeAccount = url.searchParams.get("stripe_account") ?? PLATFORM;
+      const failed = store.failRefund(stripeAccount, decodeURIComponent(match[1]));
+      return { status: 200, body: { refund: failed, ...signer.signedEvent("refund.failed", stripeAccount || null, failed) } };
+    }
+    if (method === "GET" && path === "/_test/ledger") return { status: 200, body: store.ledger(url.searchParams.get("stripe_account") ?? PLATFORM) };
     if (method === "POST" && path === "/_test/events") {
       const { type, account = null, object } = parseJson(text);
       if (typeof type !== "string" || !type) throw missingParam("type");

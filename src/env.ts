@@ -74,6 +74,12 @@ export interface Deps {
   surface: Surface;
   /** Where writes that take capacity go, one at a time per resource or event. */
   capacityGuard: CapacityGuard;
+  /**
+   * The booking site visitor's address as the rate limiter groups it (http/client-ip.ts): set for
+   * every request on the site, so every way to book there (REST, page, widget, MCP, a waitlist
+   * accept) counts against the same unpaid-bookings limit.
+   */
+  visitor?: string;
 }
 
 export type AppEnv = {

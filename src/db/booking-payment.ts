@@ -29,4 +29,13 @@ export interface BookingPayment {
   /** A refund owed but not yet accepted by the provider (it could not be reached): the sweep asks again. */
   refund_due: number | null;
   refund_reason: string | null;
+  /**
+   * How much of its own payment the product decided to give back (the refund policy at a cancel, in
+   * full at a decline, a delete, or a payment that could not have its seat); absent: nothing.
+   */
+  refund_target?: number | null;
+  /** When the sweep next asks the provider about money not settled yet (an ending not confirmed there); absent: settled. */
+  reconcile_at?: number | null;
+  /** The newest provider fact this payment was derived from (payments/settle.ts): an older derivation never overwrites it. */
+  facts_seen?: number | null;
 }

@@ -732,6 +732,45 @@ export const paymentEvents = sqliteTable(
 );
 
 /**
+ * What the payment provider has said about a booking's money (docs/decisions/payments.md), one row
+ * per observation, never changed: a checkout session, a refund, a charge's refunded total, as an
+ * event told it or an API answer showed it. The booking's payment is derived from its facts, so the
+ * order they arrive in does not matter. A fact that names a payment no booking is known for yet
+ * (a refund before its payment) has no booking_id until that payment's checkout attaches it.
+ */
+export const paymentFacts = sqliteTable(
+  "payment_facts",
+  {
+    id: id(),
+    account_id: accountId(),
+    booking_id: integer("booking_id"),
+    provider: text("provider").notNull(),
+    /** Where it was seen, unique per account: the event's id, or the object and status of an API answer. */
+    source: text("source").notNull(),
+    /** "checkout", "refund", "charge" (a charge's refunded total) or "external" (recorded by the integrator). */
+    kind: text("kind").notNull(),
+    /** The provider's object: cs_…, re_…, ch_…. */
+    object_id: text("object_id").notNull(),
+    payment_intent_id: text("payment_intent_id"),
+    /** checkout: open, complete, expired, failed; refund: pending, succeeded, failed, canceled. */
+    status: text("status").notNull(),
+    paid: flag("paid", false),
+    /** Minor units: a checkout's total, a refund's amount, a charge's total refunded. */
+    amount: integer("amount").notNull(),
+    currency: text("currency"),
+    /** The provider's time of the observation (an event's `created`), which orders snapshots of one object. */
+    observed_at: instant("observed_at").notNull(),
+    recorded_at: instant("recorded_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("payment_facts_source").on(t.account_id, t.provider, t.source),
+    index("payment_facts_booking").on(t.account_id, t.booking_id),
+    index("payment_facts_intent").on(t.account_id, t.payment_intent_id),
+  ],
+);
+export type PaymentFact = typeof paymentFacts.$inferSelect;
+
+/**
  * A resource's subscription to a calendar kept elsewhere (docs/decisions/calendar-subscriptions.md):
  * an iCalendar address fetched in the background, whose busy times take the resource.
  */

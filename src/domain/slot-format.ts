@@ -70,8 +70,8 @@ export interface InstantTexts {
  * Texts already written, by locale, offset and instant. A slot's end is the next slot's start,
  * and every cached slot answer of a month writes the same instants again: shared texts halve
  * what a miss builds, and the answers an isolate keeps hold one copy of each instead of their own,
- * which was much of a miss's garbage collection (docs/decisions/latency.md, "Third session: what a
- * miss left for the garbage collector").
+ * which was much of a miss's garbage collection (docs/decisions/latency.md, "What a miss leaves for the
+ * garbage collector").
  */
 const instantTexts = new Map<string, Map<number, Map<number, InstantTexts>>>();
 let instantTextsKept = 0;

@@ -1,14 +1,21 @@
 // Reads a request body into one plain object, whatever the spec allows it to be sent as:
 // JSON, or form data with bracket names (`booking[title]`, `selected_resources[]`).
-import qs from "qs";
+import type { IParseOptions } from "qs";
 import type { Context } from "hono";
 import { ApiError } from "./errors";
 import { decodeFormText, refuseMalformedText } from "./well-formed";
 
-const QS_OPTIONS: qs.IParseOptions = { depth: 5, arrayLimit: 1000, parameterLimit: 2000, decoder: decodeFormText };
+const QS_OPTIONS: IParseOptions = { depth: 5, arrayLimit: 1000, parameterLimit: 2000, decoder: decodeFormText };
 
-export const parseBracketQuery = (text: string): Record<string, unknown> =>
-  qs.parse(text.startsWith("?") ? text.slice(1) : text, QS_OPTIONS) as Record<string, unknown>;
+// qs is loaded on the first bracket query or form body, not at start-up: this module is reached
+// from every request's middleware (idempotency's raw body), and qs evaluates get-intrinsic and
+// side-channel when it loads (docs/decisions/deploy.md, "Start-up and size").
+let qsParse: typeof import("qs").parse | undefined;
+
+export async function parseBracketQuery(text: string): Promise<Record<string, unknown>> {
+  qsParse ??= (await import("qs")).default.parse;
+  return qsParse(text.startsWith("?") ? text.slice(1) : text, QS_OPTIONS) as Record<string, unknown>;
+}
 
 function mediaType(header: string | undefined): string {
   return (header ?? "").split(";")[0].trim().toLowerCase();
@@ -41,7 +48,7 @@ async function parseBody(c: Context): Promise<{ value: Record<string, unknown>; 
     });
     const pairs = new URLSearchParams();
     for (const [name, value] of form.entries()) if (typeof value === "string") pairs.append(name, value);
-    return { value: parseBracketQuery(pairs.toString()), notUtf8: false };
+    return { value: await parseBracketQuery(pairs.toString()), notUtf8: false };
   }
   const bytes = await c.req.arrayBuffer();
   const notUtf8 = !isUtf8(bytes);
@@ -52,7 +59,7 @@ async function parseBody(c: Context): Promise<{ value: Record<string, unknown>; 
     if (/^\s*[[{]/.test(text)) {
       throw ApiError.invalid("base", "the body looks like JSON but was sent as application/x-www-form-urlencoded (curl's default for -d): send the header Content-Type: application/json");
     }
-    return { value: parseBracketQuery(text), notUtf8 };
+    return { value: await parseBracketQuery(text), notUtf8 };
   }
   if (type === "" || type === "application/json" || type.endsWith("+json")) {
     let parsed: unknown;

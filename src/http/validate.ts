@@ -50,7 +50,7 @@ export const body = <S extends z.ZodType>(
 
 export const query = <S extends z.ZodType>(schema: S) =>
   validator("query", async (_value, c): Promise<z.output<S>> => {
-    const raw = parseBracketQuery(new URL(c.req.url).search);
+    const raw = await parseBracketQuery(new URL(c.req.url).search);
     refuseMalformedText(raw);
     const parsed = await parseSyncFirst(schema, raw);
     if (!parsed.success) throw ApiError.fromZod(parsed.error);

@@ -303,7 +303,7 @@ export const operations: Operation[] = [
     ...slotEntries("Booking site: "),
   ]),
   ...group("public", "/bookings", "Booking site", [
-    ["post", "", "Book under the public rules; answers the visitor's booking token", other("PublicBookingCreated", z.object({
+    ["post", "", "Book under the public rules; answers the visitor's booking token. Attributes only the product or the shop may set are ignored here: person_id, expires_at, reminder_at, paid_at, external_id, gateway_order_number. A service that takes payment answers awaiting_payment with its checkout; a visitor's retry of their own pending booking of the same time answers it again with a new checkout; at most 3 unpaid bookings per visitor address wait at once (429)", other("PublicBookingCreated", z.object({
       booking: PublicBooking,
       booking_token: z.string().meta({ description: "Opens this one booking (send it as X-Booking-Token); shown only here." }),
     })), body("CreateBookingBody", createBookingBody)],
@@ -319,7 +319,9 @@ export const operations: Operation[] = [
     ["post", "/stripe/events", "Stripe's events (signed with the platform's webhook secret, Stripe-Signature header; no key): a paid checkout confirms its booking, refunds update it; anything unsigned, badly signed, stale or of an unlinked account is a 400 and changes nothing",
       other("PaymentEventApplied", z.object({
         received: z.literal(true),
-        applied: z.enum(["confirmed", "already", "refunded", "duplicate", "ignored", "checkout_unpaid", "checkout_failed", "checkout_expired", "refund_updated"]),
+        applied: z.enum(["confirmed", "already", "kept", "refunded", "duplicate", "ignored", "checkout_unpaid", "checkout_failed", "checkout_expired", "refund_updated"]).meta({
+          description: "What the event did: a paid checkout `confirmed` its booking, was `kept` by a booking the shop confirmed by hand, or was `refunded` (its seat gone, its booking ended, or a second payment); `duplicate` for an event applied before; `kept` also for a refund whose payment is not known yet (recorded, and applied when the payment's checkout arrives).",
+        }),
       })), body("StripeEvent", z.record(z.string(), z.unknown()).meta({ description: "A Stripe Event object, as Stripe sends it." }))],
   ]),
   ...group("public", "/slots/holds", "Booking site", [

@@ -78,6 +78,10 @@ function operationsByTag(document: Json): [string, Entry[]][] {
   return [...byTag].filter(([, entries]) => entries.length > 0);
 }
 
+/** The whole page as sent: the routes module stays free of JSX, so hono/jsx loads with this module. */
+export const referencePageHtml = (document: Json, documentUrl: string): string =>
+  `<!doctype html>${<ReferencePage document={document} documentUrl={documentUrl} />}`;
+
 export function ReferencePage({ document, documentUrl }: { document: Json; documentUrl: string }) {
   const descriptions = new Map(((document.tags ?? []) as Json[]).map((t) => [String(t.name), String(t.description ?? "")]));
   const tags = operationsByTag(document);

@@ -171,7 +171,7 @@ describe("paying a checkout", () => {
       sessionId, url: null, status: "complete", paid: true, paymentIntentId: expect.stringMatching(/^pi_\w+$/),
       amount: 45_000, currency: "nok", reference: request.reference,
     };
-    expect(event).toEqual({ id: JSON.parse(body.event).id, connectedAccount: shop, kind: "checkout_paid", checkout: paid });
+    expect(event).toEqual({ id: JSON.parse(body.event).id, connectedAccount: shop, createdAt: JSON.parse(body.event).created * 1000, kind: "checkout_paid", checkout: paid });
     if (event.kind !== "checkout_paid") throw new Error("narrowing");
     expect(event.checkout.paymentIntentId).toBe(body.session.payment_intent);
     expect(await provider.readCheckout(shop, sessionId)).toEqual(event.checkout);
@@ -336,7 +336,7 @@ describe("verifyEvent names the events paid bookings act on", () => {
     const { sessionId } = await provider.expireCheckout(shop, (await provider.createCheckout(request)).sessionId);
     const { event, signature } = await signedEvent("checkout.session.expired", shop, await stripeObject(`/v1/checkout/sessions/${sessionId}`, shop));
     expect(await provider.verifyEvent(event, signature)).toEqual({
-      id: JSON.parse(event).id, connectedAccount: shop, kind: "checkout_expired",
+      id: JSON.parse(event).id, connectedAccount: shop, createdAt: JSON.parse(event).created * 1000, kind: "checkout_expired",
       checkout: { sessionId, url: null, status: "expired", paid: false, paymentIntentId: null, amount: 45_000, currency: "nok", reference: request.reference },
     });
   });
@@ -371,7 +371,7 @@ describe("verifyEvent names the events paid bookings act on", () => {
 
     const listed = await signedEvent("charge.refunded", shop, { ...charge, refunds: { object: "list", data: refunds, has_more: false } });
     expect(await provider.verifyEvent(listed.event, listed.signature)).toEqual({
-      id: JSON.parse(listed.event).id, connectedAccount: shop, kind: "refund_updated",
+      id: JSON.parse(listed.event).id, connectedAccount: shop, createdAt: JSON.parse(listed.event).created * 1000, kind: "refund_updated",
       refund: { refundId: second.refundId, paymentIntentId, amount: 5_000, status: "succeeded", paymentAmountRefunded: 15_000 },
     });
     const unlisted = await signedEvent("charge.refunded", shop, charge);
@@ -392,7 +392,7 @@ describe("verifyEvent names the events paid bookings act on", () => {
 
   it("anything else is ignored, named by its type; a platform event has no connected account", async () => {
     const { event, signature } = await signedEvent("customer.created", null, { id: "cus_1", object: "customer" });
-    expect(await provider.verifyEvent(event, signature)).toEqual({ id: JSON.parse(event).id, connectedAccount: null, kind: "ignored", type: "customer.created" });
+    expect(await provider.verifyEvent(event, signature)).toEqual({ id: JSON.parse(event).id, connectedAccount: null, createdAt: JSON.parse(event).created * 1000, kind: "ignored", type: "customer.created" });
   });
 });
 

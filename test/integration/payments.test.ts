@@ -2,63 +2,17 @@
 // payment holding its seat, a signed Stripe event (the real SDK in the Worker, against the local
 // stand-in) confirms it, and it is never sold twice nor given away free.
 import { describe, expect, it } from "vitest";
-import { exports } from "cloudflare:workers";
-import { env, newAccount, operator, send, type Client } from "../support/api";
+import { env, newAccount, operator, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
 import { mcpClient } from "../support/mcp";
-import { deliver, pay, payAndDeliver, paidShop, sessionOf, standIn } from "../support/payments";
-
-const DAY = "2030-01-07";
-const TIME = { booked_from: `${DAY} 10:00`, booked_to: `${DAY} 11:00` };
-
-let visitors = 0;
-function site(subdomain: string) {
-  const origin = `http://${subdomain}.localhost`;
-  const headers = (extra: Record<string, string> = {}) => ({ "content-type": "application/json", "cf-connecting-ip": `192.0.2.${(visitors += 1) % 250}`, ...extra });
-  return {
-    post: (path: string, payload: unknown, extra: Record<string, string> = {}) => send("POST", `${origin}${path}`, { headers: headers(extra), body: JSON.stringify(payload) }),
-    get: (path: string, extra: Record<string, string> = {}) => send("GET", `${origin}${path}`, { headers: headers(extra) }),
-    put: (path: string, payload: unknown, extra: Record<string, string> = {}) => send("PUT", `${origin}${path}`, { headers: headers(extra), body: JSON.stringify(payload) }),
-  };
-}
-
-const visitor = (name: string) => ({ name, email: `${name.toLowerCase()}@example.com` });
-const book = (subdomain: string, serviceId: number, name = "Kari", time = TIME) =>
-  site(subdomain).post("/bookings", { booking: { service_id: serviceId, ...time, person_attributes: visitor(name) } });
-
-/**
- * The every-minute cron, fired as the runtime fires it: a scheduled event of the Worker's own, not
- * the handler called in the test's context (whose I/O the queue consumers running meanwhile must not share).
- */
-const cron = () => (exports.default as unknown as { scheduled(options: { scheduledTime: number; cron: string }): Promise<unknown> })
-  .scheduled({ scheduledTime: Date.now(), cron: "* * * * *" });
+import {
+  book, cron, DAY, deliver, lapse, messagesOf, pay, payAndDeliver, paidShop, quietQueue, sameVisitor, sessionOf, site, standIn, TIME, visitor,
+} from "../support/payments";
 
 async function freeAtTen(api: Client, serviceId: number): Promise<number> {
   const slots = await must(api.get(`/services/${serviceId}/slots?from=${DAY}&to=${DAY}`));
   return slots.find((e: any) => e.slot.timestamp.slice(11, 16) === "10:00")?.slot.free ?? 0;
 }
-
-const messagesOf = async (accountId: number, kind: string) =>
-  (await env.DB.prepare("SELECT * FROM messages WHERE account_id = ? AND kind = ? ORDER BY id").bind(accountId, kind).all<any>()).results;
-
-/**
- * Waits until the message queue's consumer has settled every message: a test's own statement on
- * env.DB while the consumer is mid-batch hung the consumer in the pool (it awaited I/O of the
- * test's context), so the tests that write rows directly wait for the queue to be quiet first.
- */
-async function quietQueue() {
-  for (let i = 0; i < 100; i++) {
-    const busy = await env.DB.prepare("SELECT COUNT(*) AS n FROM messages WHERE status IN ('queued', 'sending')").first<{ n: number }>();
-    if (!busy?.n) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** Moves a booking's payment window into the past, as time would. */
-const lapse = async (bookingId: number) => {
-  await quietQueue();
-  await env.DB.prepare("UPDATE bookings SET expires_at = ? WHERE id = ?").bind(Date.now() - 1000, bookingId).run();
-};
 
 describe("the journey on the booking site", () => {
   it("book → checkout → signed event → confirmed → message; the seat is held meanwhile and the answer never trusts the client's amount", async () => {
@@ -194,18 +148,6 @@ describe("the private API", () => {
     expect(plain.booking).not.toHaveProperty("payment");
   });
 });
-
-/** One visitor: the same address on every request. */
-function sameVisitor(subdomain: string) {
-  const ip = `198.18.0.${(visitors += 1) % 250}`;
-  const origin = `http://${subdomain}.localhost`;
-  const headers = (extra: Record<string, string> = {}) => ({ "content-type": "application/json", "cf-connecting-ip": ip, ...extra });
-  return {
-    post: (path: string, payload: unknown, extra: Record<string, string> = {}) => send("POST", `${origin}${path}`, { headers: headers(extra), body: JSON.stringify(payload) }),
-    get: (path: string, extra: Record<string, string> = {}) => send("GET", `${origin}${path}`, { headers: headers(extra) }),
-    put: (path: string, payload: unknown, extra: Record<string, string> = {}) => send("PUT", `${origin}${path}`, { headers: headers(extra), body: JSON.stringify(payload) }),
-  };
-}
 
 describe("abandon and retry", () => {
   it("booking the same time again gets the pending booking and its checkout back, never a second booking nor a free one", async () => {

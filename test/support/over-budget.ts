@@ -33,7 +33,7 @@ export const OVER_BUDGET: Record<string, Partial<Record<Temperature, number>>> =
   "DELETE /api/v1/events/{id}": { warm: 3 },
   "POST /api/v1/web_hooks/{id}/deliveries/{delivery_id}/redeliver": { warm: 4 },
   "POST /api/v1/calendar_subscriptions": { warm: 3 },
-  "POST /api/v1/payments/stripe/events": { warm: 8, cold: 8 },
+  "POST /api/v1/payments/stripe/events": { warm: 7, cold: 7 },
   "POST https://<subdomain>/bookings": { warm: 3 },
   "PUT https://<subdomain>/bookings/{id}/verify_code": { warm: 4 },
   "PUT https://<subdomain>/bookings/{id}/cancel": { warm: 10 },

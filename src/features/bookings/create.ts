@@ -17,13 +17,14 @@ import { bookingFromReads, getBookingWithRelated, insertedBookingReads } from ".
 import { EVENT_FULL, FULLY_BOOKED, placeSlot, type Candidate, type Placement } from "./placement";
 import { instantOf, reminderBefore } from "./references";
 import { knownFull, type MemoSlot } from "./refusal-memo";
-import { CREATE_MESSAGE_FLAGS, type CreateBookingBody } from "./schema";
+import { CREATE_MESSAGE_FLAGS, visitorAttributes, type CreateBookingBody } from "./schema";
 import { holdOnCreate } from "./hold";
 import { heldSeatsFor, holdByIdReads, holdBySecretReads, holdFromReads, type Conversion } from "../holds/conversion";
 import { checkVerificationContact, newVerificationCode, verificationRequired } from "./verification";
 import { checkUnpaidLimits, visitorHash } from "../payments/unpaid-limits";
 import { paymentStage, paymentWindowEnd, pendingPayment, type PaymentPlan } from "../payments/stage";
 import { integratorReturnPages, openCheckout } from "../payments/checkout";
+import { pendingOfSameVisitor } from "../payments/retry";
 
 function messageFlags(body: Record<string, unknown>, names: readonly string[]): Record<string, boolean> | null {
   const given = names.filter((n) => typeof body[n] === "boolean").map((n) => [n, body[n] as boolean]);
@@ -41,15 +42,18 @@ interface BookingDraft {
   conversion?: Conversion;
   /** What the booking pays before it holds its seat for good (payments/stage.ts); null: nothing, as before payments. */
   payment: PaymentPlan | null;
+  /** The visitor's own booking of the same time still waiting for its payment: answered again instead of a new one. */
+  retryOf?: Booking;
 }
 
 /**
  * Every check POST /bookings makes, in its order, without writing anything: recurring creates
  * validate their first booking with it and create each occurrence from it.
  */
-export async function draftBooking(deps: Deps, body: CreateBookingBody, opts: { heldBy?: number; visitor?: string } = {}): Promise<BookingDraft> {
-  const input = body.booking;
+export async function draftBooking(deps: Deps, body: CreateBookingBody, opts: { heldBy?: number } = {}): Promise<BookingDraft> {
   const onSite = deps.surface === "public_api";
+  // What only the product or the shop may set is not the visitor's to send (schema.ts, SITE_ATTRIBUTES).
+  const input = onSite ? visitorAttributes(body.booking) : body.booking;
   // The booking site always books under the public rules, and always through verification.
   const isPublic = onSite || input.public_booking === true;
   const confirm = onSite ? false : body.confirm ?? true;
@@ -79,8 +83,7 @@ export async function draftBooking(deps: Deps, body: CreateBookingBody, opts: { 
   const givenHold = holdOnCreate(deps, errors, onSite ? undefined : input.expires_at, verify);
   const expiresAt = payment ? paymentWindowEnd(deps) : givenHold;
   errors.throwIfAny();
-  const clientHash = payment && opts.visitor !== undefined ? await visitorHash(deps, opts.visitor) : null;
-  if (payment) await checkUnpaidLimits(deps, clientHash);
+  const clientHash = payment && onSite && deps.visitor !== undefined ? await visitorHash(deps, deps.visitor) : null;
 
   // Checked after the booking's own errors: a hold only matters for a booking that could be made.
   const conversion = holdSecret || opts.heldBy ? heldSeatsFor(deps, holdFromReads(holdResults), placement, count) : undefined;
@@ -119,7 +122,17 @@ export async function draftBooking(deps: Deps, body: CreateBookingBody, opts: { 
     created_at: deps.now,
     updated_at: deps.now,
   });
-  return { placement, plan, ignoreCapacity, count, values, conversion, payment };
+  // Abandon and retry: the visitor's own pending booking of this time is theirs again, before any
+  // limit on unpaid bookings counts it against them (payments/retry.ts).
+  const retryOf = payment ? await pendingRetry(deps, placement, plan, values) : undefined;
+  if (payment && !retryOf) await checkUnpaidLimits(deps, clientHash);
+  return { placement, plan, ignoreCapacity, count, values, conversion, payment, retryOf };
+}
+
+function pendingRetry(deps: Deps, placement: Placement, plan: PersonPlan, values: BookingDraft["values"]) {
+  const someone = plan.kind === "existing" ? plan.person.id : null;
+  const candidate = placement.candidates[0];
+  return candidate ? pendingOfSameVisitor(deps, values(candidate.resource.id, someone), someone) : Promise.resolve(undefined);
 }
 
 const fullyBooked = (placement: Placement) =>

@@ -24,17 +24,18 @@ export async function afterBookingChange(
     link?: string;
   } = {},
 ): Promise<Booking> {
-  const related = opts.preloaded ?? (await loadRelated(deps, [booking]));
-  const json = toBookingJson(booking, related, { timeZone: deps.account.time_zone, now: deps.now, extended: false });
+  // A booking that pays: its refund by the policy, or its unpaid checkout ended (payments/after-change.ts),
+  // first, so the change's event carries the payment as it is afterwards.
+  const after = booking.payment ? await (await import("../payments/after-change")).paymentAfterChange(deps, change, booking) : booking;
+  const related = opts.preloaded ?? (await loadRelated(deps, [after]));
+  const json = toBookingJson(after, related, { timeZone: deps.account.time_zone, now: deps.now, extended: false });
   const events: WebhookEventName[] = [change === "paid" ? "booking.modified" : `booking.${change}`];
   // A verification that confirms at once is also a confirmation for whoever waits on that.
-  if (change === "verified" && booking.state === "confirmed") events.push("booking.confirmed");
+  if (change === "verified" && after.state === "confirmed") events.push("booking.confirmed");
   for (const event of events) {
     await emitEvent(deps.env, deps.account, event, { kind: "booking", id: booking.id, json }, performedBy, deps.now);
   }
   if (opts.messages !== false) await enqueueBookingMessages(deps, change, booking, related, opts.link);
-  // A booking that pays: its refund by the policy, or its unpaid checkout ended (payments/after-change.ts).
-  const after = booking.payment ? await (await import("../payments/after-change")).paymentAfterChange(deps, change, booking) : booking;
   if (FREES_SEATS.has(change) && deps.account.waitlist_enabled) await offerToWaitlist(deps);
   return after;
 }

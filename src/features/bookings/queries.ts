@@ -200,7 +200,7 @@ const relatedFrom = ([p, r, s, e, booked]: RelatedRows): Related =>
  * The booking and its related rows in one round trip (GET one, the re-read after a create);
  * `before` is a write that goes first in the same batch (a create's person fill).
  */
-export function getBookingWithRelated(deps: Deps, id: number, before?: BatchItem<"sqlite">): Promise<Booking> {
+export function getBookingWithRelated(deps: Deps, id: number, before?: BatchItem<"sqlite"> | BatchItem<"sqlite">[]): Promise<Booking> {
   return bookingWithRelated(deps, bookingOfAccount(deps, id)!, before);
 }
 
@@ -214,10 +214,13 @@ export function getBookingByExternalId(deps: Deps, externalId: string): Promise<
   return bookingWithRelated(deps, and(eq(bookings.account_id, deps.account.id), eq(bookings.id, latest))!);
 }
 
-async function bookingWithRelated(deps: Deps, which: SQL, before?: BatchItem<"sqlite">): Promise<Booking> {
+async function bookingWithRelated(deps: Deps, which: SQL, before?: BatchItem<"sqlite"> | BatchItem<"sqlite">[]): Promise<Booking> {
   const { db } = deps;
   const read = [db.select().from(bookings).where(which).limit(1), ...relatedQueries(deps, which)] as const;
-  const [rows, ...related] = before ? (await db.batch([before, ...read])).slice(1) : await db.batch(read);
+  const writes = before === undefined ? [] : Array.isArray(before) ? before : [before];
+  const [rows, ...related] = writes.length > 0
+    ? (await db.batch([...writes, ...read] as unknown as Parameters<typeof db.batch>[0])).slice(writes.length)
+    : await db.batch(read);
   const booking = await found(rows[0], "booking");
   relatedOfBooking.set(booking, relatedFrom(related as RelatedRows));
   return booking;

@@ -6,7 +6,6 @@ import type { AppEnv } from "../../env";
 import { wrap } from "../../http/envelope";
 import { BOOKINGS_PAGE_SIZE, pageRequest, setPageHeaders } from "../../http/pagination";
 import { body, params, query } from "../../http/validate";
-import { rateLimitKey } from "../../http/client-ip";
 import { deps } from "../deps";
 import {
   actionBody, checkoutBody, createBookingBody, recordPaymentBody, listQuery, showQuery, siteMoveBody, siteVerifyCodeBody, statusBody, updateBookingBody,
@@ -132,7 +131,7 @@ const siteOrigin = (c: C) => new URL(c.req.url).origin;
 const tokenOf = (c: C) => c.req.header(BOOKING_TOKEN_HEADER);
 
 publicBookingRoutes.post("/", body(createBookingBody, { root: "booking" }), async (c) => {
-  const { booking, token } = await createOnSite(deps(c), c.req.valid("json"), siteOrigin(c), { visitor: rateLimitKey(c.req.header("cf-connecting-ip")) });
+  const { booking, token } = await createOnSite(deps(c), c.req.valid("json"), siteOrigin(c));
   return onSite(c, booking, { booking_token: token });
 });
 

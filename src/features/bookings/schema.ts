@@ -34,6 +34,27 @@ const attributes = {
   person_attributes: looseObject(),
 };
 
+/**
+ * Who may set each attribute on the booking site (docs/decisions/payments.md, "Every way in"): a
+ * visitor chooses their time and says who they are (and may leave a title, notes, custom data and
+ * a status, stored for the shop and never shown back). What records money (`paid_at`,
+ * `gateway_order_number`), the integrator's own key (`external_id`, which names a booking in its
+ * lookups), a stored person (`person_id`), the lapse of an unverified booking (`expires_at`) and
+ * when an SMS reminder goes (`reminder_at`: the account's setting decides) are the product's or
+ * the shop's, and are ignored there: the create goes on as if they were not sent. Exhaustive, so
+ * a new attribute must be placed.
+ */
+export const SITE_ATTRIBUTES: Record<keyof typeof attributes, "visitor" | "shop"> = {
+  service_id: "visitor", event_id: "visitor", resource_id: "visitor", booked_from: "visitor", booked_to: "visitor",
+  title: "visitor", notes: "visitor", custom_data: "visitor", count: "visitor", person_attributes: "visitor", status: "visitor",
+  person_id: "shop", expires_at: "shop", reminder_at: "shop", paid_at: "shop", external_id: "shop", gateway_order_number: "shop",
+};
+
+/** The booking attributes a visitor sent, without those only the product or the shop may set. */
+export function visitorAttributes<T extends Record<string, unknown>>(input: T): T {
+  return Object.fromEntries(Object.entries(input).filter(([name]) => SITE_ATTRIBUTES[name as keyof typeof attributes] !== "shop")) as T;
+}
+
 /** Message parameters: kept on the booking for delivery, never acted on here. */
 export const CREATE_MESSAGE_FLAGS = [
   "add_messages", "verification_send_email", "verification_send_sms", "confirmation_send_email",

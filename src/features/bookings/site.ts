@@ -15,7 +15,7 @@ import type { CreateBookingBody } from "./schema";
 import { followed } from "./service";
 import { draftBooking, insertDraftAndRead } from "./create";
 import { openCheckout, resumeCheckout, visitorReturnPages } from "../payments/checkout";
-import { pendingOfSameVisitor } from "../payments/retry";
+import { checkUnpaidLimits } from "../payments/unpaid-limits";
 import { bookingOfAccount, getBookingWithRelated } from "./queries";
 import { stateError, transition } from "./transitions";
 
@@ -52,12 +52,14 @@ export async function bookingWithTokenOf(booking: Booking | undefined, token: st
   return booking;
 }
 
-export async function createOnSite(deps: Deps, body: CreateBookingBody, siteOrigin: string, opts: { heldBy?: number; visitor?: string } = {}) {
+export async function createOnSite(deps: Deps, body: CreateBookingBody, siteOrigin: string, opts: { heldBy?: number } = {}) {
   const token = newBookingToken();
   const draft = await draftBooking(deps, body, opts);
-  if (draft.payment) {
-    const retried = await retryPending(deps, draft, token, siteOrigin);
+  if (draft.retryOf) {
+    const retried = await retryPending(deps, draft.retryOf, token, siteOrigin);
     if (retried) return retried;
+    // Paid or lapsed meanwhile: this is a new booking after all, under the limits.
+    await checkUnpaidLimits(deps, draft.retryOf.payment?.client_hash ?? null);
   }
   const inserted = await insertDraftAndRead(deps, draft, { public_token_hash: await sha256Hex(token) });
   const link = bookingPageLink(siteOrigin, inserted.id, token);
@@ -71,11 +73,7 @@ export async function createOnSite(deps: Deps, body: CreateBookingBody, siteOrig
  * The visitor's own booking of the same time still waiting for its payment, answered again with
  * its checkout and a new token (the old page is gone; the old token no longer opens it).
  */
-async function retryPending(deps: Deps, draft: Awaited<ReturnType<typeof draftBooking>>, token: string, siteOrigin: string) {
-  const someone = draft.plan.kind === "existing" ? draft.plan.person.id : null;
-  const candidate = draft.placement.candidates[0];
-  const pending = candidate && await pendingOfSameVisitor(deps, draft.values(candidate.resource.id, someone), someone);
-  if (!pending) return null;
+async function retryPending(deps: Deps, pending: Booking, token: string, siteOrigin: string) {
   const [reopened] = await deps.db.update(bookings).set({ public_token_hash: await sha256Hex(token) })
     .where(and(bookingOfAccount(deps, pending.id), eq(bookings.state, "awaiting_payment"))).returning();
   if (!reopened) return null;

@@ -99,8 +99,14 @@ export async function resumeCheckout(deps: Deps, booking: Booking, pages: Return
       : provider.readCheckout(deps.account.stripe_account_id!, payment.checkout_session_id)).catch(() => null);
     if (current?.paid) {
       // Paid meanwhile (its event not here yet): settled now, and answered as it stands.
-      await (await import("./settle")).settlePaid(deps, booking.id, current);
+      await (await import("./settle")).observeCheckout(deps, booking.id, current);
       return getBookingWithRelated(deps, booking.id);
+    }
+    // The ended session is a fact of the booking's too: it can no longer be paid.
+    if (current && current.status !== "open") {
+      const { answerSource, checkoutFact, recordFact } = await import("./facts");
+      const fact = checkoutFact("", current, deps.now);
+      await recordFact(deps, booking.id, { ...fact, source: answerSource(fact) });
     }
     if (!opts.newPages && current?.status === "open" && current.url) return booking;
   }

@@ -31,12 +31,3 @@ export function updatePaymentStatement(
     params: [...set.params, now, target.id, target.accountId, ...target.from, ...session.params],
   };
 }
-
-/** Sets the booking's payment fields, whatever its status (the provider's answer, or a refund still owed). */
-export function writePaymentStatement(target: { id: number; accountId: number }, fields: PaymentFields, now: number): SqlStatement {
-  const set = setPaymentSql(fields);
-  return {
-    sql: `UPDATE bookings SET payment = ${set.sql}, updated_at = ? WHERE id = ? AND account_id = ?`,
-    params: [...set.params, now, target.id, target.accountId],
-  };
-}

@@ -6,13 +6,13 @@ import { and, eq, sql } from "drizzle-orm";
 import { openDb } from "../../db/client";
 import { directoryDb } from "../../db/directory";
 import { accounts, bookings, paymentEvents, type Booking } from "../../db/schema";
-import { accountD1, shardD1 } from "../../db/shards";
+import { shardD1 } from "../../db/shards";
 import type { Deps, Env } from "../../env";
 import { ApiError } from "../../http/errors";
 import { systemDeps } from "../system-deps";
-import { writePaymentStatement, type setPaymentSql } from "./payment-sql";
-import type { PaymentEvent, RefundState } from "./provider";
-import { settlePaid } from "./settle";
+import { bookingOfIntent, checkoutFact, factWrites, refundFact } from "./facts";
+import type { PaymentEvent } from "./provider";
+import { settlePayment } from "./settle";
 
 const refused = (why: string) => new ApiError(400, { error: why });
 
@@ -24,24 +24,34 @@ async function depsOfConnectedAccount(env: Env, connectedAccount: string | null,
   return systemDeps(openDb(shardD1(env, account.shard)), env, account, now);
 }
 
-async function alreadyApplied(deps: Deps, event: PaymentEvent): Promise<boolean> {
-  const seen = await deps.db.select({ id: paymentEvents.id }).from(paymentEvents)
-    .where(and(eq(paymentEvents.provider, "stripe"), eq(paymentEvents.event_id, event.id))).limit(1);
-  return seen.length > 0;
-}
+/** Whether the event was applied before, as a statement to batch with the event's first read. */
+const appliedBefore = (deps: Deps, event: PaymentEvent) =>
+  deps.db.select({ id: paymentEvents.id }).from(paymentEvents).where(and(eq(paymentEvents.provider, "stripe"), eq(paymentEvents.event_id, event.id))).limit(1);
 
-async function recordApplied(deps: Deps, event: PaymentEvent, bookingId: number | null): Promise<void> {
-  await deps.db.insert(paymentEvents).values({
+/** The event recorded as applied, as a statement to batch with the first write of what it tells. */
+const appliedNow = (deps: Deps, event: PaymentEvent, bookingId: number | null) =>
+  deps.db.insert(paymentEvents).values({
     account_id: deps.account.id, provider: "stripe", event_id: event.id, kind: event.kind, booking_id: bookingId, received_at: deps.now,
   }).onConflictDoNothing();
+
+/** A booking paid before facts were kept names its payment intent only on itself. */
+async function bookingOfLegacyIntent(deps: Deps, paymentIntentId: string): Promise<number | null> {
+  const booking = await deps.db.query.bookings.findFirst({
+    columns: { id: true },
+    where: and(eq(bookings.account_id, deps.account.id), sql`json_extract(${bookings.payment}, '$.payment_intent_id') = ${paymentIntentId}`),
+  });
+  return booking?.id ?? null;
 }
 
-/** The booking a checkout names (its reference), among this account's only; its amount must be the one the booking asked. */
-async function bookingOfCheckout(deps: Deps, reference: string | null, amount: number | null, currency: string | null): Promise<Booking> {
+/** The booking a checkout names (its reference), among this account's only, as a statement to batch. */
+function bookingOfCheckout(deps: Deps, reference: string | null) {
   const id = Number(reference);
-  const booking = Number.isSafeInteger(id) && id > 0
-    ? await deps.db.query.bookings.findFirst({ where: and(eq(bookings.id, id), eq(bookings.account_id, deps.account.id)) })
-    : undefined;
+  return deps.db.select().from(bookings)
+    .where(and(eq(bookings.id, Number.isSafeInteger(id) && id > 0 ? id : 0), eq(bookings.account_id, deps.account.id))).limit(1);
+}
+
+/** The checkout's booking must pay, and the event's amount must be the one it asked. */
+function checkedBooking(booking: Booking | undefined, amount: number | null, currency: string | null): Booking {
   if (!booking?.payment) throw refused("The event's checkout names no booking of this account that pays.");
   if (amount !== booking.payment.amount || currency?.toUpperCase() !== booking.payment.currency.toUpperCase()) {
     throw refused("The event's amount is not what the booking asked: nothing was changed.");
@@ -49,51 +59,33 @@ async function bookingOfCheckout(deps: Deps, reference: string | null, amount: n
   return booking;
 }
 
-/** A refund's own news: the booking's payment shows what has come back. */
-async function applyRefund(deps: Deps, refund: RefundState): Promise<number | null> {
-  const booking = await deps.db.query.bookings.findFirst({
-    where: and(eq(bookings.account_id, deps.account.id), sql`json_extract(${bookings.payment}, '$.payment_intent_id') = ${refund.paymentIntentId}`),
-  });
-  if (!booking?.payment) return null;
-  const payment = booking.payment;
-  if (refund.status !== "succeeded") {
-    if (refund.status === "failed" && payment.refund_id === refund.refundId) await setPayment(deps, booking, { status: "paid" });
-    return booking.id;
-  }
-  const refunded = Math.min(payment.amount, refund.paymentAmountRefunded ?? Math.max(payment.amount_refunded, refund.amount));
-  await setPayment(deps, booking, { amount_refunded: refunded, refund_due: null, status: refunded >= payment.amount ? "refunded" : "partially_refunded" });
-  return booking.id;
-}
-
-async function setPayment(deps: Deps, booking: Booking, fields: Parameters<typeof setPaymentSql>[0]): Promise<void> {
-  const write = writePaymentStatement({ id: booking.id, accountId: deps.account.id }, fields, deps.now);
-  await accountD1(deps).prepare(write.sql).bind(...write.params).run();
-}
-
-/** Applies a verified event; a refusal (400) leaves everything as it was. */
+/**
+ * Applies a verified event; a refusal (400) leaves everything as it was. A refund whose payment's
+ * checkout has not been seen yet is kept (`kept`), and applied when that checkout attaches it.
+ */
 export async function applyPaymentEvent(env: Env, event: PaymentEvent, now: number): Promise<{ applied: string }> {
   if (event.kind === "ignored") return { applied: "ignored" };
   const deps = await depsOfConnectedAccount(env, event.connectedAccount, now);
-  if (await alreadyApplied(deps, event)) return { applied: "duplicate" };
-  let bookingId: number | null = null;
-  let applied: string = event.kind;
-  switch (event.kind) {
-    case "checkout_paid": {
-      const booking = await bookingOfCheckout(deps, event.checkout.reference, event.checkout.amount, event.checkout.currency);
-      bookingId = booking.id;
-      applied = await settlePaid(deps, booking.id, event.checkout);
-      break;
+  const observedAt = event.createdAt ?? now;
+  if (event.kind === "refund_updated") {
+    const [seen, known] = await deps.db.batch([appliedBefore(deps, event), bookingOfIntent(deps, event.refund.paymentIntentId)]);
+    if (seen.length > 0) return { applied: "duplicate" };
+    const bookingId = known[0]?.booking_id ?? (await bookingOfLegacyIntent(deps, event.refund.paymentIntentId));
+    const fact = refundFact(event.id, event.refund, observedAt);
+    if (bookingId === null) {
+      // Its payment's checkout is not known yet: kept, and attached when that checkout is recorded.
+      await deps.db.batch([...factWrites(deps, null, fact), appliedNow(deps, event, null)]);
+      return { applied: "kept" };
     }
-    case "checkout_unpaid":
-    case "checkout_failed":
-    case "checkout_expired":
-      // The booking's own window decides its seat (read time, then the sweep); nothing is paid here.
-      bookingId = (await bookingOfCheckout(deps, event.checkout.reference, event.checkout.amount, event.checkout.currency)).id;
-      break;
-    case "refund_updated":
-      bookingId = await applyRefund(deps, event.refund);
-      break;
+    await settlePayment(deps, bookingId, { record: fact, also: [appliedNow(deps, event, bookingId)] });
+    return { applied: event.kind };
   }
-  await recordApplied(deps, event, bookingId);
-  return { applied };
+  const [seen, rows] = await deps.db.batch([appliedBefore(deps, event), bookingOfCheckout(deps, event.checkout.reference)]);
+  if (seen.length > 0) return { applied: "duplicate" };
+  const booking = checkedBooking(rows[0], event.checkout.amount, event.checkout.currency);
+  const fact = checkoutFact(event.id, event.checkout, observedAt);
+  const settled = await settlePayment(deps, booking.id, {
+    record: event.kind === "checkout_failed" ? { ...fact, status: "failed" } : fact, also: [appliedNow(deps, event, booking.id)],
+  });
+  return { applied: event.kind === "checkout_paid" ? settled : event.kind };
 }

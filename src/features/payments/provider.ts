@@ -55,18 +55,25 @@ export interface RefundState {
   paymentAmountRefunded?: number;
 }
 
-export type PaymentEvent =
+/** What every event carries: its id, the shop's connected account, and when the provider made it (epoch ms). */
+interface EventBase {
+  id: string;
+  connectedAccount: string | null;
+  createdAt: number | null;
+}
+
+export type PaymentEvent = EventBase & (
   /** checkout.session.completed with payment_status paid, or checkout.session.async_payment_succeeded */
-  | { id: string; connectedAccount: string | null; kind: "checkout_paid"; checkout: CheckoutState }
+  | { kind: "checkout_paid"; checkout: CheckoutState }
   /** checkout.session.completed but payment_status unpaid (async methods): wait for the outcome */
-  | { id: string; connectedAccount: string | null; kind: "checkout_unpaid"; checkout: CheckoutState }
+  | { kind: "checkout_unpaid"; checkout: CheckoutState }
   /** checkout.session.async_payment_failed */
-  | { id: string; connectedAccount: string | null; kind: "checkout_failed"; checkout: CheckoutState }
+  | { kind: "checkout_failed"; checkout: CheckoutState }
   /** checkout.session.expired */
-  | { id: string; connectedAccount: string | null; kind: "checkout_expired"; checkout: CheckoutState }
+  | { kind: "checkout_expired"; checkout: CheckoutState }
   /** refund.created / refund.updated / refund.failed / charge.refund.updated, and charge.refunded */
-  | { id: string; connectedAccount: string | null; kind: "refund_updated"; refund: RefundState }
-  | { id: string; connectedAccount: string | null; kind: "ignored"; type: string };
+  | { kind: "refund_updated"; refund: RefundState }
+  | { kind: "ignored"; type: string });
 
 /** A delivered event that is not the provider's: bad, missing or old signature, unparseable body. */
 export class PaymentEventRefused extends Error {

@@ -2,31 +2,39 @@
 // checkout), recorded by the integrator on the private API (docs/decisions/payments.md): the
 // amount is the booking's own, never the client's; a booking still waiting for its payment is
 // confirmed through its guard, as a paid checkout would confirm it, and its checkout is ended.
-import type { Booking } from "../../db/schema";
+import { sql } from "drizzle-orm";
+import { bookings, type Booking } from "../../db/schema";
 import { effectiveState } from "../../domain/booking-states";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
-import { getBookingWithRelated } from "../bookings/queries";
+import { bookingOfAccount, getBookingWithRelated } from "../bookings/queries";
+import { afterBookingChange } from "../bookings/effects";
 import { endCheckout } from "./after-change";
-import { setPaymentSql } from "./payment-sql";
-import { settlePaid } from "./settle";
-import { accountD1 } from "../../db/shards";
+import { factWrites } from "./facts";
+import { takePayment } from "./settle";
 
 export async function recordPayment(deps: Deps, id: number, reference: string): Promise<Booking> {
   const booking = await getBookingWithRelated(deps, id);
   const payment = booking.payment;
   if (!payment) throw ApiError.invalid("payment", "is not asked of this booking: its service takes no payment online");
-  if (payment.status !== "pending" && payment.status !== "expired") throw ApiError.invalid("payment", `is ${payment.status}: nothing is left to pay`);
-  const session = payment.checkout_session_id;
-  const settled = await settlePaid(deps, id, {
-    sessionId: session ?? "", url: null, status: "complete", paid: true, paymentIntentId: null,
-    amount: payment.amount, currency: payment.currency, reference: String(id),
+  if (payment.paid_at !== null || (payment.status !== "pending" && payment.status !== "expired")) {
+    throw ApiError.invalid("payment", `is ${payment.status}: nothing is left to pay`);
+  }
+  const external = {
+    key: "external", paymentIntentId: null, sessionId: null, amount: payment.amount, refunded: 0, failedRefunds: 0, lastRefundId: null, firstSeen: 0, paidAt: deps.now,
+  };
+  const taken = await takePayment(deps, booking, external, { onlyWithSeat: true });
+  if (taken === "refused") throw ApiError.invalid("payment", `can't be recorded: the booking is ${effectiveState(booking, deps.now)} and its time is no longer free`);
+  const recorded = factWrites(deps, id, {
+    source: `external:${id}`, kind: "external", objectId: `external:${id}`, paymentIntentId: null, status: "complete", paid: true,
+    amount: payment.amount, currency: payment.currency, observedAt: deps.now,
   });
-  if (settled !== "confirmed") throw ApiError.invalid("payment", `can't be recorded: the booking is ${effectiveState(booking, deps.now)} and its time is no longer free`);
-  const set = setPaymentSql({ reference, checkout_session_id: session });
-  await accountD1(deps).prepare(`UPDATE bookings SET payment = json_set(${set.sql}, '$.kind', 'external') WHERE id = ? AND account_id = ?`)
-    .bind(...set.params, id, deps.account.id).run();
-  // The checkout can no longer be paid as well.
-  await endCheckout(deps, booking);
+  const marked = deps.db.update(bookings)
+    .set({ payment: sql`json_set(${bookings.payment}, '$.kind', 'external', '$.reference', ${reference})` })
+    .where(bookingOfAccount(deps, id));
+  const row = await getBookingWithRelated(deps, id, [...recorded, marked]);
+  if (taken === "confirmed") await afterBookingChange(deps, "paid", row);
+  // The checkout can no longer be paid as well; a payment made there meanwhile is a second one, given back.
+  await endCheckout(deps, booking, { announce: false });
   return getBookingWithRelated(deps, id);
 }

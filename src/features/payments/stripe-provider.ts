@@ -83,7 +83,7 @@ function chargeRefundState(charge: Stripe.Charge): RefundState | null {
 }
 
 function paymentEvent(event: Stripe.Event): PaymentEvent {
-  const base = { id: event.id, connectedAccount: event.account ?? null };
+  const base = { id: event.id, connectedAccount: event.account ?? null, createdAt: typeof event.created === "number" ? event.created * 1000 : null };
   const ignored = { ...base, kind: "ignored" as const, type: event.type };
   switch (event.type) {
     case "checkout.session.completed": {

@@ -1,11 +1,14 @@
 // The payments sweep (docs/decisions/payments.md), every minute per shard, so nothing paid is
-// ever lost and nothing unpaid blocks a seat for good:
+// ever lost and nothing unpaid blocks a seat for good. It asks the provider about every booking
+// whose money is not settled, and settles what the provider answers (settle.ts):
 //  1. bookings whose payment window ended: their checkout ended at the provider (a payment that
 //     completed meanwhile takes the late-payment path), then the booking persisted as cancelled;
 //  2. payments still pending a few minutes after their booking: their checkout read back (a lost
 //     event delays a confirmation, never loses a payment), and the "complete your payment"
 //     reminder sent once to whoever has really not paid;
-//  3. refunds owed that the provider could not take before, asked again.
+//  3. bookings ended before their payment was known (cancelled, declined, deleted) whose checkout
+//     the provider has not yet confirmed over: ended there, and a payment made anyway owed back;
+//  4. refunds owed that the provider could not take before, or that it failed: asked again.
 import { and, eq, gt, lte, sql } from "drizzle-orm";
 import { openDb } from "../../db/client";
 import { bookings, type Booking } from "../../db/schema";
@@ -13,13 +16,14 @@ import { accountD1, shardD1 } from "../../db/shards";
 import type { Deps, Env } from "../../env";
 import { afterBookingChange } from "../bookings/effects";
 import { byAccount } from "../system-deps";
+import { recordFact, answerSource, checkoutFact } from "./facts";
 import { RECONCILE_AFTER_MS, REMINDER_AFTER_MS } from "./limits";
 import { enqueuePaymentMessage } from "./messages";
 import { updatePaymentStatement } from "./payment-sql";
 import { paymentProvider } from "./provider-of";
 import type { CheckoutState } from "./provider";
-import { owedRefundsSql, retryOwedRefund } from "./refunds";
-import { settlePaid } from "./settle";
+import { owedRefundsSql } from "./refunds";
+import { observeCheckout, reconcileDueSql, settlePayment } from "./settle";
 
 const BATCH = 100;
 
@@ -40,7 +44,7 @@ async function checkoutNow(deps: Deps, booking: Booking, end: boolean): Promise<
 async function endLapsed(deps: Deps, booking: Booking): Promise<void> {
   const checkout = await checkoutNow(deps, booking, true);
   if (checkout?.paid) {
-    await settlePaid(deps, booking.id, checkout);
+    await observeCheckout(deps, booking.id, checkout);
     return;
   }
   // Not ended at the provider (unreachable): the next run tries again; the seat is free meanwhile anyway.
@@ -52,6 +56,10 @@ async function endLapsed(deps: Deps, booking: Booking): Promise<void> {
     .returning();
   if (!row) return;
   await accountD1(deps).prepare(expired.sql).bind(...expired.params).run();
+  if (checkout) {
+    const fact = checkoutFact("", checkout, deps.now);
+    await recordFact(deps, booking.id, { ...fact, source: answerSource(fact) });
+  }
   const ended = (await deps.db.query.bookings.findFirst({ where: and(eq(bookings.id, booking.id), eq(bookings.account_id, deps.account.id)) })) ?? row;
   await afterBookingChange(deps, "cancelled", ended, undefined, { messages: false });
 }
@@ -61,7 +69,7 @@ async function reconcile(deps: Deps, booking: Booking): Promise<void> {
   const checkout = await checkoutNow(deps, booking, false);
   if (checkout === null) return;
   if (checkout.paid) {
-    await settlePaid(deps, booking.id, checkout);
+    await observeCheckout(deps, booking.id, checkout);
     return;
   }
   const payment = booking.payment!;
@@ -72,16 +80,26 @@ async function reconcile(deps: Deps, booking: Booking): Promise<void> {
   if (marked) await enqueuePaymentMessage(deps, booking.id, "payment_reminder", { url: checkout.url });
 }
 
+/** 3. An ending whose checkout the provider has not confirmed over: ended now, and what it answers settled. */
+async function confirmEnded(deps: Deps, booking: Booking): Promise<void> {
+  const checkout = await checkoutNow(deps, booking, true);
+  if (checkout) await observeCheckout(deps, booking.id, checkout);
+  else await settlePayment(deps, booking.id);
+}
+
 export async function sweepPayments(env: Env, now: number, shard: string): Promise<void> {
   const db = openDb(shardD1(env, shard));
   const unpaid = and(eq(bookings.state, "awaiting_payment"), sql`${bookings.payment} IS NOT NULL`);
-  const [lapsed, pending, owed] = await db.batch([
+  const [lapsed, pending, unsettled, owed] = await db.batch([
     db.select().from(bookings).where(and(unpaid, lte(bookings.expires_at, now))).limit(BATCH),
     db.select().from(bookings).where(and(unpaid, gt(bookings.expires_at, now), lte(bookings.created_at, now - RECONCILE_AFTER_MS),
       sql`json_extract(${bookings.payment}, '$.status') = 'pending'`)).limit(BATCH),
+    db.select().from(bookings).where(and(sql`${bookings.payment} IS NOT NULL`, reconcileDueSql, sql`json_extract(${bookings.payment}, '$.reconcile_at') <= ${now}`)).limit(BATCH),
     db.select().from(bookings).where(and(sql`${bookings.payment} IS NOT NULL`, owedRefundsSql)).limit(BATCH),
   ]);
   await byAccount(shard, env, now, lapsed, async (deps, rows) => { for (const booking of rows) await endLapsed(deps, booking); });
   await byAccount(shard, env, now, pending, async (deps, rows) => { for (const booking of rows) await reconcile(deps, booking); });
-  await byAccount(shard, env, now, owed, async (deps, rows) => { for (const booking of rows) await retryOwedRefund(deps, booking); });
+  await byAccount(shard, env, now, unsettled, async (deps, rows) => { for (const booking of rows) await confirmEnded(deps, booking); });
+  const asked = new Set(unsettled.map((b) => b.id));
+  await byAccount(shard, env, now, owed.filter((b) => !asked.has(b.id)), async (deps, rows) => { for (const booking of rows) await settlePayment(deps, booking.id); });
 }

@@ -19,8 +19,8 @@ const writeSlotText = (slot: Slot) => JSON.stringify(wrap("slot", toSlotJson(slo
  * Each slot's JSON, kept per slot object once its answer is read again: a cached answer hands out
  * the same objects (answer-cache.ts), so a repeated read only joins texts instead of serialising a
  * thousand slots. A miss's texts are not kept: many answers are never read again, and the texts
- * of the ones an isolate keeps were much of a miss's garbage collection (latency.md, "Third
- * session: what a miss left for the garbage collector").
+ * of the ones an isolate keeps were much of a miss's garbage collection (latency.md, "What a miss
+ * leaves for the garbage collector").
  */
 const texts = new WeakMap<Slot, string>();
 function keptSlotText(slot: Slot): string {
