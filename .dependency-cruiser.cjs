@@ -11,13 +11,6 @@
 //
 // Only src/ is checked: tests and bench/ stand outside the house and may import any floor.
 //
-// Known violations: .dependency-cruiser-known-violations.json lists what was already in the code
-// when the rules came, which `npm run check:layers` reports as ignored while failing on any other.
-// Today it is one circle, closed by a lazy import(): features/bookings/effects.ts ⇢
-// payments/after-change.ts → payments/settle.ts → bookings/effects.ts. Once it is taken apart,
-// write the file again: npx depcruise src --config .dependency-cruiser.cjs --output-type baseline
-// --output-to .dependency-cruiser-known-violations.json
-
 const DOMAIN = "src/domain/";
 const GROUND = ["src/db/", "src/env\\.ts$", "src/config\\.ts$"];
 const OBJECTS = "src/durable-objects/";
