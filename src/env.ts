@@ -23,13 +23,21 @@ export interface Env {
   /** Requests per window for one API key on the private API, beside the per-address budget. */
   RATE_LIMIT_KEY_REQUESTS?: string;
   ENVIRONMENT?: string;
-  /** "sink" (stores only; the development default) or "http" (the provider URLs below). */
+  /** "sink" (stores only; the development default), "http" (the provider URLs below) or "smtp" (SMTP_* below). */
   MESSAGE_PROVIDER?: string;
   SMS_PROVIDER_URL?: string;
   EMAIL_PROVIDER_URL?: string;
   /** Bearer token for the provider URLs: a secret, never a var. */
   MESSAGE_PROVIDER_TOKEN?: string;
   SMS_DAILY_CAP_PER_ACCOUNT?: string;
+  /** MESSAGE_PROVIDER=smtp: the server, its port and security, and the deployment's sending address (src/config.ts). */
+  SMTP_HOST?: string;
+  SMTP_PORT?: string;
+  SMTP_SECURITY?: string;
+  MAIL_FROM?: string;
+  /** The SMTP login: Worker secrets, never vars (`npm run deploy` refuses them in wrangler.toml). */
+  SMTP_USERNAME?: string;
+  SMTP_PASSWORD?: string;
   /** The payment platform's Stripe secret key and webhook signing secret: Worker secrets, never vars (docs/decisions/payments.md). */
   STRIPE_SECRET_KEY?: string;
   STRIPE_WEBHOOK_SECRET?: string;

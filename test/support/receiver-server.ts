@@ -11,12 +11,14 @@
 //   GET  https://hooks.receiver.test/_log/<key>  the requests received for <key>, oldest first.
 //   POST http://messages-receiver.test/<bucket>/ok|fail  records the message, answers 200 or 503;
 //   GET  http://messages-receiver.test/<bucket>  what the bucket received.
+//   GET  <origin>/mail/<address>  what the test SMTP server (mail-server.ts) received for the address.
 //   PUT  <origin>/calendars/<key>?etag=E&mode=M  sets the iCalendar text served at GET /calendars/<key>,
 //        with ETag E (a request whose If-None-Match names it answers 304); mode `hang` never answers,
 //        `huge` streams more than any feed may be, `redirect-ftp` redirects to an ftp address, `status-N`
 //        answers N. GET /calendars/_log/<key>: the GETs received (their headers), oldest first.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { mailFor } from "./mail-server";
 
 interface Logged {
   method?: string;
@@ -131,6 +133,7 @@ async function route(req: IncomingMessage, res: ServerResponse, origin: string) 
   if (area === "messages") return messageProvider(req, res, within);
   if (area === "hooks") return webHookReceiver(req, res, within);
   if (area === "calendars") return calendarHost(req, res, within);
+  if (area === "mail") return answer(res, 200, JSON.stringify(mailFor(decodeURIComponent(within.pathname.slice(1)))), "application/json");
   answer(res, 404, `the test receiver has no ${area}`);
 }
 
