@@ -98,6 +98,26 @@ describe("deployProblems", () => {
     ]);
   });
 
+  it("refuses SMTP logins kept as vars, and an SMTP deploy with a placeholder or local host, address or no encryption", () => {
+    expect(deployProblems({ vars: { SMTP_USERNAME: "apikey", SMTP_PASSWORD: "secret" } })).toEqual([
+      expect.stringContaining("SMTP_USERNAME as a var: it is a secret"),
+      expect.stringContaining("SMTP_PASSWORD as a var: it is a secret"),
+    ]);
+    expect(deployProblems({ vars: { MESSAGE_PROVIDER: "smtp" } })).toEqual([
+      expect.stringContaining("SMTP_HOST is not set"),
+      expect.stringContaining("MAIL_FROM is not set"),
+    ]);
+    expect(deployProblems({ vars: { MESSAGE_PROVIDER: "smtp", SMTP_HOST: "smtp.example.com", MAIL_FROM: "bookings@example.com" } })).toEqual([
+      expect.stringContaining('SMTP_HOST is "smtp.example.com", a placeholder'),
+      expect.stringContaining('MAIL_FROM is "bookings@example.com", a placeholder'),
+    ]);
+    expect(deployProblems({ vars: { MESSAGE_PROVIDER: "smtp", SMTP_HOST: "127.0.0.1", MAIL_FROM: "bookings@shop.no", SMTP_SECURITY: "none" } })).toEqual([
+      expect.stringContaining('SMTP_HOST is "127.0.0.1"'),
+      expect.stringContaining('SMTP_SECURITY is "none"'),
+    ]);
+    expect(deployProblems({ vars: { MESSAGE_PROVIDER: "smtp", SMTP_HOST: "smtp.postmarkapp.com", MAIL_FROM: "bookings@salon.no" } })).toEqual([]);
+  });
+
   it("lets a configuration with real ids through", () => {
     const file = configWithTwoDatabases({ main: REAL_ID, shard: SHARD_ID });
     expect(deployProblems(readDeployConfig(parseDeployArgs(["-c", file])))).toEqual([]);
