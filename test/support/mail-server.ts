@@ -5,6 +5,7 @@
 // certificate would not verify in workerd). Recipients choose a fault by their local part:
 //   refused-…@…  550 to RCPT TO (a hard bounce at the server)
 //   busy-…@…     451 to RCPT TO (try again later)
+//   closing-…@…  421 to RCPT TO, and the server closes the connection
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 
@@ -40,9 +41,16 @@ export function startMailServer() {
         if (auth.username === SMTP_TEST_USER && auth.password === SMTP_TEST_PASSWORD) return callback(null, { user: auth.username });
         callback(refusal(535, "Authentication failed"));
       },
-      onRcptTo(address, _session, callback) {
+      onRcptTo(address, session, callback) {
+        if (address.address.startsWith("vanish-")) {
+          const connections = (server as unknown as { connections: Set<{ id: string; _socket: { destroy(): void } }> }).connections;
+          for (const connection of connections) if (connection.id === session.id) connection._socket.destroy();
+          return;
+        }
         if (address.address.startsWith("refused-")) return callback(refusal(550, "5.1.1 No such user here"));
         if (address.address.startsWith("busy-")) return callback(refusal(451, "4.3.0 Try again later"));
+        // smtp-server ends the connection after a 421.
+        if (address.address.startsWith("closing-")) return callback(refusal(421, "4.4.2 Closing connection"));
         callback();
       },
       onData(stream, session, callback) {

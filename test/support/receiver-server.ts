@@ -18,7 +18,7 @@
 //        answers N. GET /calendars/_log/<key>: the GETs received (their headers), oldest first.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mailFor } from "./mail-server";
+import { mailFor } from "./mail-server.ts";
 
 interface Logged {
   method?: string;

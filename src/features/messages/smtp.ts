@@ -1,14 +1,15 @@
-// E-mail over SMTP from the Worker (MESSAGE_PROVIDER=smtp): worker-mailer speaks SMTP over
-// `cloudflare:sockets` (STARTTLS or implicit TLS, AUTH PLAIN/LOGIN) and writes the MIME message:
-// multipart/alternative of the text and HTML parts, and the calendar invitation as a
-// `text/calendar; method=…` part. Loaded by the consumer on its first SMTP delivery only.
-import { LogLevel, WorkerMailer, type EmailOptions } from "worker-mailer";
+// E-mail over SMTP from the Worker (MESSAGE_PROVIDER=smtp): worker-mailer's Email writes the MIME
+// message (multipart/alternative of the text and HTML parts, quoted-printable, and the calendar
+// invitation as a `text/calendar; method=…` part), smtp-client.ts submits it over
+// `cloudflare:sockets`. Loaded by the consumer on its first SMTP delivery only.
+import { Email, type EmailOptions } from "worker-mailer";
 import type { Account } from "../../db/schema";
 import { invitationText } from "../calendar-feeds/ics";
 import { localeOf } from "./defaults";
 import { htmlOf } from "./html";
 import type { InvitationData } from "./invitation";
 import type { Message } from "./serializer";
+import { SmtpError, submit } from "./smtp-client";
 
 export interface SmtpSettings {
   host: string;
@@ -20,8 +21,6 @@ export interface SmtpSettings {
 }
 
 export type SmtpResult = { ok: true } | { ok: false; error: string; permanent: boolean };
-
-const TIMEOUT_MS = 10_000;
 
 /**
  * A header phrase or subject on one line: worker-mailer writes names and subjects as given (it
@@ -41,9 +40,6 @@ const base64 = (text: string) => {
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary);
 };
-
-/** The reply code of worker-mailer's error text ("Invalid RCPT TO: <a@b.c> 550 5.1.1 …"). */
-const replyCode = (error: string) => /\s([2-5]\d\d)[ -]/.exec(error)?.[1] ?? null;
 
 export interface SmtpMail {
   message: Message;
@@ -90,22 +86,17 @@ export function emailOf(settings: SmtpSettings, mail: SmtpMail): EmailOptions {
 }
 
 export async function sendOverSmtp(settings: SmtpSettings, mail: SmtpMail): Promise<SmtpResult> {
-  let mailer: WorkerMailer | undefined;
+  const domain = settings.from.split("@")[1];
   try {
-    mailer = await WorkerMailer.connect({
-      host: settings.host, port: settings.port,
-      secure: settings.security === "tls", startTls: settings.security === "starttls",
-      ...(settings.username ? { credentials: { username: settings.username, password: settings.password ?? "" }, authType: ["plain", "login"] } : {}),
-      socketTimeoutMs: TIMEOUT_MS, responseTimeoutMs: TIMEOUT_MS, logLevel: LogLevel.NONE,
-    });
-    await mailer.send(emailOf(settings, mail));
+    await submit(
+      { host: settings.host, port: settings.port, security: settings.security, username: settings.username, password: settings.password, clientName: domain },
+      { from: settings.from, to: mail.message.recipient, data: new Email(emailOf(settings, mail)).getEmailData() },
+    );
     return { ok: true };
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
-    // A recipient the server refuses for good (5xx to RCPT) is not retried; everything else may pass later.
-    const permanent = /RCPT TO/.test(text) && replyCode(text)?.startsWith("5") === true;
-    return { ok: false, error: `SMTP: ${headerText(text, 300)}`, permanent };
-  } finally {
-    await mailer?.close().catch(() => undefined);
+    // A recipient the server refuses for good (5xx to RCPT TO) is not retried; everything else may pass later.
+    const permanent = error instanceof SmtpError && error.stage === "RCPT TO" && error.code !== null && error.code >= 500;
+    return { ok: false, error: `SMTP ${headerText(text, 300)}`, permanent };
   }
 }
