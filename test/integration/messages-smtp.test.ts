@@ -91,6 +91,8 @@ describe("booking e-mails over SMTP", () => {
     expect(arrived.user).toBe("booking-tests");
     const mail = await PostalMime.parse(arrived.raw);
     expect(mail.from).toEqual({ name: "Frisør Åse", address: MAIL_FROM });
+    // An encoded word as the phrase, not inside quotes (RFC 2047, 5).
+    expect(arrived.raw).toMatch(/^From: =\?UTF-8\?Q\?Fris=C3=B8r_=C3=85se\?= <bookings@mail\.example\.com>\r$/m);
     expect(mail.replyTo).toEqual([{ name: "Frisør Åse", address: t.account.email }]);
     expect(mail.subject).toBe("Bestillingen din hos Frisør Åse er bekreftet");
     const header = (key: string) => mail.headers.find((h) => h.key === key)?.value;

@@ -2,7 +2,7 @@
 // message (multipart/alternative of the text and HTML parts, quoted-printable, and the calendar
 // invitation as a `text/calendar; method=…` part), smtp-client.ts submits it over
 // `cloudflare:sockets`. Loaded by the consumer on its first SMTP delivery only.
-import { Email, type EmailOptions } from "worker-mailer";
+import { Email, encodeHeader, type EmailOptions } from "worker-mailer";
 import type { Account } from "../../db/schema";
 import { invitationText } from "../calendar-feeds/ics";
 import { localeOf } from "./defaults";
@@ -30,6 +30,13 @@ export type SmtpResult = { ok: true } | { ok: false; error: string; permanent: b
 export const headerText = (text: string, max = 200) =>
   text.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim().slice(0, max);
 const displayName = (name: string) => headerText(name.replace(/["\\]/g, " "), 78);
+
+/**
+ * `"Name" <address>`, or `=?UTF-8?Q?…?= <address>` for a name beyond ASCII: RFC 2047 allows an
+ * encoded word as a phrase but not inside quotes, where worker-mailer would put it.
+ */
+const mailbox = (name: string, address: string) =>
+  /^[\x20-\x7e]*$/.test(name) ? `"${name}" <${address}>` : `${encodeHeader(name)} <${address}>`;
 
 /** RFC 5322 date-time in UTC with a numeric zone. */
 const mailDate = (ms: number) => new Date(ms).toUTCString().replace(/GMT$/, "+0000");
@@ -65,6 +72,8 @@ export function emailOf(settings: SmtpSettings, mail: SmtpMail): EmailOptions {
     text: mail.text,
     html: htmlOf({ subject, text: mail.text, locale: localeOf(account.locale), shop }),
     headers: {
+      From: mailbox(shop, settings.from),
+      ...(account.email ? { "Reply-To": mailbox(shop, account.email) } : {}),
       // The same id on every attempt of one message: a receiver that sees it twice can tell.
       "Message-ID": `<message-${message.id}.${message.account_id}.${message.created_at}@${domain}>`,
       Date: mailDate(mail.now),
