@@ -57,25 +57,30 @@ export function deployProblems(config) {
 const PLACEHOLDER_HOST = /(^|\.)(example\.(com|net|org)|example|test|invalid|localhost)$|^(127\.|0\.0\.0\.0$|\[?::1\]?$)/i;
 
 /**
- * E-mail over SMTP (docs/decisions/messages.md): the login is a pair of Worker secrets, and a
- * deploy sends through a real server, from a real address, encrypted; never through the local
- * mail catcher of `npm run dev` or with the README's example values.
+ * E-mail over SMTP or Resend (docs/decisions/messages.md): the login or API key is a Worker secret,
+ * and a deploy sends through a real server, from a real address, encrypted; never through the local
+ * mail catcher of `npm run dev`, the tests' stand-in or with the README's example values.
  */
 function mailProblems(vars) {
   const problems = [];
-  for (const name of ["SMTP_USERNAME", "SMTP_PASSWORD"]) {
+  for (const name of ["SMTP_USERNAME", "SMTP_PASSWORD", "RESEND_API_KEY"]) {
     if (vars[name] !== undefined) {
       problems.push(`wrangler.toml sets ${name} as a var: it is a secret. Remove it and run \`npx wrangler secret put ${name}\` with your mail provider's value.`);
     }
   }
-  if (vars.MESSAGE_PROVIDER !== "smtp") return problems;
+  if (vars.RESEND_API_BASE !== undefined) {
+    problems.push("wrangler.toml sets RESEND_API_BASE: that points e-mail at a local stand-in (tests). A deploy talks to api.resend.com: remove it.");
+  }
+  const provider = vars.MESSAGE_PROVIDER;
+  if (provider !== "smtp" && provider !== "resend") return problems;
+  const from = String(vars.MAIL_FROM ?? "");
+  if (!from.includes("@") || PLACEHOLDER_HOST.test(from.split("@").pop())) {
+    problems.push(`MESSAGE_PROVIDER is "${provider}" but MAIL_FROM is ${from ? `"${from}", a placeholder` : "not set"}: set the address your deployment sends from (its domain must be one your provider lets you send for).`);
+  }
+  if (provider !== "smtp") return problems;
   const host = String(vars.SMTP_HOST ?? "");
   if (!host || PLACEHOLDER_HOST.test(host)) {
     problems.push(`MESSAGE_PROVIDER is "smtp" but SMTP_HOST is ${host ? `"${host}", a placeholder or this machine` : "not set"}: set your mail provider's SMTP host in wrangler.toml.`);
-  }
-  const from = String(vars.MAIL_FROM ?? "");
-  if (!from.includes("@") || PLACEHOLDER_HOST.test(from.split("@").pop())) {
-    problems.push(`MESSAGE_PROVIDER is "smtp" but MAIL_FROM is ${from ? `"${from}", a placeholder` : "not set"}: set the address your deployment sends from (its domain must be one your provider lets you send for).`);
   }
   if (vars.SMTP_SECURITY === "none") {
     problems.push("SMTP_SECURITY is \"none\": the login and every message would cross the network in the clear. Use \"starttls\" (port 587) or \"tls\" (port 465); \"none\" is for the local mail catcher.");

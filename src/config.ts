@@ -45,8 +45,13 @@ const configSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: wholeNumber(1, 20),
   RATE_LIMIT_KEY_REQUESTS: wholeNumber(1, 240),
   SMS_DAILY_CAP_PER_ACCOUNT: wholeNumber(0, 500),
-  /** "sink" stores only (development); "http" posts to the provider URLs; "smtp" sends e-mail over SMTP (SMS as "http"). */
-  MESSAGE_PROVIDER: optional(z.enum(["sink", "http", "smtp"], { error: 'must be "sink", "http" or "smtp"' })).transform((p) => p ?? "sink"),
+  /**
+   * "sink" stores only (development); "http" posts to the provider URLs; "smtp" sends e-mail over
+   * SMTP and "resend" through Resend's API (SMS as "http" for both).
+   */
+  MESSAGE_PROVIDER: optional(z.enum(["sink", "http", "smtp", "resend"], { error: 'must be "sink", "http", "smtp" or "resend"' })).transform((p) => p ?? "sink"),
+  /** Where Resend's API is: unset for api.resend.com; a local stand-in in the tests (npm run deploy refuses it). */
+  RESEND_API_BASE: httpUrl,
   SMS_PROVIDER_URL: httpUrl,
   EMAIL_PROVIDER_URL: httpUrl,
   /** The SMTP server of MESSAGE_PROVIDER=smtp (docs/decisions/messages.md, "E-mail over SMTP"). */

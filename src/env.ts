@@ -23,7 +23,7 @@ export interface Env {
   /** Requests per window for one API key on the private API, beside the per-address budget. */
   RATE_LIMIT_KEY_REQUESTS?: string;
   ENVIRONMENT?: string;
-  /** "sink" (stores only; the development default), "http" (the provider URLs below) or "smtp" (SMTP_* below). */
+  /** "sink" (stores only; the development default), "http" (the provider URLs below), "smtp" (SMTP_* below) or "resend" (RESEND_API_KEY). */
   MESSAGE_PROVIDER?: string;
   SMS_PROVIDER_URL?: string;
   EMAIL_PROVIDER_URL?: string;
@@ -38,6 +38,9 @@ export interface Env {
   /** The SMTP login: Worker secrets, never vars (`npm run deploy` refuses them in wrangler.toml). */
   SMTP_USERNAME?: string;
   SMTP_PASSWORD?: string;
+  /** MESSAGE_PROVIDER=resend: the API key (a Worker secret), and the API's origin in tests only. */
+  RESEND_API_KEY?: string;
+  RESEND_API_BASE?: string;
   /** The payment platform's Stripe secret key and webhook signing secret: Worker secrets, never vars (docs/decisions/payments.md). */
   STRIPE_SECRET_KEY?: string;
   STRIPE_WEBHOOK_SECRET?: string;

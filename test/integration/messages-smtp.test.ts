@@ -1,7 +1,7 @@
 // E-mail over real SMTP (MESSAGE_PROVIDER=smtp): the consumer connects to the tests' SMTP server
 // (test/support/mail-server.ts) through `cloudflare:sockets`; what arrived is parsed with
 // postal-mime, and its calendar invitation with ical.js.
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext } from "cloudflare:test";
 import ICAL from "ical.js";
 import PostalMime from "postal-mime";
 import { describe, expect, it } from "vitest";
@@ -10,6 +10,7 @@ import { env, newAccount } from "../support/api";
 import { catalogue } from "../support/bookings";
 import { messageRow, messagesOf } from "../support/messages";
 import { runQueue } from "../support/queues";
+import { parsedInvitation, recordingApi } from "../support/mail";
 
 const [SMTP_HOST, SMTP_PORT] = env.TEST_SMTP.split(":");
 const MAIL_FROM = "bookings@mail.example.com";
@@ -18,33 +19,6 @@ const SMTP = { MESSAGE_PROVIDER: "smtp", SMTP_HOST, SMTP_PORT, SMTP_SECURITY: "n
 let serial = 0;
 const address = (prefix = "visitor") => `${prefix}-${Date.now().toString(36)}${(serial += 1)}@example.com`;
 
-/**
- * The private API with the message queue recorded rather than consumed: the test then runs the
- * consumer itself, over SMTP, on exactly the messages the request queued.
- */
-function recordingApi(apiKey: string) {
-  const queued: any[] = [];
-  const MESSAGE_QUEUE = { send: async (body: unknown) => void queued.push(body), sendBatch: async () => undefined } as unknown as Queue;
-  const call = async (method: string, path: string, payload?: unknown) => {
-    const ctx = createExecutionContext();
-    const res = await worker.fetch(new Request(`http://api.test/api/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${apiKey}`, "user-agent": "tests", "content-type": "application/json" },
-      body: payload === undefined ? null : JSON.stringify(payload),
-    }), { ...env, MESSAGE_QUEUE }, ctx);
-    await waitOnExecutionContext(ctx);
-    const body: any = await res.json();
-    expect(res.status, JSON.stringify(body)).toBe(200);
-    return body;
-  };
-  /** Delivers what was queued since the last call over SMTP; answers the queue's result. */
-  const deliver = async (overrides: Record<string, string> = {}) => {
-    const bodies = queued.splice(0);
-    return runQueue("booking-messages", bodies, { ...SMTP, ...overrides });
-  };
-  return { queued, deliver, post: (p: string, b: unknown) => call("POST", p, b), put: (p: string, b: unknown = {}) => call("PUT", p, b) };
-}
-
 const received = async (to: string) => (await (await fetch(`${env.TEST_RECEIVER}/mail/${encodeURIComponent(to)}`)).json()) as any[];
 
 async function setUp(accountAttributes: Record<string, unknown> = {}) {
@@ -52,26 +26,7 @@ async function setUp(accountAttributes: Record<string, unknown> = {}) {
   const cat = catalogue(api);
   const resource = await cat.resource({ title: "Stol 1", capacity: 10, opening_hours_sat: ["08:00", "18:00"], opening_hours_sun: ["08:00", "18:00"], opening_hours_mon: ["08:00", "18:00"] });
   const service = await cat.service({ title: "Klipp" });
-  return { api, account, resource, service, site: recordingApi(api.apiKey) };
-}
-
-async function parsedInvitation(mail: any) {
-  const part = mail.attachments.find((a: any) => a.mimeType === "text/calendar");
-  expect(part, "a text/calendar part").toBeTruthy();
-  const text = typeof part.content === "string" ? part.content : new TextDecoder().decode(part.content);
-  const calendar = new ICAL.Component(ICAL.parse(text));
-  const event = calendar.getFirstSubcomponent("vevent")!;
-  return {
-    part,
-    method: calendar.getFirstPropertyValue("method"),
-    uid: event.getFirstPropertyValue("uid"),
-    sequence: Number(event.getFirstPropertyValue("sequence")),
-    start: (event.getFirstPropertyValue("dtstart") as ICAL.Time).toJSDate().toISOString(),
-    end: (event.getFirstPropertyValue("dtend") as ICAL.Time).toJSDate().toISOString(),
-    status: event.getFirstPropertyValue("status"),
-    organizer: String(event.getFirstPropertyValue("organizer")).replace(/^mailto:/i, "mailto:"),
-    attendee: String(event.getFirstPropertyValue("attendee")).replace(/^mailto:/i, "mailto:"),
-  };
+  return { api, account, resource, service, site: recordingApi(api.apiKey, SMTP) };
 }
 
 describe("booking e-mails over SMTP", () => {

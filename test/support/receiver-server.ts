@@ -11,6 +11,10 @@
 //   GET  https://hooks.receiver.test/_log/<key>  the requests received for <key>, oldest first.
 //   POST http://messages-receiver.test/<bucket>/ok|fail  records the message, answers 200 or 503;
 //   GET  http://messages-receiver.test/<bucket>  what the bucket received.
+//   POST <origin>/resend/emails  a stand-in of Resend's send endpoint (src/features/messages/resend.ts):
+//        key `re_test_standin` or 401; an Idempotency-Key seen before answers its first id again
+//        without sending twice; recipients choose a fault by prefix: ratelimited- 429, invalid- 422,
+//        down- 500. GET <origin>/resend/_log/<address>: { requests, emails } for the address.
 //   GET  <origin>/mail/<address>  what the test SMTP server (mail-server.ts) received for the address.
 //   PUT  <origin>/calendars/<key>?etag=E&mode=M  sets the iCalendar text served at GET /calendars/<key>,
 //        with ETag E (a request whose If-None-Match names it answers 304); mode `hang` never answers,
@@ -55,6 +59,33 @@ async function messageProvider(req: IncomingMessage, res: ServerResponse, url: U
   };
   messages.set(bucket, [...(messages.get(bucket) ?? []), entry]);
   answer(res, outcome === "fail" ? 503 : 200, outcome === "fail" ? "unavailable" : "ok");
+}
+
+const resendRequests = new Map<string, number>();
+const resendEmails = new Map<string, { id: string; idempotency_key: string | null; body: any }[]>();
+const resendIds = new Map<string, string>();
+
+async function resendStandIn(req: IncomingMessage, res: ServerResponse, url: URL) {
+  const json = (status: number, body: unknown) => answer(res, status, JSON.stringify(body), "application/json");
+  if (req.method === "GET" && url.pathname.startsWith("/_log/")) {
+    const to = decodeURIComponent(url.pathname.slice("/_log/".length));
+    return json(200, { requests: resendRequests.get(to) ?? 0, emails: resendEmails.get(to) ?? [] });
+  }
+  if (req.method !== "POST" || url.pathname !== "/emails") return json(404, { statusCode: 404, name: "not_found", message: "Not found" });
+  const body = JSON.parse(await readBody(req));
+  const to = String(body.to?.[0] ?? "");
+  resendRequests.set(to, (resendRequests.get(to) ?? 0) + 1);
+  if (req.headers.authorization !== "Bearer re_test_standin") return json(401, { statusCode: 401, name: "invalid_api_key", message: "API key is invalid" });
+  if (to.startsWith("ratelimited-")) return json(429, { statusCode: 429, name: "rate_limit_exceeded", message: "Too many requests" });
+  if (to.startsWith("invalid-")) return json(422, { statusCode: 422, name: "validation_error", message: "Invalid `to` field." });
+  if (to.startsWith("down-")) return json(500, { statusCode: 500, name: "application_error", message: "Something went wrong" });
+  const key = typeof req.headers["idempotency-key"] === "string" ? req.headers["idempotency-key"] : null;
+  const replay = key ? resendIds.get(key) : undefined;
+  if (replay) return json(200, { id: replay });
+  const id = crypto.randomUUID();
+  if (key) resendIds.set(key, id);
+  resendEmails.set(to, [...(resendEmails.get(to) ?? []), { id, idempotency_key: key, body }]);
+  json(200, { id });
 }
 
 function misbehave(req: IncomingMessage, res: ServerResponse, fault: string) {
@@ -133,6 +164,7 @@ async function route(req: IncomingMessage, res: ServerResponse, origin: string) 
   if (area === "messages") return messageProvider(req, res, within);
   if (area === "hooks") return webHookReceiver(req, res, within);
   if (area === "calendars") return calendarHost(req, res, within);
+  if (area === "resend") return resendStandIn(req, res, within);
   if (area === "mail") return answer(res, 200, JSON.stringify(mailFor(decodeURIComponent(within.pathname.slice(1)))), "application/json");
   answer(res, 404, `the test receiver has no ${area}`);
 }

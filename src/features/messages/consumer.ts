@@ -47,7 +47,7 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
   const result = account
     ? await provider.deliver({
       message: claimed, account, body: body.secret_body ?? claimed.body, now,
-      invitation: provider.name === "smtp" && body.invitation ? await withSequence(db, body.account_id, body.invitation) : null,
+      invitation: provider.sendsInvitations && body.invitation ? await withSequence(db, body.account_id, body.invitation) : null,
     })
     : { ok: false as const, error: "the account no longer exists", permanent: true };
   if (!result.ok && result.permanent) return settleFailed(env, db, own, account, provider.name, result.error, now);

@@ -1,6 +1,7 @@
 // Delivery adapters, chosen by MESSAGE_PROVIDER: "sink" stores only (development; the stored row
 // is the delivery and reads back through GET /messages), "http" posts JSON to the provider URLs,
-// "smtp" sends e-mail over SMTP (smtp.ts, loaded on first use) and SMS as "http" does.
+// "smtp" sends e-mail over SMTP (smtp.ts, loaded on first use) and "resend" through Resend's API
+// (resend.ts, likewise); both send SMS as "http" does.
 import { configOf, MAILBOX } from "../../config";
 import type { Account } from "../../db/schema";
 import type { Env } from "../../env";
@@ -25,6 +26,8 @@ interface Provider {
   deliver(delivery: Delivery): Promise<DeliveryResult>;
   /** True when the delivered text may be kept in D1 (the sink: development only). */
   storesDeliveredText: boolean;
+  /** True when e-mails carry an HTML part and calendar invitations (so the consumer reads the booking's SEQUENCE). */
+  sendsInvitations?: boolean;
 }
 
 const TIMEOUT_MS = 10_000;
@@ -60,33 +63,52 @@ function httpProvider(env: Env): Provider {
   };
 }
 
-function smtpProvider(env: Env): Provider {
+/** Why an e-mail cannot go out through a MIME provider, or null when it can. */
+function mailProblem(env: Env, delivery: Delivery): DeliveryResult | null {
+  if (!configOf(env).MAIL_FROM) return { ok: false, error: "MAIL_FROM is not configured" };
+  // An address that could not be written in an SMTP command safely is not sent anywhere.
+  if (!MAILBOX.test(delivery.message.recipient) || delivery.message.recipient.length > 254) {
+    return { ok: false, error: "the recipient is not an address SMTP can deliver to", permanent: true };
+  }
+  return null;
+}
+
+const mailOf = (delivery: Delivery) => ({
+  message: delivery.message, account: delivery.account, subject: delivery.message.subject ?? "",
+  text: delivery.body, invitation: delivery.invitation, now: delivery.now,
+});
+
+/** E-mail through `send`; SMS go to the SMS provider URL, as with "http". */
+function mailProvider(env: Env, name: "smtp" | "resend", send: (delivery: Delivery) => Promise<DeliveryResult>): Provider {
   const http = httpProvider(env);
   return {
-    name: "smtp",
+    name,
     storesDeliveredText: false,
-    async deliver(delivery) {
-      // SMTP carries e-mail only: SMS go to the SMS provider URL, as with "http".
-      if (delivery.message.channel === "sms") return http.deliver(delivery);
-      const config = configOf(env);
-      if (!config.SMTP_HOST) return { ok: false, error: "SMTP_HOST is not configured" };
-      if (!config.MAIL_FROM) return { ok: false, error: "MAIL_FROM is not configured" };
-      if (!MAILBOX.test(delivery.message.recipient) || delivery.message.recipient.length > 254) {
-        return { ok: false, error: "the recipient is not an address SMTP can deliver to", permanent: true };
-      }
-      const { sendOverSmtp } = await import("./smtp");
-      return sendOverSmtp({
-        host: config.SMTP_HOST, port: config.SMTP_PORT ?? (config.SMTP_SECURITY === "tls" ? 465 : 587),
-        security: config.SMTP_SECURITY, from: config.MAIL_FROM, username: env.SMTP_USERNAME, password: env.SMTP_PASSWORD,
-      }, {
-        message: delivery.message, account: delivery.account, subject: delivery.message.subject ?? "",
-        text: delivery.body, invitation: delivery.invitation, now: delivery.now,
-      });
-    },
+    sendsInvitations: true,
+    deliver: async (delivery) => (delivery.message.channel === "sms" ? http.deliver(delivery) : mailProblem(env, delivery) ?? send(delivery)),
   };
 }
 
+const smtpProvider = (env: Env) => mailProvider(env, "smtp", async (delivery) => {
+  const config = configOf(env);
+  if (!config.SMTP_HOST) return { ok: false, error: "SMTP_HOST is not configured" };
+  const { sendOverSmtp } = await import("./smtp");
+  return sendOverSmtp({
+    host: config.SMTP_HOST, port: config.SMTP_PORT ?? (config.SMTP_SECURITY === "tls" ? 465 : 587),
+    security: config.SMTP_SECURITY, from: config.MAIL_FROM!, username: env.SMTP_USERNAME, password: env.SMTP_PASSWORD,
+  }, mailOf(delivery));
+});
+
+const resendProvider = (env: Env) => mailProvider(env, "resend", async (delivery) => {
+  if (!env.RESEND_API_KEY) return { ok: false, error: "RESEND_API_KEY is not configured" };
+  const { sendWithResend } = await import("./resend");
+  return sendWithResend({ apiKey: env.RESEND_API_KEY, from: configOf(env).MAIL_FROM!, baseUrl: configOf(env).RESEND_API_BASE }, mailOf(delivery));
+});
+
 export function providerFor(env: Env): Provider {
   const { MESSAGE_PROVIDER } = configOf(env);
-  return MESSAGE_PROVIDER === "http" ? httpProvider(env) : MESSAGE_PROVIDER === "smtp" ? smtpProvider(env) : sink;
+  if (MESSAGE_PROVIDER === "http") return httpProvider(env);
+  if (MESSAGE_PROVIDER === "smtp") return smtpProvider(env);
+  if (MESSAGE_PROVIDER === "resend") return resendProvider(env);
+  return sink;
 }

@@ -48,6 +48,7 @@ describe("configOf", () => {
     ["SMS_PROVIDER_URL", "not a url"],
     ["EMAIL_PROVIDER_URL", "ftp://mail.example"],
     ["SMTP_HOST", "smtp.example.com\r\nRCPT TO:<x@y.z>"],
+    ["RESEND_API_BASE", "not a url"],
     ["SMTP_PORT", "99999"],
     ["SMTP_SECURITY", "ssl"],
     ["MAIL_FROM", "Bookings <bookings@shop.no>"],
