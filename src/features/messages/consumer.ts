@@ -1,12 +1,12 @@
 // The booking-messages queue: claims each stored message, delivers it through the configured
 // provider and settles it (sent, or failed once the dead-letter queue receives it).
-import { and, eq, inArray, lt, or } from "drizzle-orm";
+import { and, eq, inArray, lt, or, type SQL } from "drizzle-orm";
 import * as z from "zod";
 import { accounts, bookings, messages, type Account } from "../../db/schema";
 import { openDb } from "../../db/client";
 import { directoryDb } from "../../db/directory";
 import { DIRECTORY_SHARD, shardD1 } from "../../db/shards";
-import type { Env } from "../../env";
+import type { Db, Env } from "../../env";
 import type { Consumer } from "../../queues/types";
 import { invitationData, type InvitationData } from "./invitation";
 import { announceProcessed } from "./processed";
@@ -73,14 +73,14 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
  * so the row is read here; a later change only raises it, and DTSTAMP (the message's creation)
  * orders two invitations sent with one SEQUENCE.
  */
-async function withSequence(db: ReturnType<typeof openDb>, accountId: number, invitation: InvitationData) {
+async function withSequence(db: Db, accountId: number, invitation: InvitationData) {
   const [row] = await db.select({ revision: bookings.revision }).from(bookings)
     .where(and(eq(bookings.id, invitation.booking_id), eq(bookings.account_id, accountId)));
   return { ...invitation, sequence: Math.max(invitation.revision, row?.revision ?? invitation.revision) };
 }
 
 /** A delivery that retrying cannot help: failed now with the reason, announced once. */
-async function settleFailed(env: Env, db: ReturnType<typeof openDb>, own: ReturnType<typeof and>, account: Account | undefined, provider: string, error: string, now: number): Promise<Outcome> {
+async function settleFailed(env: Env, db: Db, own: SQL | undefined, account: Account | undefined, provider: string, error: string, now: number): Promise<Outcome> {
   const [failed] = await db.update(messages).set({ status: "failed", provider, error, updated_at: now }).where(own).returning();
   if (failed && account) await announceProcessed(env, account, failed, now);
   return "ack";
