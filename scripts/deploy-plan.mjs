@@ -57,19 +57,19 @@ export function deployProblems(config) {
 const PLACEHOLDER_HOST = /(^|\.)(example\.(com|net|org)|example|test|invalid|localhost)$|^(127\.|0\.0\.0\.0$|\[?::1\]?$)/i;
 
 /**
- * E-mail over SMTP or Resend (docs/decisions/messages.md): the login or API key is a Worker secret,
+ * E-mail over SMTP or Resend, SMS through Twilio (docs/decisions/messages.md): the login, API key or auth token is a Worker secret,
  * and a deploy sends through a real server, from a real address, encrypted; never through the local
  * mail catcher of `npm run dev`, the tests' stand-in or with the README's example values.
  */
 function mailProblems(vars) {
   const problems = [];
-  for (const name of ["SMTP_USERNAME", "SMTP_PASSWORD", "RESEND_API_KEY"]) {
+  for (const name of ["SMTP_USERNAME", "SMTP_PASSWORD", "RESEND_API_KEY", "TWILIO_AUTH_TOKEN"]) {
     if (vars[name] !== undefined) {
       problems.push(`wrangler.toml sets ${name} as a var: it is a secret. Remove it and run \`npx wrangler secret put ${name}\` with your mail provider's value.`);
     }
   }
-  if (vars.RESEND_API_BASE !== undefined) {
-    problems.push("wrangler.toml sets RESEND_API_BASE: that points e-mail at a local stand-in (tests). A deploy talks to api.resend.com: remove it.");
+  for (const [name, host] of [["RESEND_API_BASE", "api.resend.com"], ["TWILIO_API_BASE", "api.twilio.com"]]) {
+    if (vars[name] !== undefined) problems.push(`wrangler.toml sets ${name}: that points messages at a local stand-in (tests). A deploy talks to ${host}: remove it.`);
   }
   const provider = vars.MESSAGE_PROVIDER;
   if (provider !== "smtp" && provider !== "resend") return problems;

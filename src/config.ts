@@ -52,6 +52,13 @@ const configSchema = z.object({
   MESSAGE_PROVIDER: optional(z.enum(["sink", "http", "smtp", "resend"], { error: 'must be "sink", "http", "smtp" or "resend"' })).transform((p) => p ?? "sink"),
   /** Where Resend's API is: unset for api.resend.com; a local stand-in in the tests (npm run deploy refuses it). */
   RESEND_API_BASE: httpUrl,
+  /** Who delivers SMS when messages leave (http, smtp, resend): "http" (SMS_PROVIDER_URL, the default) or "twilio". */
+  SMS_PROVIDER: optional(z.enum(["http", "twilio"], { error: 'must be "http" or "twilio"' })).transform((p) => p ?? "http"),
+  TWILIO_ACCOUNT_SID: optional(z.string().regex(/^AC[0-9a-fA-F]{32}$/, "must be a Twilio account SID (AC and 32 hex digits)")),
+  /** An E.164 number, an alphanumeric sender id (up to 11 letters and digits) or a Messaging Service SID (MG…). */
+  TWILIO_FROM: optional(z.string().regex(/^(\+[1-9]\d{6,14}|[A-Za-z0-9 ]{1,11}|MG[0-9a-fA-F]{32})$/, "must be an E.164 number, a sender id of up to 11 letters and digits, or a Messaging Service SID")),
+  /** Where Twilio's API is: unset for api.twilio.com; a local stand-in in the tests (npm run deploy refuses it). */
+  TWILIO_API_BASE: httpUrl,
   SMS_PROVIDER_URL: httpUrl,
   EMAIL_PROVIDER_URL: httpUrl,
   /** The SMTP server of MESSAGE_PROVIDER=smtp (docs/decisions/messages.md, "E-mail over SMTP"). */

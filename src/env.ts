@@ -41,6 +41,12 @@ export interface Env {
   /** MESSAGE_PROVIDER=resend: the API key (a Worker secret), and the API's origin in tests only. */
   RESEND_API_KEY?: string;
   RESEND_API_BASE?: string;
+  /** SMS_PROVIDER=twilio: the account SID and sender (vars), the auth token (a Worker secret), the API's origin in tests only. */
+  SMS_PROVIDER?: string;
+  TWILIO_ACCOUNT_SID?: string;
+  TWILIO_AUTH_TOKEN?: string;
+  TWILIO_FROM?: string;
+  TWILIO_API_BASE?: string;
   /** The payment platform's Stripe secret key and webhook signing secret: Worker secrets, never vars (docs/decisions/payments.md). */
   STRIPE_SECRET_KEY?: string;
   STRIPE_WEBHOOK_SECRET?: string;

@@ -50,15 +50,16 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
       invitation: provider.sendsInvitations && body.invitation ? await withSequence(db, body.account_id, body.invitation) : null,
     })
     : { ok: false as const, error: "the account no longer exists", permanent: true };
-  if (!result.ok && result.permanent) return settleFailed(env, db, own, account, provider.name, result.error, now);
+  const providerName = provider.nameFor?.(claimed.channel) ?? provider.name;
+  if (!result.ok && result.permanent) return settleFailed(env, db, own, account, providerName, result.error, now);
   if (!result.ok) {
-    await db.update(messages).set({ status: "queued", provider: provider.name, error: result.error, updated_at: now }).where(own);
+    await db.update(messages).set({ status: "queued", provider: providerName, error: result.error, updated_at: now }).where(own);
     console.error(JSON.stringify({ queue: "booking-messages", message_id: claimed.id, attempts, error: result.error }));
     return "retry";
   }
   const [sent] = await db.update(messages)
     .set({
-      status: "sent", provider: provider.name, error: null, sent_at: now, updated_at: now,
+      status: "sent", provider: providerName, error: null, sent_at: now, updated_at: now,
       ...(provider.storesDeliveredText && body.secret_body ? { body: body.secret_body } : {}),
     })
     .where(own)

@@ -28,17 +28,34 @@ interface Provider {
   storesDeliveredText: boolean;
   /** True when e-mails carry an HTML part and calendar invitations (so the consumer reads the booking's SEQUENCE). */
   sendsInvitations?: boolean;
+  /** Who delivers a channel when it is not this provider itself (SMS through Twilio: "twilio"). */
+  nameFor?: (channel: Message["channel"]) => string;
 }
 
 const TIMEOUT_MS = 10_000;
 
 const sink: Provider = { name: "sink", storesDeliveredText: true, deliver: async () => ({ ok: true }) };
 
+/** SMS through Twilio (SMS_PROVIDER=twilio, twilio.ts, loaded on first use). */
+async function twilioSms(env: Env, { message, body }: Delivery): Promise<DeliveryResult> {
+  const config = configOf(env);
+  if (!config.TWILIO_ACCOUNT_SID || !env.TWILIO_AUTH_TOKEN || !config.TWILIO_FROM) {
+    return { ok: false, error: "TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM must all be configured" };
+  }
+  const { sendWithTwilio } = await import("./twilio");
+  return sendWithTwilio({ accountSid: config.TWILIO_ACCOUNT_SID, authToken: env.TWILIO_AUTH_TOKEN, from: config.TWILIO_FROM, baseUrl: config.TWILIO_API_BASE }, message, body);
+}
+
+const smsName = (env: Env) => (configOf(env).SMS_PROVIDER === "twilio" ? "twilio" : null);
+
 function httpProvider(env: Env): Provider {
   return {
     name: "http",
     storesDeliveredText: false,
-    async deliver({ message, body }) {
+    nameFor: (channel) => (channel === "sms" && smsName(env)) || "http",
+    async deliver(delivery) {
+      const { message, body } = delivery;
+      if (message.channel === "sms" && smsName(env)) return twilioSms(env, delivery);
       const url = message.channel === "sms" ? configOf(env).SMS_PROVIDER_URL : configOf(env).EMAIL_PROVIDER_URL;
       if (!url) return { ok: false, error: `${message.channel === "sms" ? "SMS" : "EMAIL"}_PROVIDER_URL is not configured` };
       try {
@@ -85,6 +102,7 @@ function mailProvider(env: Env, name: "smtp" | "resend", send: (delivery: Delive
     name,
     storesDeliveredText: false,
     sendsInvitations: true,
+    nameFor: (channel) => (channel === "sms" ? http.nameFor!(channel) : name),
     deliver: async (delivery) => (delivery.message.channel === "sms" ? http.deliver(delivery) : mailProblem(env, delivery) ?? send(delivery)),
   };
 }

@@ -125,6 +125,10 @@ describe("deployProblems", () => {
       expect.stringContaining('MESSAGE_PROVIDER is "resend" but MAIL_FROM is not set'),
     ]);
     expect(deployProblems({ vars: { MESSAGE_PROVIDER: "resend", MAIL_FROM: "bookings@salon.no" } })).toEqual([]);
+    expect(deployProblems({ vars: { SMS_PROVIDER: "twilio", TWILIO_AUTH_TOKEN: "x", TWILIO_API_BASE: "http://127.0.0.1:9" } })).toEqual([
+      expect.stringContaining("TWILIO_AUTH_TOKEN as a var: it is a secret"),
+      expect.stringContaining("TWILIO_API_BASE"),
+    ]);
   });
 
   it("lets a configuration with real ids through", () => {
