@@ -44,12 +44,10 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
   }
   const account = await directoryDb(env).query.accounts.findFirst({ where: eq(accounts.id, body.account_id) });
   const provider = providerFor(env);
-  const result = account
-    ? await provider.deliver({
-      message: claimed, account, body: body.secret_body ?? claimed.body, now,
-      invitation: provider.sendsInvitations && body.invitation ? await withSequence(db, body.account_id, body.invitation) : null,
-    })
-    : { ok: false as const, error: "the account no longer exists", permanent: true };
+  const result = await provider.deliver({
+    message: claimed, account, body: body.secret_body ?? claimed.body, now,
+    invitation: provider.sendsInvitations && body.invitation ? await withSequence(db, body.account_id, body.invitation) : null,
+  });
   const providerName = provider.nameFor?.(claimed.channel) ?? provider.name;
   if (!result.ok && result.permanent) return settleFailed(env, db, own, account, providerName, result.error, now);
   if (!result.ok) {

@@ -1,7 +1,7 @@
 // Delivery adapters, chosen by MESSAGE_PROVIDER: "sink" stores only (development; the stored row
 // is the delivery and reads back through GET /messages), "http" posts JSON to the provider URLs,
 // "smtp" sends e-mail over SMTP (smtp.ts, loaded on first use) and "resend" through Resend's API
-// (resend.ts, likewise); both send SMS as "http" does.
+// (resend.ts, likewise). SMS go where SMS_PROVIDER says: SMS_PROVIDER_URL, or Twilio (twilio.ts).
 import { configOf, MAILBOX } from "../../config";
 import type { Account } from "../../db/schema";
 import type { Env } from "../../env";
@@ -10,7 +10,8 @@ import type { Message } from "./serializer";
 
 interface Delivery {
   message: Message;
-  account: Account;
+  /** The message's account; undefined once the account is gone (only e-mail providers need it). */
+  account: Account | undefined;
   /** The text to deliver: the stored body, or the secret body the queue carried. */
   body: string;
   /** The calendar invitation of an e-mail about a booking's time, with the SEQUENCE to send. */
@@ -82,6 +83,7 @@ function httpProvider(env: Env): Provider {
 
 /** Why an e-mail cannot go out through a MIME provider, or null when it can. */
 function mailProblem(env: Env, delivery: Delivery): DeliveryResult | null {
+  if (!delivery.account) return { ok: false, error: "the account no longer exists", permanent: true };
   if (!configOf(env).MAIL_FROM) return { ok: false, error: "MAIL_FROM is not configured" };
   // An address that could not be written in an SMTP command safely is not sent anywhere.
   if (!MAILBOX.test(delivery.message.recipient) || delivery.message.recipient.length > 254) {
@@ -91,11 +93,11 @@ function mailProblem(env: Env, delivery: Delivery): DeliveryResult | null {
 }
 
 const mailOf = (delivery: Delivery) => ({
-  message: delivery.message, account: delivery.account, subject: delivery.message.subject ?? "",
+  message: delivery.message, account: delivery.account!, subject: delivery.message.subject ?? "",
   text: delivery.body, invitation: delivery.invitation, now: delivery.now,
 });
 
-/** E-mail through `send`; SMS go to the SMS provider URL, as with "http". */
+/** E-mail through `send` (after mailProblem); SMS as with "http" (SMS_PROVIDER). */
 function mailProvider(env: Env, name: "smtp" | "resend", send: (delivery: Delivery) => Promise<DeliveryResult>): Provider {
   const http = httpProvider(env);
   return {
