@@ -40,13 +40,30 @@ export interface Env {
   /** Requests per window for one API key on the private API, beside the per-address budget. */
   RATE_LIMIT_KEY_REQUESTS?: string;
   ENVIRONMENT?: string;
-  /** "sink" (stores only; the development default) or "http" (the provider URLs below). */
+  /** "sink" (stores only; the development default), "http" (the provider URLs below), "smtp" (SMTP_* below) or "resend" (RESEND_API_KEY). */
   MESSAGE_PROVIDER?: string;
   SMS_PROVIDER_URL?: string;
   EMAIL_PROVIDER_URL?: string;
   /** Bearer token for the provider URLs: a secret, never a var. */
   MESSAGE_PROVIDER_TOKEN?: string;
   SMS_DAILY_CAP_PER_ACCOUNT?: string;
+  /** MESSAGE_PROVIDER=smtp: the server, its port and security, and the deployment's sending address (src/config.ts). */
+  SMTP_HOST?: string;
+  SMTP_PORT?: string;
+  SMTP_SECURITY?: string;
+  MAIL_FROM?: string;
+  /** The SMTP login: Worker secrets, never vars (`npm run deploy` refuses them in wrangler.toml). */
+  SMTP_USERNAME?: string;
+  SMTP_PASSWORD?: string;
+  /** MESSAGE_PROVIDER=resend: the API key (a Worker secret), and the API's origin in tests only. */
+  RESEND_API_KEY?: string;
+  RESEND_API_BASE?: string;
+  /** SMS_PROVIDER=twilio: the account SID and sender (vars), the auth token (a Worker secret), the API's origin in tests only. */
+  SMS_PROVIDER?: string;
+  TWILIO_ACCOUNT_SID?: string;
+  TWILIO_AUTH_TOKEN?: string;
+  TWILIO_FROM?: string;
+  TWILIO_API_BASE?: string;
   /** The payment platform's Stripe secret key and webhook signing secret: Worker secrets, never vars (docs/decisions/payments.md). */
   STRIPE_SECRET_KEY?: string;
   STRIPE_WEBHOOK_SECRET?: string;
