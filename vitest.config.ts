@@ -14,6 +14,12 @@ hideNetworkErrorEchoes();
 const RATE_LIMIT_TESTS = "test/integration/rate-limit.test.ts";
 /** The wait budgets, also run as a Worker far from its database answers writes (issue 33). */
 const ROUTE_WAIT_TESTS = "test/integration/route-waits-*.test.ts";
+/**
+ * The payments property runs the every-minute cron dozens of times; in the shared runtime each run
+ * also sweeps what every earlier file left (their unpaid bookings, their calendars), so it runs in a
+ * runtime of its own, where the cron sees only its shop.
+ */
+const PAYMENT_PROPERTY_TESTS = "test/integration/payments-property.test.ts";
 /** Tests that are not about the rate limit raise it (docs/decisions/rate-limit.md). */
 const UNLIMITED = { RATE_LIMIT_REQUESTS: "1000000", RATE_LIMIT_KEY_REQUESTS: "1000000" };
 
@@ -95,7 +101,8 @@ export default defineConfig({
       {
         test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" },
       },
-      workersProject("workers", ["test/integration/**/*.test.ts"], [RATE_LIMIT_TESTS], UNLIMITED),
+      workersProject("workers", ["test/integration/**/*.test.ts"], [RATE_LIMIT_TESTS, PAYMENT_PROPERTY_TESTS], UNLIMITED),
+      workersProject("workers-payment-property", [PAYMENT_PROPERTY_TESTS], [], UNLIMITED),
       // Every write answered by the NearDatabase object, as a Worker that measures its database as
       // far answers them: the wait tests hold every route to its budget there, with no exception.
       workersProject("workers-at-distance", [ROUTE_WAIT_TESTS], [], { ...UNLIMITED, WRITES_BESIDE_DATABASE: "always" }),

@@ -106,6 +106,7 @@ describe("a paid booking's money under any order of events and actions", () => {
       expect(booking.payment.payment_intent_id, story).toBe(intent.payment_intent);
       if (!holdsSeat) expect(intent.amount_refunded, story).toBe(intent.amount_received);
     }), { numRuns: 20 });
-    // Twenty bookings of up to nine steps each, with sweeps: generous, so a loaded machine never fails it.
+    // Twenty bookings of up to nine steps each, with sweeps (vitest.config.ts runs this file alone):
+    // generous, so a loaded machine never fails it.
   }, 240_000);
 });
