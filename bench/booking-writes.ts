@@ -10,6 +10,7 @@ import { account, resources, serviceWithProviders } from "./seed-sql";
 import { paidBooking, paidInvariant, paidMix, paidRowsSql, paidShop, paidStandIn, type PaidRow } from "./paid-mix";
 import { privateApi } from "./private-api";
 import { log } from "./suite";
+import { peakPerResource, type Row } from "./peaks";
 import { withBenchServer } from "./wrangler-dev";
 import { unpairedOffersSql } from "../src/features/waitlist/pairing";
 
@@ -53,13 +54,6 @@ function asking(resourceOf: (ask: number) => number, slotOf: (ask: number) => nu
     return { ...request, body: bookingBody(resourceOf(ask), FIRST_SLOT + slotOf(ask) * SLOT_MS) };
   };
   return { setupRequest, asked };
-}
-
-interface Row {
-  resource_id: number;
-  booked_from: number;
-  booked_to: number;
-  count: number;
 }
 
 interface MixOutcome {
@@ -177,25 +171,6 @@ async function waitlistBursts(port: number, key: string): Promise<WaitlistOutcom
   return out;
 }
 
-/** The most `count` held at any instant on each resource, from the stored rows (half-open ranges). */
-function peakPerResource(rows: Row[]): Map<number, number> {
-  const edges = new Map<number, [number, number][]>();
-  for (const r of rows) {
-    const list = edges.get(r.resource_id) ?? [];
-    list.push([r.booked_from, r.count], [r.booked_to, -r.count]);
-    edges.set(r.resource_id, list);
-  }
-  const peaks = new Map<number, number>();
-  for (const [resource, list] of edges) {
-    // An end and a start at the same instant do not overlap: ends first.
-    list.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    let load = 0;
-    let peak = 0;
-    for (const [, delta] of list) peak = Math.max(peak, (load += delta));
-    peaks.set(resource, peak);
-  }
-  return peaks;
-}
 
 const tenant = account(ACCOUNT_ID, "writes");
 const ids = Array.from({ length: SINGLE }, (_, i) => i + 1);

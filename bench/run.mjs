@@ -21,6 +21,7 @@ const allSuites = [
   { name: "slots", entry: join(here, "slots-http.ts") },
   { name: "lists", entry: join(here, "lists-http.ts") },
   { name: "writes", entry: join(here, "booking-writes.ts") },
+  { name: "paid", entry: join(here, "paid-writes.ts") },
   { name: "updates", entry: join(here, "booking-updates.ts") },
   { name: "calendars", entry: join(here, "calendar-sync.ts") },
   { name: "rate-limit", script: join(here, "rate-limit.mjs") },
