@@ -45,7 +45,8 @@ const server = spawn(
 );
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => {
-  stripe.close().finally(() => process.exit(code ?? 0));
+  // Exits whether or not the stand-in closes cleanly.
+  void stripe.close().finally(() => process.exit(code ?? 0));
 });
 
 async function waitForServer() {
