@@ -320,8 +320,8 @@ function PaymentStep({ booking, confirming, ctx }: { booking: BookingView; confi
     return (
       <div>
         <p class="notice" role="status" id="payment-confirming">{w.confirmingPayment}</p>
-        {/* biome-ignore lint/a11y/useValidAnchor: an empty href is this very page: reading it again shows what the server has by then. */}
-        <noscript><p><a href="">{w.checkAgain}</a></p></noscript>
+        {/* An empty href is this very page: reading it again shows what the server has by then. */}
+        <noscript><p>{/* biome-ignore lint/a11y/useValidAnchor: reloads this page */}<a href="">{w.checkAgain}</a></p></noscript>
       </div>
     );
   }
