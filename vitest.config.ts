@@ -4,6 +4,7 @@ import { configDefaults, defineConfig } from "vitest/config";
 import { d1Databases } from "./scripts/d1-databases.mjs";
 import { hideNetworkErrorEchoes } from "./test/support/network-error-echo.ts";
 import { startReceiver } from "./test/support/receiver-server.ts";
+import { startMailServer, SMTP_TEST_PASSWORD, SMTP_TEST_USER } from "./test/support/mail-server.ts";
 import { startStripeStandIn } from "./scripts/stripe-stand-in.mjs";
 import { staticImportsUnderPool } from "./test/support/static-imports.ts";
 
@@ -52,6 +53,11 @@ const workersProject = (name: string, include: string[], exclude: string[], bind
           STRIPE_API_BASE: await startStripe(),
           STRIPE_SECRET_KEY,
           STRIPE_WEBHOOK_SECRET,
+          // A real SMTP server (test/support/mail-server.ts) for the tests that send over SMTP; they
+          // choose MESSAGE_PROVIDER=smtp themselves, every other test keeps the sink.
+          TEST_SMTP: await startMailServer(),
+          SMTP_USERNAME: SMTP_TEST_USER,
+          SMTP_PASSWORD: SMTP_TEST_PASSWORD,
           // New accounts land on DB unless a test names a shard (test/integration/shards.test.ts),
           // so tests that read env.DB directly see their accounts' rows.
           PLACEMENT_SHARDS: "DB",

@@ -44,12 +44,13 @@ async function devtools(inspectorPort: number) {
 }
 
 /**
- * The running server's bundle (wrangler dev writes it under bench/.build/.wrangler/tmp), so an
+ * The running server's bundle (wrangler dev writes it under .wrangler/tmp beside wrangler.toml), so an
  * anonymous frame can be named after the declaration it sits in: V8 inlines Drizzle's row mapping
  * into arrow functions, which would otherwise hide it.
  */
 function newestBundle(): string | undefined {
-  const tmp = join(dirname(fileURLToPath(import.meta.url)), ".wrangler", "tmp");
+  // Bundled into bench/.build/, so the repository is two levels up from the running file.
+  const tmp = join(dirname(fileURLToPath(import.meta.url)), "..", "..", ".wrangler", "tmp");
   if (!existsSync(tmp)) return undefined;
   return readdirSync(tmp).filter((d) => d.startsWith("dev-")).map((d) => join(tmp, d, "floor-worker.js"))
     .filter((f) => existsSync(f)).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];

@@ -1,7 +1,7 @@
 // Benchmark-only Worker entry: the production app (rate limiter included) plus the runtime's floor,
 // a private API route that answers a JSON body of a requested size and does nothing else, and the
-// data floor, which answers as many bytes from ONE D1 statement reading a cache miss's rows. Built
-// only by the generated bench/.build/wrangler.floor.toml, never deployed (bench/README.md).
+// data floor, which answers as many bytes from ONE D1 statement reading a cache miss's rows. Run
+// only by the bench, on wrangler.toml with this entry (bench/wrangler-dev.ts), never deployed (bench/README.md).
 import { Hono } from "hono";
 import { buildApp } from "../src/app";
 import { privateFeatures } from "../src/features";
@@ -40,7 +40,7 @@ export class NearDatabase extends ProductionNearDatabase {
     return buildApp({ ...options, privateFeatures: benchFeatures });
   }
 }
-import { NearDatabase as ProductionNearDatabase } from "../src/durable-objects/near-database";
+import { NearDatabase as ProductionNearDatabase } from "../src/near-database";
 
 import { CapacityGuard as ProductionCapacityGuard } from "../src/durable-objects/capacity-guard";
 export { RateLimiter } from "../src/durable-objects/rate-limiter";

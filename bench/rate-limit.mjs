@@ -1,12 +1,13 @@
 // Rate limit benchmark: the same public request against two local `wrangler dev` servers on one
 // D1 state, the production entry and a build without the limiter; prints figures as JSON.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { emptyEnvFile, waitForServer } from "./bench-worker.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
@@ -20,18 +21,14 @@ const THROUGHPUT_ROUND_MS = 3_000;
 const THROUGHPUT_ROUNDS = 2;
 const log = (...args) => console.error("[rate-limit bench]", ...args);
 
-/** The no-limiter build gets wrangler.toml itself with another entry, so its bindings never drift. */
-function noLimiterConfig() {
-  const config = readFileSync(join(root, "wrangler.toml"), "utf8")
-    .replace(/^name = "(.*)"$/m, 'name = "$1-bench-no-limiter"')
-    .replace(/^main = ".*"$/m, 'main = "../no-limiter-worker.ts"')
-    .replace(/^migrations_dir = "(.*)"$/gm, 'migrations_dir = "../../$1"')
-    // [alias] modules (the MCP SDK's ajv) are relative to the file, which lives in bench/.build.
-    .replaceAll('"./src/', '"../../src/');
-  const file = join(here, ".build", "wrangler.no-limiter.toml");
-  writeFileSync(file, config);
-  return file;
-}
+/**
+ * Both servers run wrangler.toml itself (bench/bench-worker.mjs); the one without the limiter only
+ * has another entry and, so that the two keep their Durable Objects apart, another name.
+ */
+const CONFIG = join(root, "wrangler.toml");
+const NO_LIMITER = { entry: join(here, "no-limiter-worker.ts"), name: "booking-bench-no-limiter" };
+/** A request of the benchmark that takes this long means the server stopped answering. */
+const REQUEST_TIMEOUT_MS = 60_000;
 
 const freePort = () => new Promise((resolve, reject) => {
   const server = net.createServer().once("error", reject);
@@ -39,19 +36,21 @@ const freePort = () => new Promise((resolve, reject) => {
 });
 
 const servers = [];
-function startServer(config, persistTo, port) {
+/** `worker`: another entry and name on wrangler.toml; the production Worker when absent. */
+function startServer(worker, persistTo, port) {
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" };
   return freePort().then((inspectorPort) => {
     const child = spawn("npx", [
-      "wrangler", "dev", "-c", config, "--ip", "127.0.0.1", "--port", String(port),
+      "wrangler", "dev", ...(worker ? [worker.entry, "--name", worker.name] : []), "-c", CONFIG, "--env-file", emptyEnvFile(root),
+      "--ip", "127.0.0.1", "--port", String(port),
       "--inspector-port", String(inspectorPort), "--persist-to", persistTo,
       // A budget no benchmark reaches: the limiter still runs in full on every request.
       "--var", `ADMIN_TOKEN:${ADMIN_TOKEN}`, "--var", "RATE_LIMIT_REQUESTS:1000000000",
     ], { cwd: root, env, detached: true, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
-    child.stderr.on("data", (chunk) => { stderr = (stderr + chunk).slice(-4000); });
+    child.stderr.on("data", (chunk) => { stderr = (stderr + chunk).slice(-8000); });
     servers.push(child);
-    return { port, child, stderr: () => stderr };
+    return { port, child, stderr: () => stderr, label: worker ? worker.name : "the production Worker" };
   });
 }
 
@@ -75,9 +74,9 @@ process.on("exit", () => signalServers("SIGKILL"));
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(1));
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS * 2 });
-function request(port, { method = "GET", path, host = "127.0.0.1", headers = {}, body }) {
+function request(port, { method = "GET", path, host = "127.0.0.1", headers = {}, body, signal }) {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, method, path, agent, headers: {
+    const req = http.request({ host: "127.0.0.1", port, method, path, agent, signal, headers: {
       host: `${host}:${port}`, "user-agent": USER_AGENT,
       ...(body ? { "content-type": "application/json" } : {}), ...headers,
     } }, (res) => {
@@ -87,21 +86,17 @@ function request(port, { method = "GET", path, host = "127.0.0.1", headers = {},
       res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, text }));
     });
     req.on("error", reject);
+    req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error(`${method} ${path} on port ${port}: no answer in ${REQUEST_TIMEOUT_MS / 1000} s`)));
     req.end(body ? JSON.stringify(body) : undefined);
   });
 }
 
-async function waitUntilUp(server) {
-  for (let attempt = 0; attempt < 240; attempt += 1) {
-    if (server.child.exitCode !== null) throw new Error(`wrangler dev exited: ${server.stderr()}`);
-    try {
-      const res = await request(server.port, { path: "/admin/v1/accounts", headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-      if (res.status === 200) return;
-    } catch { /* not listening yet */ }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`wrangler dev did not answer on port ${server.port}`);
-}
+const waitUntilUp = (server) => waitForServer({
+  what: `${server.label} (wrangler dev on port ${server.port})`,
+  probe: async (signal) => (await request(server.port, { path: "/admin/v1/accounts", headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, signal })).status === 200,
+  output: server.stderr,
+  exited: () => server.child.exitCode !== null,
+});
 
 async function must(promise, what) {
   const res = await promise;
@@ -177,8 +172,8 @@ try {
 
   const [withPort, withoutPort] = [await freePort(), await freePort()];
   log(`starting wrangler dev on ports ${withPort} (with limiter) and ${withoutPort} (without)`);
-  const withLimiter = await startServer(join(root, "wrangler.toml"), persistTo, withPort);
-  const withoutLimiter = await startServer(noLimiterConfig(), persistTo, withoutPort);
+  const withLimiter = await startServer(undefined, persistTo, withPort);
+  const withoutLimiter = await startServer(NO_LIMITER, persistTo, withoutPort);
   await Promise.all([waitUntilUp(withLimiter), waitUntilUp(withoutLimiter)]);
 
   await seedAccount(withPort);

@@ -1,7 +1,9 @@
 // npm run bench: builds each benchmark with esbuild, runs it in its own Node process, prints a
-// table and writes bench/results.json. Figures are measured in the same run, never asserted.
+// table and writes bench/results.json. Figures are measured in the same run, never asserted. A
+// suite that fails is reported with why (its last output) and the others still run; the run then
+// exits 1 with results.json written all the same.
 import { build } from "esbuild";
-import { execFileSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -54,23 +56,75 @@ const results = {
   near_ms: rtt ? near ?? 2 : 0,
   machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, loadavg_at_start: os.loadavg().map((n) => Number(n.toFixed(2))) },
   figures: [],
+  /** Each suite run: how long it took and, when it failed, why. */
+  suites: [],
 };
 
-for (const suite of suites) {
-  let file = suite.script;
-  if (suite.entry) {
-    file = join(out, `${suite.name}.mjs`);
-    await build({ entryPoints: [suite.entry], bundle: true, platform: "node", format: "esm", outfile: file, logLevel: "error", packages: "external" });
-  }
-  // Node 20 has a WebSocket (for the DevTools protocol) only behind this flag.
-  const flags = profile && typeof WebSocket === "undefined" ? ["--experimental-websocket"] : [];
-  const stdout = execFileSync(process.execPath, [...flags, file], {
-    encoding: "utf8", maxBuffer: 16 * 1024 * 1024, stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, ...(profile ? { BENCH_CPU_PROFILE: "1" } : {}), ...(rtt ? { BENCH_RTT_MS: String(rtt) } : {}), ...(near !== undefined ? { BENCH_NEAR_MS: String(near) } : {}), ...(accounts ? { BENCH_FLEET_ACCOUNTS: String(accounts) } : {}) },
+/**
+ * The last resort for a suite that stops making progress after its server answered (a server
+ * that never answers fails at start-up within a minute: bench/bench-worker.mjs). The longest suite
+ * takes a few minutes on two busy cores.
+ */
+const SUITE_TIMEOUT_MS = 30 * 60_000;
+
+/** Runs one suite's process: its stderr passes through as it comes, and its tail is kept for a failure's report. */
+function runSuite(args, env) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let timedOut = false;
+    child.stdout.setEncoding("utf8").on("data", (chunk) => { stdout += chunk; });
+    child.stderr.setEncoding("utf8").on("data", (chunk) => { process.stderr.write(chunk); stderr = (stderr + chunk).slice(-8000); });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGTERM");
+      setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+    }, SUITE_TIMEOUT_MS);
+    let settled = false;
+    const settle = (code, signal) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, timedOut });
+    };
+    child.on("close", settle);
+    // A server process the suite left behind may hold its pipes open: its exit is enough, after a grace.
+    child.on("exit", (code, signal) => setTimeout(() => settle(code, signal), 5_000).unref());
+    child.on("error", (error) => { stderr += `\n${error.stack}`; settle(null, null); });
   });
-  // A suite's figures are its last line: wrangler's in-process dev server may log lines before it.
-  const figures = JSON.parse(stdout.trim().split("\n").at(-1));
-  results.figures.push(...figures);
+}
+
+/** A failure's report: the suite's last lines, without the terminal's colours. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes (ESC [ … m)
+const lastLines = (text, n = 30) => text.replace(/\u001b\[[0-9;]*m/g, "").trim().split("\n").slice(-n).join("\n");
+
+for (const suite of suites) {
+  const started = performance.now();
+  let failure;
+  try {
+    let file = suite.script;
+    if (suite.entry) {
+      file = join(out, `${suite.name}.mjs`);
+      await build({ entryPoints: [suite.entry], bundle: true, platform: "node", format: "esm", outfile: file, logLevel: "error", packages: "external" });
+    }
+    // Node 20 has a WebSocket (for the DevTools protocol) only behind this flag.
+    const flags = profile && typeof WebSocket === "undefined" ? ["--experimental-websocket"] : [];
+    const run = await runSuite([...flags, file], {
+      ...process.env, ...(profile ? { BENCH_CPU_PROFILE: "1" } : {}), ...(rtt ? { BENCH_RTT_MS: String(rtt) } : {}), ...(near !== undefined ? { BENCH_NEAR_MS: String(near) } : {}), ...(accounts ? { BENCH_FLEET_ACCOUNTS: String(accounts) } : {}),
+    });
+    if (run.timedOut) failure = `did not finish within ${SUITE_TIMEOUT_MS / 60_000} min; its last output:\n${lastLines(run.stderr)}`;
+    else if (run.code !== 0) failure = `exited with ${run.code ?? run.signal}:\n${lastLines(run.stderr)}`;
+    else {
+      // A suite's figures are its last line: wrangler's in-process dev server may log lines before it.
+      results.figures.push(...JSON.parse(run.stdout.trim().split("\n").at(-1)));
+    }
+  } catch (error) {
+    failure = error instanceof Error ? error.stack ?? error.message : String(error);
+  }
+  const seconds = Math.round((performance.now() - started) / 1000);
+  results.suites.push({ name: suite.name, seconds, ...(failure ? { failure } : {}) });
+  console.error(`[bench] ${suite.name}: ${failure ? "FAILED" : "done"} in ${seconds} s`);
 }
 
 const pad = (s, n) => String(s).padEnd(n);
@@ -90,7 +144,7 @@ const other = (f) => [
   f.cpu_ms !== undefined && `workerd CPU ${f.cpu_ms} ms per request`,
   f.detail,
 ].filter(Boolean).join(", ");
-const width = Math.max(...results.figures.map((f) => f.name.length)) + 1;
+const width = Math.max(10, ...results.figures.map((f) => f.name.length)) + 1;
 console.log(`\n${pad("benchmark", width)} ${pad("p50", 11)} ${pad("p95", 11)} ${pad("p99", 11)} ${pad("mean", 11)} ${pad("calls", 6)} ${pad("req/s", 8)} ${pad("x floor", 8)} ${pad("x data floor", 13)} other`);
 for (const f of results.figures) {
   if (f.check) {
@@ -101,8 +155,11 @@ for (const f of results.figures) {
     + `${pad(withUnit(f, "mean"), 11)} ${pad(f.calls, 6)} ${pad(f.rps ?? "-", 8)} ${pad(f.ratio ?? "-", 8)} ${pad(f.data_floor_ratio ?? "-", 13)} ${other(f)}`);
 }
 writeFileSync(join(here, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
-// A broken invariant is a failed run, not just a line in the table.
+// A broken invariant is a failed run, not just a line in the table; so is a suite that failed.
 if (results.figures.some((f) => f.check && f.check !== "pass")) process.exitCode = 1;
+const failed = results.suites.filter((s) => s.failure);
+for (const s of failed) console.log(`\nsuite ${s.name} FAILED after ${s.seconds} s: ${s.failure}`);
+if (failed.length) process.exitCode = 1;
 console.log("\nwritten: bench/results.json. x floor: p50 over the p50 of the same Worker's floor route answering as many bytes,"
   + " measured in the same run (target for slots: 1.5 or less). x data floor (cache misses): p50 over the p50 of a route answering"
   + " as many bytes from ONE D1 statement that reads the miss's rows (target: 2 or less). Engine target: under 5 ms per call.");

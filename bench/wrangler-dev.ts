@@ -1,12 +1,13 @@
 // A real `wrangler dev` on loopback for the HTTP benchmarks: a fresh --persist-to directory with the
-// migrations applied and seed SQL loaded, the floor entry's config, and a stop that always runs.
+// migrations applied and seed SQL loaded, the floor entry on wrangler.toml, and a stop that always runs.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { d1Databases } from "../scripts/d1-databases.mjs";
+import { emptyEnvFile, waitForServer } from "./bench-worker.mjs";
 
 // Bundled into bench/.build/, so the repository is two levels up from the running file.
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -14,22 +15,16 @@ export const ADMIN_TOKEN = "bench-admin-token";
 export const USER_AGENT = "booking-bench/1.0";
 const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" };
 
-/** wrangler.toml itself with the floor entry as `main`, so the bench Worker's bindings never drift. */
-function floorConfig(): string {
-  const config = readFileSync(join(root, "wrangler.toml"), "utf8")
-    .replace(/^name = "(.*)"$/m, 'name = "$1-bench-floor"')
-    .replace(/^main = ".*"$/m, 'main = "../floor-worker.ts"')
-    .replace(/^migrations_dir = "(.*)"$/gm, 'migrations_dir = "../../$1"')
-    // Unminified: --profile names the Worker's functions (cpu-profile.ts), which minifying renames;
-    // the code run is the same (start-up is measured on the minified build: npm run bench:startup).
-    .replace(/^minify = true$/m, "minify = false")
-    // [alias] modules (the MCP SDK's ajv, ical.js's minified build) are relative to the file, which lives in bench/.build.
-    .replaceAll('"./src/', '"../../src/')
-    .replaceAll('"./node_modules/', '"../../node_modules/');
-  const file = join(root, "bench", ".build", "wrangler.floor.toml");
-  writeFileSync(file, config);
-  return file;
-}
+/**
+ * The bench Worker is wrangler.toml itself with the floor entry and a name of its own given on top
+ * (bench/bench-worker.mjs): its aliases, bindings and migrations are the product's, never a copy.
+ */
+const config = join(root, "wrangler.toml");
+const FLOOR_ENTRY = join(root, "bench", "floor-worker.ts");
+const FLOOR_NAME = "booking-bench-floor";
+// Unminified: --profile names the Worker's functions (cpu-profile.ts), which minifying renames;
+// the code run is the same (start-up is measured on the minified build: npm run bench:startup).
+const FLOOR_MINIFY = false;
 
 function wrangler(args: string[], what: string): string {
   const run = spawnSync("npx", ["wrangler", ...args], { cwd: root, env: wranglerEnv, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
@@ -94,8 +89,8 @@ export async function withBenchServer<T>(
   const persistTo = mkdtempSync(join(os.tmpdir(), `booking-bench-${label}-`));
   let child: ChildProcess | undefined;
   let disposeLast: (() => Promise<void>) | undefined;
+  let restoreConsole = () => {};
   try {
-    const config = floorConfig();
     for (const shard of SHARDS) wrangler(["d1", "migrations", "apply", shard, "--local", "--persist-to", persistTo, "-c", config], "migrations");
     for (const [shard, sql] of Object.entries(typeof seedSql === "string" ? { DB: seedSql } : seedSql)) {
       const seedFile = join(persistTo, `seed-${shard}.sql`);
@@ -122,16 +117,18 @@ export async function withBenchServer<T>(
     let stderr = "";
     let stopServer: () => Promise<void>;
     let exited = () => false;
+    let failed = false;
+    let proxyReady = () => true;
     if (process.env.BENCH_CPU_PROFILE) {
       // Profiling needs the DevTools inspector, which only the CLI's `wrangler dev` keeps open here.
       const started = spawn("npx", [
-        "wrangler", "dev", "-c", config, "--ip", "127.0.0.1", "--port", String(port),
+        "wrangler", "dev", FLOOR_ENTRY, "-c", config, "--name", FLOOR_NAME, `--minify=${FLOOR_MINIFY}`, "--env-file", emptyEnvFile(root), "--ip", "127.0.0.1", "--port", String(port),
         "--inspector-port", String(inspectorPort), "--persist-to", persistTo,
         ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
       ], { cwd: root, env: wranglerEnv, detached: true, stdio: ["ignore", "ignore", "pipe"] });
       child = started;
       children.add(started);
-      started.stderr!.on("data", (chunk) => { stderr = (stderr + chunk).slice(-4000); });
+      started.stderr!.on("data", (chunk) => { stderr = (stderr + chunk).slice(-8000); });
       stopServer = () => stopChild(started);
       exited = () => started.exitCode !== null;
     } else {
@@ -139,19 +136,38 @@ export async function withBenchServer<T>(
       // about two thirds of the Worker's CPU per D1 call, which is not the product's cost (issue 9).
       process.env.WRANGLER_SEND_METRICS = "false";
       const { unstable_startWorker } = await import("wrangler");
+      // wrangler reports a failed build on the console (and keeps its proxy waiting for a good one):
+      // what it says while the server starts is kept for the error that ends the suite.
+      const consoleError = console.error;
+      console.error = (...args: unknown[]) => {
+        stderr = (stderr + args.map(String).join(" ") + "\n").slice(-8000);
+        consoleError(...args);
+      };
+      restoreConsole = () => { console.error = consoleError; };
       const worker = await unstable_startWorker({
         config,
+        entrypoint: FLOOR_ENTRY,
+        name: FLOOR_NAME,
+        envFiles: [emptyEnvFile(root)],
+        build: { minify: FLOOR_MINIFY },
         dev: { server: { hostname: "127.0.0.1", port }, inspector: false, persist: persistTo, watch: false, logLevel: "error" },
         bindings: Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }])),
       });
-      await worker.ready;
       let disposed = false;
       stopServer = async () => { if (!disposed) { disposed = true; await worker.dispose(); } };
       disposeLast = stopServer;
+      let ready = false;
+      worker.ready.then(() => { ready = true; }, (error: unknown) => {
+        stderr += `\n${error instanceof Error ? error.stack ?? error.message : String(error)}`;
+        failed = true;
+      });
+      exited = () => failed;
+      proxyReady = () => ready;
     }
 
-    const request: BenchServer["request"] = async (path, init = {}) => {
+    const request = async (path: string, init: { method?: string; key?: string; body?: unknown; signal?: AbortSignal } = {}) => {
       const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+        signal: init.signal,
         method: init.method ?? "GET",
         headers: {
           "user-agent": USER_AGENT,
@@ -163,12 +179,15 @@ export async function withBenchServer<T>(
       return { status: res.status, headers: res.headers, text: await res.text() };
     };
 
-    for (let attempt = 0; ; attempt += 1) {
-      if (exited()) throw new Error(`wrangler dev exited: ${stderr}`);
-      const up = await request("/admin/v1/accounts", { key: ADMIN_TOKEN }).then((r) => r.status === 200, () => false);
-      if (up) break;
-      if (attempt > 240) throw new Error(`wrangler dev did not answer on port ${port}: ${stderr}`);
-      await new Promise((r) => setTimeout(r, 500));
+    try {
+      await waitForServer({
+        what: `the ${label} suite's Worker (wrangler dev on port ${port})`,
+        probe: async (signal) => proxyReady() && (await request("/admin/v1/accounts", { key: ADMIN_TOKEN, signal })).status === 200,
+        output: () => stderr,
+        exited,
+      });
+    } finally {
+      restoreConsole();
     }
 
     return await work({
@@ -182,6 +201,7 @@ export async function withBenchServer<T>(
       stop: () => stopServer(),
     });
   } finally {
+    restoreConsole();
     if (child) await stopChild(child);
     if (disposeLast) await disposeLast();
     rmSync(persistTo, { recursive: true, force: true });

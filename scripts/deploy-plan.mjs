@@ -49,6 +49,42 @@ export function deployProblems(config) {
   if (config.vars?.STRIPE_API_BASE !== undefined) {
     problems.push("wrangler.toml sets STRIPE_API_BASE: that points payments at a local stand-in (tests, npm run dev). A deploy talks to api.stripe.com: remove it.");
   }
+  problems.push(...mailProblems(config.vars ?? {}));
+  return problems;
+}
+
+/** Hosts and domains that stand for "fill this in" (RFC 2606, RFC 6761) or for this machine. */
+const PLACEHOLDER_HOST = /(^|\.)(example\.(com|net|org)|example|test|invalid|localhost)$|^(127\.|0\.0\.0\.0$|\[?::1\]?$)/i;
+
+/**
+ * E-mail over SMTP or Resend, SMS through Twilio (docs/decisions/messages.md): the login, API key or auth token is a Worker secret,
+ * and a deploy sends through a real server, from a real address, encrypted; never through the local
+ * mail catcher of `npm run dev`, the tests' stand-in or with the README's example values.
+ */
+function mailProblems(vars) {
+  const problems = [];
+  for (const name of ["SMTP_USERNAME", "SMTP_PASSWORD", "RESEND_API_KEY", "TWILIO_AUTH_TOKEN"]) {
+    if (vars[name] !== undefined) {
+      problems.push(`wrangler.toml sets ${name} as a var: it is a secret. Remove it and run \`npx wrangler secret put ${name}\` with your mail provider's value.`);
+    }
+  }
+  for (const [name, host] of [["RESEND_API_BASE", "api.resend.com"], ["TWILIO_API_BASE", "api.twilio.com"]]) {
+    if (vars[name] !== undefined) problems.push(`wrangler.toml sets ${name}: that points messages at a local stand-in (tests). A deploy talks to ${host}: remove it.`);
+  }
+  const provider = vars.MESSAGE_PROVIDER;
+  if (provider !== "smtp" && provider !== "resend") return problems;
+  const from = String(vars.MAIL_FROM ?? "");
+  if (!from.includes("@") || PLACEHOLDER_HOST.test(from.split("@").pop())) {
+    problems.push(`MESSAGE_PROVIDER is "${provider}" but MAIL_FROM is ${from ? `"${from}", a placeholder` : "not set"}: set the address your deployment sends from (its domain must be one your provider lets you send for).`);
+  }
+  if (provider !== "smtp") return problems;
+  const host = String(vars.SMTP_HOST ?? "");
+  if (!host || PLACEHOLDER_HOST.test(host)) {
+    problems.push(`MESSAGE_PROVIDER is "smtp" but SMTP_HOST is ${host ? `"${host}", a placeholder or this machine` : "not set"}: set your mail provider's SMTP host in wrangler.toml.`);
+  }
+  if (vars.SMTP_SECURITY === "none") {
+    problems.push("SMTP_SECURITY is \"none\": the login and every message would cross the network in the clear. Use \"starttls\" (port 587) or \"tls\" (port 465); \"none\" is for the local mail catcher.");
+  }
   return problems;
 }
 

@@ -1,11 +1,13 @@
-// npm run dev: local D1 migrations (every shard), the Stripe stand-in on 127.0.0.1:8790, wrangler dev on
-// 127.0.0.1:8787 pointed at it, the demo account seeded (idempotent), and a ready-to-paste curl line
-// (README, Set up).
+// npm run dev: local D1 migrations (every shard), the Stripe stand-in on 127.0.0.1:8790, the mail
+// catcher (SMTP on 127.0.0.1:1025, its inbox on :1080), wrangler dev on 127.0.0.1:8787 pointed at
+// both, the demo account seeded (idempotent), and a ready-to-paste curl line (README, Set up).
 import { spawn, spawnSync } from "node:child_process";
 import { d1Databases } from "./d1-databases.mjs";
 import {
-  adminToken, argValue, DEV_HOST, DEV_PORT, DEV_URL, call, STRIPE_PORT, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET,
+  adminToken, argValue, DEV_HOST, DEV_PORT, DEV_URL, call, LOCAL_MAIL_FROM, MAIL_SMTP_PORT, MAIL_WEB_PORT, STRIPE_PORT,
+  STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET,
 } from "./local-config.mjs";
+import { startMailCatcher } from "./mail-catcher.mjs";
 import { seedDemo } from "./seed-demo.mjs";
 import { startStripeStandIn } from "./stripe-stand-in.mjs";
 
@@ -36,17 +38,25 @@ const stripe = await startStripeStandIn({
   process.exit(1);
 });
 
+// E-mail leaves the Worker over real SMTP and lands in the catcher's inbox; SMS stay in the sink's rows.
+const mail = await startMailCatcher({ smtpPort: MAIL_SMTP_PORT, webPort: MAIL_WEB_PORT }).catch((error) => {
+  console.error(`The mail catcher could not listen on ports ${MAIL_SMTP_PORT}/${MAIL_WEB_PORT} (${error.message}): choose others with MAIL_SMTP_PORT=… MAIL_WEB_PORT=…`);
+  process.exit(1);
+});
+
 const server = spawn(
   "npx",
   ["wrangler", "dev", "--ip", DEV_HOST, "--port", String(DEV_PORT), "--test-scheduled", "--var", `ADMIN_TOKEN:${token}`,
     "--var", `STRIPE_API_BASE:${stripe.origin}`, "--var", `STRIPE_SECRET_KEY:${STRIPE_SECRET_KEY}`, "--var", `STRIPE_WEBHOOK_SECRET:${STRIPE_WEBHOOK_SECRET}`,
+    "--var", "MESSAGE_PROVIDER:smtp", "--var", `SMTP_HOST:${mail.smtpHost}`, "--var", `SMTP_PORT:${mail.smtpPort}`,
+    "--var", "SMTP_SECURITY:none", "--var", `MAIL_FROM:${LOCAL_MAIL_FROM}`,
     ...withoutPort],
   { stdio: ["inherit", "inherit", "inherit"] },
 );
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => {
-  // Exits whether or not the stand-in closes cleanly.
-  void stripe.close().finally(() => process.exit(code ?? 0));
+  // Exits whether or not the stand-ins close cleanly (allSettled never rejects).
+  void Promise.allSettled([stripe.close(), mail.close()]).finally(() => process.exit(code ?? 0));
 });
 
 async function waitForServer() {
@@ -77,6 +87,7 @@ try {
  README tour:  PORT=${DEV_PORT}  KEY=${key}
 
  Booking page (open in a browser):  http://demo.localhost:${DEV_PORT}/
+ Mail inbox (every e-mail the API sends, with its invitation): ${mail.inbox}
  Stripe stand-in (test checkout, no card, no money): ${stripe.origin}
    "Massage, paid online" takes payment there: its page's Pay confirms the booking.
  Public booking site:  curl -s -H "User-Agent: curl-tour" http://demo.localhost:${DEV_PORT}/services

@@ -25,6 +25,17 @@ export const STRIPE_PORT = Number(process.env.STRIPE_PORT ?? 8790);
 export const STRIPE_SECRET_KEY = "sk_test_local";
 export const STRIPE_WEBHOOK_SECRET = "whsec_local_dev";
 
+/**
+ * The local mail catcher beside the dev server (maildev): SMTP on MAIL_SMTP_PORT, its web inbox on
+ * MAIL_WEB_PORT, both on 127.0.0.1. The Worker sends it every e-mail over SMTP (MESSAGE_PROVIDER=smtp,
+ * given to wrangler dev on its command line; .dev.vars, which the tests read too, keeps the sink).
+ * MAIL_SMTP_PORT=0 and MAIL_WEB_PORT=0 take any free ports.
+ */
+export const MAIL_SMTP_PORT = Number(process.env.MAIL_SMTP_PORT ?? 1025);
+export const MAIL_WEB_PORT = Number(process.env.MAIL_WEB_PORT ?? 1080);
+/** The local deployment's sending address: the shop's name is its display name. */
+export const LOCAL_MAIL_FROM = "bookings@mail.localhost";
+
 /** ADMIN_TOKEN from the environment, else from .dev.vars, else the local-only default. */
 export function adminToken() {
   if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;

@@ -20,11 +20,12 @@ export function tourBlocks(markdown) {
   return [...markdown.slice(start, end).matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
 }
 
-/** One bash script: strict mode, curl failing on non-2xx, the server's port and key filled in. */
-export function tourScript(blocks, { port, key }) {
+/** One bash script: strict mode, curl failing on non-2xx, the server's port, key and mail inbox filled in. */
+export function tourScript(blocks, { port, key, inbox }) {
   const body = blocks.join("\n")
     .replace(/^PORT=\S+/m, `PORT=${port}`)
-    .replace(/^KEY=\S+/m, `KEY=${key}`);
+    .replace(/^KEY=\S+/m, `KEY=${key}`)
+    .replace(/^INBOX=\S+/m, `INBOX=${inbox ?? "http://127.0.0.1:1080"}`);
   return [
     "set -Eeuo pipefail", // -E: the ERR trap also reports failures inside $(...)
     `trap 'echo "tour: failed at: $BASH_COMMAND" >&2' ERR`,
@@ -57,8 +58,9 @@ async function main() {
   const server = spawn(process.execPath, ["scripts/dev.mjs", "--port", String(port), "--persist-to", state], {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    // STRIPE_PORT=0: the stand-in on a free port too, beside an `npm run dev` that holds 8790.
-    env: { ...process.env, PORT: String(port), STRIPE_PORT: "0" },
+    // STRIPE_PORT=0 and MAIL_*_PORT=0: the Stripe stand-in and the mail catcher on free ports too,
+    // beside an `npm run dev` that holds 8790, 1025 and 1080.
+    env: { ...process.env, PORT: String(port), STRIPE_PORT: "0", MAIL_SMTP_PORT: "0", MAIL_WEB_PORT: "0" },
   });
   let output = "";
   server.stdout.on("data", (d) => (output += d));
@@ -90,7 +92,12 @@ async function main() {
     server.on("exit", (code) => { if (!ready) fail(`npm run dev exited (${code}) before it was ready`); });
   });
 
-  const script = tourScript(tourBlocks(readFileSync(README, "utf8")), { port, key });
+  const inbox = /Mail inbox[^:]*: (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+  if (!inbox) {
+    console.error(`tour: npm run dev printed no mail inbox:\n${output}`);
+    return finish(1);
+  }
+  const script = tourScript(tourBlocks(readFileSync(README, "utf8")), { port, key, inbox });
   for (const run of [1, 2]) {
     // Each run starts with a whole budget of 80 requests per 20 s (spec: Limits): the first after
     // the demo seeding's requests, the second after the first run's.

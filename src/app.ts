@@ -8,7 +8,7 @@ import type { AppEnv } from "./env";
 import { markBesideDatabase } from "./db/request-scope";
 import { AskAgain, privateAuth, publicAccount } from "./http/auth";
 import { answerEventBesideDatabase } from "./http/near-database";
-import { afterAccountWrite } from "./features/account-writes";
+import { afterAccountWrite, afterRequestOf } from "./features/account-writes";
 import { refuseXml, requestContext, requireUserAgent } from "./http/middleware";
 import { requestId, requestLog } from "./http/observability";
 import { renderError } from "./http/render-error";
@@ -87,6 +87,8 @@ export function buildApp(options: AppOptions = {}) {
     app.use("*", (c, next) => {
       c.set(options.besideDatabase ? "besideDatabase" : "forwardsBesideDatabase", true);
       if (options.besideDatabase) markBesideDatabase();
+      // A forwarded request's answer teaches this isolate's caches as one answered here (http/near-database.ts).
+      else c.set("afterRequestOf", afterRequestOf);
       return next();
     });
   }

@@ -10,6 +10,9 @@ const optional = <S extends z.ZodType>(schema: S) =>
 const wholeNumber = (min: number, fallback: number) =>
   optional(z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(min, `must be ${min} or more`)).transform((n) => n ?? fallback);
 
+/** An address as SMTP carries it (RFC 5321 dot-atom local part and domain): nothing that could end a command or a header. */
+export const MAILBOX = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/;
+
 const httpUrl = optional(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }));
 
 /** Where Cloudflare may place a Durable Object when it is first created (its `locationHint`). */
@@ -42,10 +45,29 @@ const configSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: wholeNumber(1, 20),
   RATE_LIMIT_KEY_REQUESTS: wholeNumber(1, 240),
   SMS_DAILY_CAP_PER_ACCOUNT: wholeNumber(0, 500),
-  /** "sink" stores only (development); "http" posts to the provider URLs. */
-  MESSAGE_PROVIDER: optional(z.enum(["sink", "http"], { error: 'must be "sink" or "http"' })).transform((p) => p ?? "sink"),
+  /**
+   * "sink" stores only (development); "http" posts to the provider URLs; "smtp" sends e-mail over
+   * SMTP and "resend" through Resend's API (SMS as "http" for both).
+   */
+  MESSAGE_PROVIDER: optional(z.enum(["sink", "http", "smtp", "resend"], { error: 'must be "sink", "http", "smtp" or "resend"' })).transform((p) => p ?? "sink"),
+  /** Where Resend's API is: unset for api.resend.com; a local stand-in in the tests (npm run deploy refuses it). */
+  RESEND_API_BASE: httpUrl,
+  /** Who delivers SMS when messages leave (http, smtp, resend): "http" (SMS_PROVIDER_URL, the default) or "twilio". */
+  SMS_PROVIDER: optional(z.enum(["http", "twilio"], { error: 'must be "http" or "twilio"' })).transform((p) => p ?? "http"),
+  TWILIO_ACCOUNT_SID: optional(z.string().regex(/^AC[0-9a-fA-F]{32}$/, "must be a Twilio account SID (AC and 32 hex digits)")),
+  /** An E.164 number, an alphanumeric sender id (up to 11 letters and digits) or a Messaging Service SID (MG…). */
+  TWILIO_FROM: optional(z.string().regex(/^(\+[1-9]\d{6,14}|[A-Za-z0-9 ]{1,11}|MG[0-9a-fA-F]{32})$/, "must be an E.164 number, a sender id of up to 11 letters and digits, or a Messaging Service SID")),
+  /** Where Twilio's API is: unset for api.twilio.com; a local stand-in in the tests (npm run deploy refuses it). */
+  TWILIO_API_BASE: httpUrl,
   SMS_PROVIDER_URL: httpUrl,
   EMAIL_PROVIDER_URL: httpUrl,
+  /** The SMTP server of MESSAGE_PROVIDER=smtp (docs/decisions/messages.md, "E-mail over SMTP"). */
+  SMTP_HOST: optional(z.string().regex(/^[A-Za-z0-9.:[\]-]+$/, "must be a host name or an IP address")),
+  SMTP_PORT: optional(z.coerce.number({ error: "must be a port number" }).int("must be a port number").min(1, "must be a port number").max(65_535, "must be a port number")),
+  /** "starttls" (port 587, the default), "tls" (implicit TLS, port 465) or "none" (a local catcher only). */
+  SMTP_SECURITY: optional(z.enum(["starttls", "tls", "none"], { error: 'must be "starttls", "tls" or "none"' })).transform((s) => s ?? "starttls"),
+  /** The deployment's sending address: the From of every e-mail, with the shop's name as display name. */
+  MAIL_FROM: optional(z.string().regex(MAILBOX, "must be an e-mail address such as bookings@example.com")),
   CAPACITY_GUARD_LOCATIONS: shardLocations,
   /**
    * Whether a known account's writes are answered by a NearDatabase object (docs/decisions/latency.md,

@@ -1,8 +1,22 @@
-// Bindings and per-request variables shared by every route.
+// Bindings and per-request variables shared by every route. On the ground floor beside db/
+// (.dependency-cruiser.cjs): each Durable Object binding is described by what its callers may ask
+// of it, never by the class that serves it, which imports the floors above.
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { CapacityGuard, GuardedBatch, GuardedResult } from "./db/guarded-batch";
 import type * as schema from "./db/schema";
 import type { Account } from "./db/schema";
-import type { CapacityGuard } from "./durable-objects/guard-client";
+import type { RateLimitHit, RateLimitPolicy } from "./domain/sliding-log";
+
+/** What a CapacityGuard object answers (durable-objects/capacity-guard.ts implements it). */
+export interface CapacityGuardObject extends Rpc.DurableObjectBranded {
+  apply(batch: GuardedBatch): Promise<GuardedResult>;
+}
+
+/** What a RateLimiter object answers (durable-objects/rate-limiter.ts implements it). */
+export interface RateLimiterObject extends Rpc.DurableObjectBranded {
+  hit(policy: RateLimitPolicy): RateLimitHit;
+  refund(countedAt: number): void;
+}
 
 export interface Env {
   DB: D1Database;
@@ -11,10 +25,13 @@ export interface Env {
   MESSAGE_QUEUE: Queue<unknown>;
   /** Calendar subscriptions' fetches (features/calendar-subscriptions/refresh.ts). */
   CALENDAR_QUEUE: Queue<unknown>;
-  CAPACITY_GUARD: DurableObjectNamespace<import("./durable-objects/capacity-guard").CapacityGuard>;
-  RATE_LIMITER: DurableObjectNamespace<import("./durable-objects/rate-limiter").RateLimiter>;
-  /** Answers a request whose account the Worker's isolate does not know yet, beside the database. */
-  NEAR_DATABASE?: DurableObjectNamespace<import("./durable-objects/near-database").NearDatabase>;
+  CAPACITY_GUARD: DurableObjectNamespace<CapacityGuardObject>;
+  RATE_LIMITER: DurableObjectNamespace<RateLimiterObject>;
+  /**
+   * Answers a request whose account the Worker's isolate does not know yet, beside the database
+   * (src/near-database.ts): through `fetch` only, so its stubs need no methods of their own.
+   */
+  NEAR_DATABASE?: DurableObjectNamespace;
   ADMIN_TOKEN?: string;
   ROOT_DOMAIN?: string;
   DEFAULT_SUBDOMAIN?: string;
@@ -23,13 +40,30 @@ export interface Env {
   /** Requests per window for one API key on the private API, beside the per-address budget. */
   RATE_LIMIT_KEY_REQUESTS?: string;
   ENVIRONMENT?: string;
-  /** "sink" (stores only; the development default) or "http" (the provider URLs below). */
+  /** "sink" (stores only; the development default), "http" (the provider URLs below), "smtp" (SMTP_* below) or "resend" (RESEND_API_KEY). */
   MESSAGE_PROVIDER?: string;
   SMS_PROVIDER_URL?: string;
   EMAIL_PROVIDER_URL?: string;
   /** Bearer token for the provider URLs: a secret, never a var. */
   MESSAGE_PROVIDER_TOKEN?: string;
   SMS_DAILY_CAP_PER_ACCOUNT?: string;
+  /** MESSAGE_PROVIDER=smtp: the server, its port and security, and the deployment's sending address (src/config.ts). */
+  SMTP_HOST?: string;
+  SMTP_PORT?: string;
+  SMTP_SECURITY?: string;
+  MAIL_FROM?: string;
+  /** The SMTP login: Worker secrets, never vars (`npm run deploy` refuses them in wrangler.toml). */
+  SMTP_USERNAME?: string;
+  SMTP_PASSWORD?: string;
+  /** MESSAGE_PROVIDER=resend: the API key (a Worker secret), and the API's origin in tests only. */
+  RESEND_API_KEY?: string;
+  RESEND_API_BASE?: string;
+  /** SMS_PROVIDER=twilio: the account SID and sender (vars), the auth token (a Worker secret), the API's origin in tests only. */
+  SMS_PROVIDER?: string;
+  TWILIO_ACCOUNT_SID?: string;
+  TWILIO_AUTH_TOKEN?: string;
+  TWILIO_FROM?: string;
+  TWILIO_API_BASE?: string;
   /** The payment platform's Stripe secret key and webhook signing secret: Worker secrets, never vars (docs/decisions/payments.md). */
   STRIPE_SECRET_KEY?: string;
   STRIPE_WEBHOOK_SECRET?: string;
@@ -73,6 +107,11 @@ export type AppEnv = {
     besideDatabase?: boolean;
     /** Set by the Worker's entry: writes, and requests of accounts this isolate does not know, go to a NearDatabase object. */
     forwardsBesideDatabase?: boolean;
+    /**
+     * Set with `forwardsBesideDatabase`: what this isolate's caches learn of a request a NearDatabase
+     * object answered (features/account-writes.ts), handed in by the app since http/ imports no feature.
+     */
+    afterRequestOf?: (method: string, account: Account) => void;
     /** The `Server-Timing` entries of the NearDatabase object that answered the request, renamed `beside-database-*`. */
     besideDatabaseTiming?: string;
   };

@@ -4,7 +4,7 @@ import type { Env } from "./env";
 
 export { CapacityGuard } from "./durable-objects/capacity-guard";
 export { RateLimiter } from "./durable-objects/rate-limiter";
-export { NearDatabase } from "./durable-objects/near-database";
+export { NearDatabase } from "./near-database";
 
 const app = buildApp({ forwardBesideDatabase: true });
 

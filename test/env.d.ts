@@ -10,6 +10,8 @@ declare namespace Cloudflare {
     TEST_D1_MIGRATIONS: Record<string, import("cloudflare:test").D1Migration[]>;
     /** Origin of the tests' HTTP receiver (test/support/receiver-server.ts). */
     TEST_RECEIVER: string;
+    /** `127.0.0.1:<port>` of the tests' SMTP server (test/support/mail-server.ts). */
+    TEST_SMTP: string;
     /** Origin of the local Stripe API stand-in (scripts/stripe-stand-in.mjs). */
     STRIPE_API_BASE: string;
     /** The stand-in's API key and the secret it signs events with (vitest.config.ts). */

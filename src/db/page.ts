@@ -3,9 +3,18 @@ import { and, count, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../env";
-import type { PageRequest } from "../http/pagination";
 import type { JsonRow } from "./json-row";
-import { afterSyncCursor, formatSyncCursor, syncOrder, type SyncColumns, type SyncDirection } from "./sync-order";
+import { afterSyncCursor, formatSyncCursor, syncOrder, type SyncColumns, type SyncCursor, type SyncDirection } from "./sync-order";
+
+/** Which page a list answers (http/pagination.ts reads it from the query and writes its headers). */
+export interface PageRequest {
+  page: number;
+  perPage: number;
+  limit: number;
+  offset: number;
+  /** Sync listings only: the page starts after this row, whatever the page number says. */
+  cursor?: SyncCursor;
+}
 
 /**
  * Statements that read what the page's rows refer to, given a subquery of the page's ids: run in

@@ -10,8 +10,10 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
+import type { BookingPayment } from "./booking-payment";
+import type { OpeningHours } from "../domain/opening-hours";
 
-export type OpeningHours = string[] | null;
+export type { OpeningHours } from "../domain/opening-hours";
 export type CustomData = Record<string, string> | null;
 
 const id = () => integer("id").primaryKey({ autoIncrement: true });
@@ -366,8 +368,8 @@ export const bookings = sqliteTable(
     verification_code: text("verification_code"),
     // The booking site's token for this one booking (SHA-256 of it; the visitor keeps the token).
     public_token_hash: text("public_token_hash"),
-    /** The booking's payment (features/payments/booking-payment.ts) as JSON; null for a booking that pays nothing. */
-    payment: text("payment", { mode: "json" }).$type<import("../features/payments/booking-payment").BookingPayment | null>(),
+    /** The booking's payment (db/booking-payment.ts) as JSON; null for a booking that pays nothing. */
+    payment: text("payment", { mode: "json" }).$type<BookingPayment | null>(),
     // Codes tried on the booking site; the sixth try is refused (docs/decisions/booking-site.md).
     verify_attempts: integer("verify_attempts").notNull().default(0),
     // Which messages the creating request asked for, kept for delivery (issue: messages).

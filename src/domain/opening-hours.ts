@@ -1,10 +1,11 @@
 // Which hours a resource keeps on a date: an exception date first, then the weekday's hours.
 import { Temporal } from "@js-temporal/polyfill";
-import type { OpeningHours } from "../db/schema";
 
 /** Weekday keys in ISO order: index 0 is Monday (Temporal dayOfWeek 1). */
 export const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
+/** One day's opening hours as stored (resources' opening_hours_* columns): "hh:mm" pairs; null = closed. */
+export type OpeningHours = string[] | null;
 export type WeeklyHours = Record<Weekday, OpeningHours>;
 
 export function weeklyHoursOf(resource: { [K in `opening_hours_${Weekday}`]: OpeningHours }): WeeklyHours {

@@ -15,6 +15,11 @@ export interface RateLimitDecision {
   resetSeconds: number;
 }
 
+/** A decision and, when it counted the request, the time it was counted at: what `refund` takes back. */
+export interface RateLimitHit extends RateLimitDecision {
+  countedAt?: number;
+}
+
 /**
  * Sliding log rather than a fixed window: a fixed window lets a client send twice the budget
  * across a window boundary, the log never allows more than `limit` in any `windowMs`. Memory is

@@ -1,9 +1,8 @@
 // The availability engine: bookable slots of a service over a date range, computed from plain inputs.
-import type { OpeningHours } from "../db/schema";
 import { bookableWindow, type BookablePeriods, type BookableWindow } from "./bookable-window";
 import { occupiedSpan } from "./buffers";
 import { Occupancy } from "./occupancy";
-import { WEEKDAYS, type WeeklyHours } from "./opening-hours";
+import { WEEKDAYS, type OpeningHours, type WeeklyHours } from "./opening-hours";
 import { slotTimeTexts, type Locale } from "./slot-format";
 import {
   DAY_MS, MINUTE_MS, dayNumberOf, minutesOfDay, offsetOn, wallMinutesToEpoch, zoneDay, type ZoneDay,

@@ -1,47 +1,11 @@
 // One object per resource (and per event) through which every write that takes capacity
 // passes, one at a time. The input gate does not cover awaits on D1, so the lock is explicit.
 import { DurableObject } from "cloudflare:workers";
-import type { SqlStatement } from "../db/sql-statement";
+import type { GuardedBatch, GuardedResult, SqlRow } from "../db/guarded-batch";
 import { DIRECTORY_SHARD, shardD1 } from "../db/shards";
-import type { Env } from "../env";
+import type { CapacityGuardObject, Env } from "../env";
 
-type SqlRow = Record<string, string | number | null>;
-
-export interface GuardedBatch {
-  /** The shard holding the guarded rows (db/shards.ts); DB when absent (callers before shards). */
-  shard?: string;
-  /** Run in one D1 batch. The first statement (`appliedBy`) is the guarded write: it must change one row. */
-  statements: SqlStatement[];
-  /**
-   * Run every statement in one D1 batch, all or nothing. The follow-ups then run whether or not
-   * the first changed a row, so each must carry its own condition (e.g. "bookings that differ
-   * from their event"). Without it, follow-ups run in a second batch only after the first applied.
-   */
-  atomic?: boolean;
-  /**
-   * With `atomic`: which statement is the guarded write (0 when absent). Statements before it must
-   * carry the same condition, so they change rows exactly when it does (a create's new person).
-   */
-  appliedBy?: number;
-}
-
-export interface GuardedResult {
-  applied: boolean;
-  /** Rows returned by each statement (e.g. `RETURNING *` of the guarded write). */
-  rows: SqlRow[][];
-  /** D1 bookmark after the write: the caller's later reads continue from it (read replicas). */
-  bookmark: string | null;
-  /** The shard written, whose database the bookmark belongs to. */
-  shard: string;
-  /**
-   * The batch failed (nothing written): its error's message, answered rather than thrown, since a
-   * rejection out of the object is reported as its uncaught exception; the client throws it again
-   * (guard-client.ts). A create's new person whose identifier another request took meanwhile is one.
-   */
-  failure?: string;
-}
-
-export class CapacityGuard extends DurableObject<Env> {
+export class CapacityGuard extends DurableObject<Env> implements CapacityGuardObject {
   #tail: Promise<unknown> = Promise.resolve();
 
   apply(batch: GuardedBatch): Promise<GuardedResult> {

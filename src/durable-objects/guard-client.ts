@@ -1,18 +1,11 @@
 // How writes reach the capacity guard of their scope: an interface the features take in `deps`,
 // with the CapacityGuard Durable Objects (one per resource or event) as the production one.
 import { configOf } from "../config";
+import type { CapacityGuard } from "../db/guarded-batch";
 import type { Env } from "../env";
-import { guardKey, type GuardedBatch, type GuardedResult } from "./capacity-guard";
+import { guardKey } from "./capacity-guard";
 
-export interface GuardScope {
-  kind: "resource" | "event";
-  id: number;
-}
-
-export interface CapacityGuard {
-  /** Runs the batch with no other guarded write of the same scope in between. */
-  apply(scope: GuardScope, batch: GuardedBatch): Promise<GuardedResult>;
-}
+export type { CapacityGuard, GuardScope } from "../db/guarded-batch";
 
 /**
  * The guards of one shard's resources and events; each writes to that shard. Created where the

@@ -2,16 +2,12 @@
 // Nothing is written to storage: losing the log on eviction only forgives a client, it never
 // blocks one wrongly.
 import { DurableObject } from "cloudflare:workers";
-import { SlidingLog, type RateLimitDecision, type RateLimitPolicy } from "../domain/sliding-log";
+import { SlidingLog, type RateLimitHit, type RateLimitPolicy } from "../domain/sliding-log";
+import type { RateLimiterObject } from "../env";
 
-export type { RateLimitDecision, RateLimitPolicy } from "../domain/sliding-log";
+export type { RateLimitDecision, RateLimitHit, RateLimitPolicy } from "../domain/sliding-log";
 
-/** A decision and, when it counted the request, the time it was counted at: what `refund` takes back. */
-export interface RateLimitHit extends RateLimitDecision {
-  countedAt?: number;
-}
-
-export class RateLimiter extends DurableObject {
+export class RateLimiter extends DurableObject implements RateLimiterObject {
   #budget = new SlidingLog();
 
   hit(policy: RateLimitPolicy): RateLimitHit {

@@ -1,4 +1,4 @@
-// The Worker's side of the NearDatabase objects (durable-objects/near-database.ts). Two kinds of
+// The Worker's side of the NearDatabase objects (src/near-database.ts). Two kinds of
 // request are forwarded whole: one whose account this isolate does not know (it would wait for the
 // directory, then for the route's reads), and, where the database is far from here, every write (it
 // would wait for its reads, then for its write, and some for more: the waitlist's offers, a
@@ -10,7 +10,6 @@ import { writesMayRun } from "../db/request-scope";
 import type { Account } from "../db/schema";
 import { DIRECTORY_SHARD } from "../db/shards";
 import type { AppEnv } from "../env";
-import { afterRequestOf } from "../features/account-writes";
 import { databaseSeemsFar, noteRoundTrip } from "../db/distance";
 import { cachedAccount, evictAccount, knowsAccount, remember, trustedAccount } from "./account-cache";
 import { readsOnly } from "./reads-only";
@@ -59,13 +58,13 @@ export async function answeredBesideDatabase(c: Context<AppEnv>, cacheKey: strin
     // The write changed the account: the next request here reads it again.
     if (before) {
       evictAccount(before.id);
-      afterRequestOf(c.req.method, before);
+      c.var.afterRequestOf?.(c.req.method, before);
     }
   } else if (told) {
     const account = JSON.parse(decodeURIComponent(told)) as Account;
     remember(cacheKey, account, c.var.now);
     // Answers this isolate cached for the account (its site's, say) learn of the write as if made here.
-    afterRequestOf(c.req.method, account);
+    c.var.afterRequestOf?.(c.req.method, account);
   }
   return true;
 }

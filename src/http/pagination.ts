@@ -1,18 +1,12 @@
 // Page arithmetic and the RFC 8288 `Link` plus metadata headers of the spec's Limits section.
 import type { Context } from "hono";
+import type { PageRequest } from "../db/page";
 import type { SyncCursor } from "../db/sync-order";
+
+export type { PageRequest } from "../db/page";
 
 const PAGE_SIZE = 50;
 export const BOOKINGS_PAGE_SIZE = 750; // spec: Limits
-
-export interface PageRequest {
-  page: number;
-  perPage: number;
-  limit: number;
-  offset: number;
-  /** Sync listings only: the page starts after this row, whatever the page number says. */
-  cursor?: SyncCursor;
-}
 
 export function pageRequest(page: number | undefined, perPage = PAGE_SIZE, cursor?: SyncCursor): PageRequest {
   const current = page ?? 1;

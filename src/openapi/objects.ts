@@ -342,9 +342,9 @@ export const Message = z.object({
   recipient: z.string(),
   subject: nullableText,
   body: z.string(),
-  status: z.enum(["queued", "sending", "sent", "failed"]),
-  provider: nullableText,
-  error: nullableText,
+  status: z.enum(["queued", "sending", "sent", "failed"]).meta({ description: "queued → sending → sent, or failed: refused by an SMS cap, refused for good by the receiving server or API (SMTP: a 5xx to the recipient; Resend: a request it calls invalid), or retries exhausted." }),
+  provider: nullableText.meta({ description: "Who delivered it (or last tried): \"sink\" (stored only), \"http\", \"smtp\", \"resend\" or \"twilio\" (the deployment's MESSAGE_PROVIDER, or SMS_PROVIDER for an SMS)." }),
+  error: nullableText.meta({ description: "Why the last attempt failed, e.g. \"SMTP RCPT TO: 550 5.1.1 …\" (the stage and the server's reply) or \"Resend 429 rate_limit_exceeded: …\"; null once sent." }),
   sent_at: nullableInstant,
   ...timestamps,
 });

@@ -1,7 +1,7 @@
 // Queue entry: one consumer per queue kind, chosen by the queue's name (`booking-<kind>[-dlq]`).
 import { badConfig, configErrorLine } from "../config";
 import type { Env } from "../env";
-import type { Consumer, QueueKind } from "./types";
+import type { Consumer, QueueKind } from "../features/queue-consumer";
 import { webhookConsumer } from "../features/webhooks/consumer";
 import { messageConsumers } from "../features/messages/consumer";
 import { recurrenceConsumer } from "../features/recurrence/consumer";

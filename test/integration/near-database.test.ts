@@ -1,6 +1,6 @@
 // A request whose account the isolate does not know is answered by a NearDatabase object beside
 // the database: the Worker waits once (a read) or for the limiter and once (a write), and learns
-// the account for the next request (http/near-database.ts, durable-objects/near-database.ts).
+// the account for the next request (http/near-database.ts, src/near-database.ts).
 import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";

@@ -105,6 +105,7 @@ describe("a paid booking's money under any order of events and actions", () => {
       expect(booking.payment.status, story).toBe(status);
       expect(booking.payment.payment_intent_id, story).toBe(intent.payment_intent);
       if (!holdsSeat) expect(intent.amount_refunded, story).toBe(intent.amount_received);
-    }), { numRuns: 25 });
-  });
+    }), { numRuns: 20 });
+    // Twenty bookings of up to nine steps each, with sweeps: generous, so a loaded machine never fails it.
+  }, 240_000);
 });

@@ -14,6 +14,10 @@ export function siteOrigin(env: Env, account: Pick<Account, "subdomain">, like?:
   return `${scheme}://${account.subdomain}.${root}${url?.port ? `:${url.port}` : ""}`;
 }
 
+/** `booking-<id>@<host>`: the UID a booking has in its own file, in every feed and in its invitations. */
+export const bookingUid = (id: number, host: string) => `booking-${id}@${host}`;
+export const eventUid = (id: number, host: string) => `event-${id}@${host}`;
+
 export const feedUrl = (origin: string, token: string) => `${origin}/calendar/${token}.ics`;
 
 /** The account's signing key, made on first use; two racing first uses keep the first one written. */

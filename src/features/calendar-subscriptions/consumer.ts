@@ -7,7 +7,7 @@ import { directoryDb } from "../../db/directory";
 import { accounts, calendarSubscriptions } from "../../db/schema";
 import { shardD1 } from "../../db/shards";
 import type { Env } from "../../env";
-import type { Consumer } from "../../queues/types";
+import type { Consumer } from "../queue-consumer";
 import { systemDeps } from "../system-deps";
 import { calendarFetchMessage, type CalendarFetchMessage } from "./refresh";
 import { syncSubscription } from "./sync";

@@ -5,6 +5,7 @@ import type { BookingChange } from "../../domain/booking-states";
 import type { Related } from "../bookings/serializer";
 import { phoneE164 } from "../people/identity";
 import { enqueueMessage, type MessageDeps } from "./enqueue";
+import { invitationOf } from "./invitation";
 import type { Channel, MessageKind } from "./kinds";
 import { dueMessages, type Audience, type DueMessage } from "./plan";
 import { namesCalendarFile, renderMessage, type MessageContext } from "./render";
@@ -42,12 +43,15 @@ async function send(deps: MessageDeps, ctx: MessageContext, kind: MessageKind, d
   const recipient = recipientOf(deps, ctx, due.audience, due.channel);
   if (!recipient) return;
   const choice = templatesFor(kind, due.channel, deps.account, ctx.service ?? null);
-  // Providers post JSON text, with no attachments: the file travels as a link its templates name.
+  // The http provider posts JSON text, with no attachments: the file travels as a link its templates
+  // name. Over SMTP a customer e-mail about the booking's time also carries its invitation (invitation.ts).
   const calendarUrl = namesCalendarFile(choice) ? await bookingFileUrl(deps.db, deps.env, deps.account, ctx.booking!.id) : null;
   const rendered = await renderMessage(choice, { ...ctx, calendarUrl });
+  const customer = due.audience === "customer";
   await enqueueMessage(deps, {
     kind, channel: due.channel, recipient, ...rendered,
-    booking_id: ctx.booking!.id, person_id: due.audience === "customer" ? ctx.person?.id ?? null : null,
+    booking_id: ctx.booking!.id, person_id: customer ? ctx.person?.id ?? null : null,
+    invitation: customer && due.channel === "email" ? invitationOf(deps.env, deps.account, ctx, kind, recipient) : null,
   }, "record");
 }
 

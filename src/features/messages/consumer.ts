@@ -1,18 +1,22 @@
 // The booking-messages queue: claims each stored message, delivers it through the configured
 // provider and settles it (sent, or failed once the dead-letter queue receives it).
-import { and, eq, inArray, lt, or } from "drizzle-orm";
+import { and, eq, inArray, lt, or, type SQL } from "drizzle-orm";
 import * as z from "zod";
-import { accounts, messages } from "../../db/schema";
+import { accounts, bookings, messages, type Account } from "../../db/schema";
 import { openDb } from "../../db/client";
 import { directoryDb } from "../../db/directory";
 import { DIRECTORY_SHARD, shardD1 } from "../../db/shards";
-import type { Env } from "../../env";
-import type { Consumer } from "../../queues/types";
+import type { Db, Env } from "../../env";
+import type { Consumer } from "../queue-consumer";
+import { invitationData, type InvitationData } from "./invitation";
 import { announceProcessed } from "./processed";
 import { providerFor } from "./providers";
 
 // `shard` is absent in messages queued before shards: those rows are on DB.
-const queueBody = z.object({ account_id: z.number().int(), shard: z.string().default(DIRECTORY_SHARD), message_id: z.number().int(), secret_body: z.string().optional() });
+const queueBody = z.object({
+  account_id: z.number().int(), shard: z.string().default(DIRECTORY_SHARD), message_id: z.number().int(), secret_body: z.string().optional(),
+  invitation: invitationData.optional(),
+});
 
 /** A claim older than this is taken as a crashed consumer's, and may be taken over. */
 const CLAIM_TIMEOUT_MS = 60_000;
@@ -40,20 +44,44 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
   }
   const account = await directoryDb(env).query.accounts.findFirst({ where: eq(accounts.id, body.account_id) });
   const provider = providerFor(env);
-  const result = await provider.deliver({ message: claimed, body: body.secret_body ?? claimed.body });
+  const result = await provider.deliver({
+    message: claimed, account, body: body.secret_body ?? claimed.body, now,
+    invitation: provider.sendsInvitations && body.invitation ? await withSequence(db, body.account_id, body.invitation) : null,
+  });
+  const providerName = provider.nameFor?.(claimed.channel) ?? provider.name;
+  if (!result.ok && result.permanent) return settleFailed(env, db, own, account, providerName, result.error, now);
   if (!result.ok) {
-    await db.update(messages).set({ status: "queued", provider: provider.name, error: result.error, updated_at: now }).where(own);
+    await db.update(messages).set({ status: "queued", provider: providerName, error: result.error, updated_at: now }).where(own);
     console.error(JSON.stringify({ queue: "booking-messages", message_id: claimed.id, attempts, error: result.error }));
     return "retry";
   }
   const [sent] = await db.update(messages)
     .set({
-      status: "sent", provider: provider.name, error: null, sent_at: now, updated_at: now,
+      status: "sent", provider: providerName, error: null, sent_at: now, updated_at: now,
       ...(provider.storesDeliveredText && body.secret_body ? { body: body.secret_body } : {}),
     })
     .where(own)
     .returning();
   if (account) await announceProcessed(env, account, sent, now);
+  return "ack";
+}
+
+/**
+ * The SEQUENCE an invitation goes out with: the booking's revision now, or the one its request saw
+ * if higher. A write's RETURNING row predates the trigger that grows the revision (drizzle/0017),
+ * so the row is read here; a later change only raises it, and DTSTAMP (the message's creation)
+ * orders two invitations sent with one SEQUENCE.
+ */
+async function withSequence(db: Db, accountId: number, invitation: InvitationData) {
+  const [row] = await db.select({ revision: bookings.revision }).from(bookings)
+    .where(and(eq(bookings.id, invitation.booking_id), eq(bookings.account_id, accountId)));
+  return { ...invitation, sequence: Math.max(invitation.revision, row?.revision ?? invitation.revision) };
+}
+
+/** A delivery that retrying cannot help: failed now with the reason, announced once. */
+async function settleFailed(env: Env, db: Db, own: SQL | undefined, account: Account | undefined, provider: string, error: string, now: number): Promise<Outcome> {
+  const [failed] = await db.update(messages).set({ status: "failed", provider, error, updated_at: now }).where(own).returning();
+  if (failed && account) await announceProcessed(env, account, failed, now);
   return "ack";
 }
 

@@ -4,6 +4,7 @@ import { messages } from "../../db/schema";
 import { accountD1 } from "../../db/shards";
 import type { Deps } from "../../env";
 import { CAP_MESSAGES, capHit, UNDER_CAPS, underCapsParams, type CapHit } from "./caps";
+import type { InvitationData } from "./invitation";
 import type { Channel, MessageKind } from "./kinds";
 import { announceProcessed } from "./processed";
 
@@ -20,6 +21,8 @@ interface Outgoing {
   secretBody?: string;
   booking_id?: number | null;
   person_id?: number | null;
+  /** The calendar invitation an e-mail about a booking's time carries (providers that send MIME attach it). */
+  invitation?: InvitationData | null;
 }
 
 /** The queue message body: the row to deliver, and a secret body that is not in D1. */
@@ -29,6 +32,7 @@ interface MessageQueueBody {
   account_id: number;
   message_id: number;
   secret_body?: string;
+  invitation?: InvitationData;
 }
 
 const COLUMNS = "account_id, booking_id, person_id, kind, channel, recipient, subject, body, status, created_at, updated_at";
@@ -69,7 +73,10 @@ export async function enqueueMessage(deps: MessageDeps, out: Outgoing, onCap: "r
     return { id: failed.id, refused: hit };
   }
 
-  const body: MessageQueueBody = { account_id: account.id, shard: account.shard, message_id: id, ...(out.secretBody ? { secret_body: out.secretBody } : {}) };
+  const body: MessageQueueBody = {
+    account_id: account.id, shard: account.shard, message_id: id,
+    ...(out.secretBody ? { secret_body: out.secretBody } : {}), ...(out.invitation ? { invitation: out.invitation } : {}),
+  };
   await env.MESSAGE_QUEUE.send(body, { contentType: "json" });
   return { id, refused: null };
 }

@@ -15,9 +15,9 @@ import { followBookmark } from "../../db/request-scope";
 import { ledgerOf, moneyStatus, ownPayment, refundDue, type Ledger, type LedgerFact, type PaymentTaken } from "../../domain/payment-ledger";
 import type { Deps } from "../../env";
 import { fitsCondition, type CapacityScope } from "../bookings/capacity-sql";
-import { afterBookingChange } from "../bookings/effects";
 import { bookingOfAccount, getBookingWithRelated, loadRelated } from "../bookings/queries";
-import { toBookingJson } from "../bookings/serializer";
+import { toBookingJson, type Related } from "../bookings/serializer";
+import { enqueueBookingMessages } from "../messages/booking-messages";
 import { emitEvent, performedByOf, type WebhookEventName } from "../webhooks/emit";
 import type { BookingPayment, PaymentStatus } from "./booking-payment";
 import { answerSource, checkoutFact, factsOfBooking, factWrites, recordFact, refundFact, type NewFact, type PaymentFact } from "./facts";
@@ -206,8 +206,8 @@ function projectionWrite(deps: Deps, bookingId: number, fields: Partial<BookingP
 }
 
 /** The booking's event for a change of its money, with its payment as it is now. */
-async function announce(deps: Deps, event: WebhookEventName, booking: Booking): Promise<void> {
-  const related = await loadRelated(deps, [booking]);
+async function announce(deps: Deps, event: WebhookEventName, booking: Booking, preloaded?: Related): Promise<void> {
+  const related = preloaded ?? (await loadRelated(deps, [booking]));
   const json = toBookingJson(booking, related, { timeZone: deps.account.time_zone, now: deps.now, extended: false });
   await emitEvent(deps.env, deps.account, event, { kind: "booking", id: booking.id, json }, performedByOf("system"), deps.now);
 }
@@ -231,8 +231,12 @@ export async function settlePayment(
   if (own && booking.payment.paid_at === null) {
     taken = await takePayment(deps, booking, own);
     if (taken === "confirmed") {
+      // A payment that confirms is announced as a verification's confirmation is: booking.modified
+      // and the confirmation message (as bookings/effects.ts would, which calls back into payments).
       const row = await getBookingWithRelated(deps, booking.id);
-      await afterBookingChange(deps, "paid", row);
+      const related = await loadRelated(deps, [row]);
+      await announce(deps, "booking.modified", row, related);
+      await enqueueBookingMessages(deps, "paid", row, related);
       booking = row;
     } else {
       ({ booking, facts } = await readWithFacts(deps, bookingId));

@@ -6,7 +6,7 @@ import { directoryDb } from "../../db/directory";
 import { shardD1 } from "../../db/shards";
 import { accounts, recurringCollections } from "../../db/schema";
 import type { Env } from "../../env";
-import type { Consumer } from "../../queues/types";
+import type { Consumer } from "../queue-consumer";
 import { systemDeps } from "../system-deps";
 import { markCollection, recordChunk } from "./collections";
 import { createBookingChunk, createEventChunk } from "./occurrences";

@@ -5,7 +5,7 @@ import { openDb } from "../../db/client";
 import { shardD1 } from "../../db/shards";
 import { webhookDeliveries } from "../../db/schema";
 import type { Db, Env } from "../../env";
-import type { Consumer } from "../../queues/types";
+import type { Consumer } from "../queue-consumer";
 import { deliverAttempt, recordAttempt } from "./deliver";
 import type { WebhookEventMessage } from "./emit";
 import { fanOut } from "./fan-out";

@@ -98,6 +98,39 @@ describe("deployProblems", () => {
     ]);
   });
 
+  it("refuses SMTP logins kept as vars, and an SMTP deploy with a placeholder or local host, address or no encryption", () => {
+    expect(deployProblems({ vars: { SMTP_USERNAME: "apikey", SMTP_PASSWORD: "secret" } })).toEqual([
+      expect.stringContaining("SMTP_USERNAME as a var: it is a secret"),
+      expect.stringContaining("SMTP_PASSWORD as a var: it is a secret"),
+    ]);
+    expect(deployProblems({ vars: { MESSAGE_PROVIDER: "smtp" } })).toEqual([
+      expect.stringContaining("MAIL_FROM is not set"),
+      expect.stringContaining("SMTP_HOST is not set"),
+    ]);
+    expect(deployProblems({ vars: { MESSAGE_PROVIDER: "smtp", SMTP_HOST: "smtp.example.com", MAIL_FROM: "bookings@example.com" } })).toEqual([
+      expect.stringContaining('MAIL_FROM is "bookings@example.com", a placeholder'),
+      expect.stringContaining('SMTP_HOST is "smtp.example.com", a placeholder'),
+    ]);
+    expect(deployProblems({ vars: { MESSAGE_PROVIDER: "smtp", SMTP_HOST: "127.0.0.1", MAIL_FROM: "bookings@shop.no", SMTP_SECURITY: "none" } })).toEqual([
+      expect.stringContaining('SMTP_HOST is "127.0.0.1"'),
+      expect.stringContaining('SMTP_SECURITY is "none"'),
+    ]);
+    expect(deployProblems({ vars: { MESSAGE_PROVIDER: "smtp", SMTP_HOST: "smtp.postmarkapp.com", MAIL_FROM: "bookings@salon.no" } })).toEqual([]);
+  });
+
+  it("refuses a Resend key kept as a var, the tests' stand-in, and a Resend deploy without a real sender", () => {
+    expect(deployProblems({ vars: { MESSAGE_PROVIDER: "resend", RESEND_API_KEY: "re_123", RESEND_API_BASE: "http://127.0.0.1:9" } })).toEqual([
+      expect.stringContaining("RESEND_API_KEY as a var: it is a secret"),
+      expect.stringContaining("RESEND_API_BASE"),
+      expect.stringContaining('MESSAGE_PROVIDER is "resend" but MAIL_FROM is not set'),
+    ]);
+    expect(deployProblems({ vars: { MESSAGE_PROVIDER: "resend", MAIL_FROM: "bookings@salon.no" } })).toEqual([]);
+    expect(deployProblems({ vars: { SMS_PROVIDER: "twilio", TWILIO_AUTH_TOKEN: "x", TWILIO_API_BASE: "http://127.0.0.1:9" } })).toEqual([
+      expect.stringContaining("TWILIO_AUTH_TOKEN as a var: it is a secret"),
+      expect.stringContaining("TWILIO_API_BASE"),
+    ]);
+  });
+
   it("lets a configuration with real ids through", () => {
     const file = configWithTwoDatabases({ main: REAL_ID, shard: SHARD_ID });
     expect(deployProblems(readDeployConfig(parseDeployArgs(["-c", file])))).toEqual([]);

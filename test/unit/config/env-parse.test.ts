@@ -31,6 +31,13 @@ describe("configOf", () => {
     for (const value of ["auto", "always", "never"]) expect(configOf({ WRITES_BESIDE_DATABASE: value }).WRITES_BESIDE_DATABASE).toBe(value);
   });
 
+  it("reads the SMTP settings: STARTTLS by default, the port as a number", () => {
+    expect(configOf({ MESSAGE_PROVIDER: "smtp", SMTP_HOST: "smtp.shop.no", MAIL_FROM: "bookings@shop.no" })).toMatchObject({
+      MESSAGE_PROVIDER: "smtp", SMTP_HOST: "smtp.shop.no", SMTP_SECURITY: "starttls", MAIL_FROM: "bookings@shop.no",
+    });
+    expect(configOf({ SMTP_PORT: "465", SMTP_SECURITY: "tls" })).toMatchObject({ SMTP_PORT: 465, SMTP_SECURITY: "tls" });
+  });
+
   it.each([
     ["WRITES_BESIDE_DATABASE", "sometimes"],
     ["RATE_LIMIT_REQUESTS", "lots"],
@@ -40,6 +47,14 @@ describe("configOf", () => {
     ["MESSAGE_PROVIDER", "twilio"],
     ["SMS_PROVIDER_URL", "not a url"],
     ["EMAIL_PROVIDER_URL", "ftp://mail.example"],
+    ["SMTP_HOST", "smtp.example.com\r\nRCPT TO:<x@y.z>"],
+    ["RESEND_API_BASE", "not a url"],
+    ["SMS_PROVIDER", "carrier-pigeon"],
+    ["TWILIO_ACCOUNT_SID", "AC123"],
+    ["TWILIO_FROM", "not a sender id at all"],
+    ["SMTP_PORT", "99999"],
+    ["SMTP_SECURITY", "ssl"],
+    ["MAIL_FROM", "Bookings <bookings@shop.no>"],
     ["CAPACITY_GUARD_LOCATIONS", "DB=moon"],
     ["CAPACITY_GUARD_LOCATIONS", "SHARD_2=weur"],
     ["CAPACITY_GUARD_LOCATIONS", "somewhere"],

@@ -12,12 +12,14 @@ const blocks: string[] = tourBlocks(readFileSync(path.join(root, "README.md"), "
 const tour = blocks.join("\n");
 
 describe("the README tour", () => {
-  it("sets the port and the key once, in its first block, and the runner fills both in", () => {
+  it("sets the port, the key and the mail inbox once, in its first block, and the runner fills them in", () => {
     expect(blocks[0]).toMatch(/^PORT=8787\b/m);
     expect(blocks[0]).toMatch(/^KEY=bk_\.\.\./m);
-    const script: string = tourScript(blocks, { port: 4321, key: "bk_real" });
+    expect(blocks[0]).toMatch(/^INBOX=http:\/\/127\.0\.0\.1:1080\b/m);
+    const script: string = tourScript(blocks, { port: 4321, key: "bk_real", inbox: "http://127.0.0.1:5555" });
     expect(script).toMatch(/^PORT=4321\s/m);
     expect(script).toMatch(/^KEY=bk_real\s/m);
+    expect(script).toMatch(/^INBOX=http:\/\/127\.0\.0\.1:5555\s/m);
   });
 
   it("names no fixed port, no other key variable and no hard-coded ids", () => {

@@ -2,11 +2,12 @@
 // (an integrator's or a visitor's first request there), is answered here instead: this object is
 // created beside the directory's database, so the account's lookup and the route's reads and
 // writes are short hops, and the Worker waits on one long hop rather than two or three in a row
-// (docs/decisions/latency.md, "Who is asking, at distance").
+// (docs/decisions/latency.md, "Who is asking, at distance"). It runs the whole app, so it is an
+// entry, beside index.ts: only entries build the app (.dependency-cruiser.cjs).
 import { DurableObject } from "cloudflare:workers";
 import type { MiddlewareHandler } from "hono";
-import { buildApp } from "../app";
-import type { AppEnv, Env } from "../env";
+import { buildApp } from "./app";
+import type { AppEnv, Env } from "./env";
 
 /** The Worker that forwarded the request has counted it against its budgets already. */
 const limitedByTheWorker: MiddlewareHandler<AppEnv> = (_c, next) => next();

@@ -1,4 +1,5 @@
-// The contract between the queue entry (index.ts) and the feature consumers it dispatches to.
+// The contract between the queue entry (queues/index.ts) and the feature consumers it dispatches
+// to: on the features' floor, since the entry imports the features and never the other way.
 import type { Env } from "../env";
 
 export type QueueKind = "recurrence" | "webhooks" | "messages" | "calendars";
