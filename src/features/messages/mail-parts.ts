@@ -12,9 +12,10 @@ import type { Message } from "./serializer";
  * A header phrase or subject on one line: CR, LF and other controls, which could start a header
  * of their own, become spaces (worker-mailer writes subjects and names as given when they are ASCII).
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters headerText removes
+const CONTROLS = /[\u0000-\u001f\u007f]+/g;
 export const headerText = (text: string, max = 200) =>
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
-  text.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim().slice(0, max);
+  text.replace(CONTROLS, " ").replace(/\s+/g, " ").trim().slice(0, max);
 
 /** A display name: one line, and no quote or backslash to end the quoted string it is written in. */
 const displayName = (name: string) => headerText(name.replace(/["\\]/g, " "), 78);
