@@ -1,5 +1,3 @@
-export const STARTUP_DEADLINE_MS: number;
-export function buildFailure(output: string): string | undefined;
 export function waitForServer(options: {
   what: string;
   probe: (signal: AbortSignal) => Promise<boolean>;

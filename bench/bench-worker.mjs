@@ -22,14 +22,15 @@ export function emptyEnvFile(root) {
 }
 
 /** From the start of `wrangler dev` to its first answer; a cold build on two busy cores takes ~20 s. */
-export const STARTUP_DEADLINE_MS = 60_000;
+const STARTUP_DEADLINE_MS = 60_000;
 /** One attempt to reach the server while it starts: a dev server that holds a request must not hold the wait. */
 const PROBE_TIMEOUT_MS = 5_000;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes (ESC [ … m)
 const plain = (text) => text.replace(/\u001b\[[0-9;]*m/g, "");
 
 /** wrangler's report of a failed build, from its "Build failed" (or first "[ERROR]" before it) on. */
-export function buildFailure(output) {
+function buildFailure(output) {
   const text = plain(output);
   const failed = text.indexOf("Build failed");
   if (failed < 0) return undefined;

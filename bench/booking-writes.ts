@@ -3,7 +3,7 @@
 // releases with plain creates on a service with buffers, and cancels in bursts against waitlists;
 // then the capacity invariant read back from D1 after the server has stopped (buffers, live holds
 // and waitlist offers included, and no offer hold without its entry); figures as JSON.
-import autocannon from "autocannon";
+import type autocannon from "autocannon";
 import { costOf, expectStatuses, fire, floorPath, floorSummary, round, summarise, type Figure, type Run } from "./load";
 import { profileWhile } from "./cpu-profile";
 import { account, resources, serviceWithProviders } from "./seed-sql";

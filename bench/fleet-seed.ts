@@ -23,7 +23,7 @@ const INTERVALS = [30, 45, 60];
 const DAYS_AHEAD = 42;
 
 export interface FleetResource { id: number; capacity: number; hours: Week }
-export interface FleetService { id: number; interval: number; resources: number[] }
+interface FleetService { id: number; interval: number; resources: number[] }
 export interface FleetAccount {
   id: number;
   subdomain: string;

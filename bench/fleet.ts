@@ -250,6 +250,7 @@ const figures = await withBenchServer("fleet", fleet.sql, async (server) => {
   }
   // Every public read together, against the floors of their sizes: the figure the targets name.
   const merge = (list: (Tally | undefined)[]) => list.filter((t): t is Tally => !!t).reduce((all, t) => ({
+    // biome-ignore lint/performance/noAccumulatingSpread: a few tallies, merged once at the end
     ...all, latencies: [...all.latencies, ...t.latencies], cpuNs: [...all.cpuNs, ...t.cpuNs], hits: all.hits + t.hits, misses: all.misses + t.misses,
     d1: [...all.d1, ...t.d1], doCalls: [...all.doCalls, ...t.doCalls],
     d1Ms: [...all.d1Ms, ...t.d1Ms], doMs: [...all.doMs, ...t.doMs], totalMs: [...all.totalMs, ...t.totalMs],

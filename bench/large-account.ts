@@ -4,8 +4,8 @@ import type { SlotInput } from "../src/domain/slots";
 import { startOfDay } from "../src/domain/time";
 
 export const ZONE = "Europe/Oslo";
-export const FROM = "2030-03-01"; // a month with a DST change in it
-export const TO = "2030-03-31";
+const FROM = "2030-03-01"; // a month with a DST change in it
+const TO = "2030-03-31";
 
 export function largeAccountInput(generation: 1 | 2, interval = 15, rounding = 15): SlotInput {
   const hours = ["08:00", "12:00", "13:00", "17:00"];

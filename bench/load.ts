@@ -159,7 +159,7 @@ export interface Comparison {
   dataFloor?: DataFloor;
 }
 
-export const dataFloorPath = (dataFloor: DataFloor, bytes: number) => `${dataFloor.path}${dataFloor.path.includes("?") ? "&" : "?"}bytes=${bytes}`;
+const dataFloorPath = (dataFloor: DataFloor, bytes: number) => `${dataFloor.path}${dataFloor.path.includes("?") ? "&" : "?"}bytes=${bytes}`;
 
 type Side = "route" | "floor" | "data";
 

@@ -11,7 +11,7 @@ import { privateApi, type PrivateCall } from "./private-api";
 import { account, resources, serviceWithProviders } from "./seed-sql";
 import { USER_AGENT } from "./wrangler-dev";
 
-export const PAID_ACCOUNT_ID = 3;
+const PAID_ACCOUNT_ID = 3;
 const PAID_SERVICE_ID = 4;
 const PAID_RESOURCES = Array.from({ length: 5 }, (_, i) => 200 + i);
 const TIMES_PER_RESOURCE = 20;

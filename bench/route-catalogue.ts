@@ -9,7 +9,7 @@ import { privateEntries } from "./route-catalogue/private-api";
 import { refusalOf } from "./route-catalogue/shop";
 import type { Kind, Reply, RouteEntry, Shop, Transport } from "./route-catalogue/types";
 
-export { seedShop, type ShopOptions } from "./route-catalogue/shop";
+export { seedShop } from "./route-catalogue/shop";
 export type { Kind, Reply, RouteEntry, Shop, Surface, Transport, Wire } from "./route-catalogue/types";
 
 export const catalogue: readonly RouteEntry[] = [...privateEntries, ...siteEntries, ...mcpEntries];

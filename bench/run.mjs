@@ -97,7 +97,9 @@ function runSuite(args, env) {
 }
 
 /** A failure's report: the suite's last lines, without the terminal's colours. */
-const lastLines = (text, n = 30) => text.replace(/\u001b\[[0-9;]*m/g, "").trim().split("\n").slice(-n).join("\n");
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes (ESC [ … m)
+const COLOURS = /\u001b\[[0-9;]*m/g;
+const lastLines = (text, n = 30) => text.replace(COLOURS, "").trim().split("\n").slice(-n).join("\n");
 
 for (const suite of suites) {
   const started = performance.now();

@@ -40,7 +40,7 @@ const freePort = () => new Promise<number>((resolve, reject) => {
   });
 });
 
-export interface BenchResponse {
+interface BenchResponse {
   status: number;
   headers: Headers;
   text: string;

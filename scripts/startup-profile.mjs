@@ -61,7 +61,7 @@ const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/
 /** A source map's `mappings`, per generated line: [column, source, name, source line] segments in column order. */
 function decodeMappings(mappings) {
   const lines = [];
-  let source = 0, sourceLine = 0, sourceColumn = 0, name = 0;
+  let source = 0, sourceLine = 0, name = 0;
   for (const line of mappings.split(";")) {
     const segments = [];
     let column = 0;
@@ -76,7 +76,7 @@ function decodeMappings(mappings) {
         value = 0; shift = 0;
       }
       column += fields[0];
-      if (fields.length >= 4) { source += fields[1]; sourceLine += fields[2]; sourceColumn += fields[3]; }
+      if (fields.length >= 4) { source += fields[1]; sourceLine += fields[2]; }
       if (fields.length >= 5) name += fields[4];
       segments.push([column, fields.length >= 4 ? source : -1, fields.length >= 5 ? name : -1, sourceLine]);
     }

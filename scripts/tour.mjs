@@ -83,7 +83,7 @@ async function main() {
   const key = await new Promise((resolve) => {
     // A failure to start must still stop whatever did start.
     let ready = false;
-    const fail = (message) => { console.error(`tour: ${message}:\n${output}`); finish(1); };
+    const fail = (message) => { console.error(`tour: ${message}:\n${output}`); void finish(1); }; // finish ends the process
     const timer = setTimeout(() => fail("no API key printed within 300 s"), 300_000);
     server.stdout.on("data", () => {
       const match = /API key: (bk_\S+)/.exec(output);

@@ -16,8 +16,8 @@ export const MAILBOX = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/
 const httpUrl = optional(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }));
 
 /** Where Cloudflare may place a Durable Object when it is first created (its `locationHint`). */
-export const LOCATION_HINTS = ["wnam", "enam", "sam", "weur", "eeur", "apac", "apac-ne", "apac-se", "oc", "afr", "me"] as const;
-export type LocationHint = (typeof LOCATION_HINTS)[number];
+const LOCATION_HINTS = ["wnam", "enam", "sam", "weur", "eeur", "apac", "apac-ne", "apac-se", "oc", "afr", "me"] as const;
+type LocationHint = (typeof LOCATION_HINTS)[number];
 
 /**
  * `DB=weur,DB_SHARD_1=enam`: each shard's D1 location, so its capacity guards are created beside

@@ -14,7 +14,7 @@
 // the account row itself (cached 30 s per isolate; a reloaded account object is a miss).
 
 /** A table whose writes bump a version: inserts and deletes always, updates of `columns` only. */
-export interface InvalidationRule {
+interface InvalidationRule {
   table: string;
   /** The columns whose update changes an answer, or "every" (any update, even of no column read). */
   columns: readonly string[] | "every";
@@ -88,7 +88,7 @@ const BOOKINGS_OF_EVENTS = {
  * only the hours it covers (BOOKING_HOURS). A booking of an event still bumps it: seats of events
  * are read per event, not per day.
  */
-export const CALENDAR: VersionedAnswers = {
+const CALENDAR: VersionedAnswers = {
   versionTable: "calendar_versions",
   tag: "calendar",
   rules: AVAILABILITY.rules
@@ -117,7 +117,7 @@ const MAX_BUMPED_HOURS = 14 * 24;
  * booking on one local day bumps no row another day's answer reads (zones a half or quarter
  * hour off UTC share one hour row at midnight).
  */
-export const BOOKING_HOURS = {
+const BOOKING_HOURS = {
   versionTable: "booking_hour_versions",
   tables: HOUR_BUMPING.map(({ table, resourceRow }) => ({ table, resourceRow, columns: AVAILABILITY.rules.find((r) => r.table === table)!.columns as readonly string[] })),
   why: "a booking (or hold, or busy time) of a resource takes its capacity over the hours it covers, and nothing else",

@@ -159,7 +159,6 @@ export function noteCache(outcome: "hit" | "miss"): void {
   if (meter && meter.cache !== "miss") meter.cache = outcome;
 }
 export const runInScope = <T>(scope: RequestScope, work: () => T): T => store.run(scope, work);
-export const currentScope = (): RequestScope | undefined => store.getStore();
 
 /**
  * From now until `verdict` (and any verdict held for before) settles, every D1 statement that may write (db/statement-kind.ts: all
@@ -315,6 +314,7 @@ function meteredD1(shard: string, binding: D1Database): D1Database {
  * A namespace whose stubs tally each call on the request's meter; unless it is the rate
  * limiter's own, each call also waits for the verdict (an object such as a capacity guard writes).
  */
+// biome-ignore lint/suspicious/noExplicitAny: any namespace, whatever class it serves
 function meteredNamespace<T extends DurableObjectNamespace<any>>(namespace: T, { holdForVerdict }: { holdForVerdict: boolean }): T {
   const countCalls = (stub: object) =>
     new Proxy(stub, {

@@ -66,7 +66,7 @@ export interface SlotInput {
 }
 
 /** A slot before it is put into words: what availableDates and nextAvailableDate need. */
-export interface RawSlot {
+interface RawSlot {
   startMs: number;
   endMs: number;
   free: number;

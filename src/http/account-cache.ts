@@ -7,7 +7,7 @@ import type { Account } from "../db/schema";
 /** How long another isolate may still serve a key rotated or revoked, or an account changed. */
 export const ACCOUNT_CACHE_TTL_MS = 30_000;
 /** How long after that an entry is still worth guessing from (a guess is always confirmed). */
-export const ACCOUNT_GUESS_TTL_MS = 15 * 60_000;
+const ACCOUNT_GUESS_TTL_MS = 15 * 60_000;
 /** Bounds memory per isolate; the oldest entry goes first. */
 const MAX_ENTRIES = 2_000;
 

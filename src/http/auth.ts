@@ -83,7 +83,7 @@ export const publicAccount = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 function checkSiteAccount(account: Account | null): asserts account is Account {
-  if (!account || !account.public_access) throw new ApiError(404, { error: "No booking site is served at this address." });
+  if (!account?.public_access) throw new ApiError(404, { error: "No booking site is served at this address." });
 }
 
 /**

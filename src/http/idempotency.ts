@@ -31,7 +31,7 @@ export interface StoredAnswer {
 const keyOf = ({ account }: KeyScope, key: string) =>
   and(eq(idempotencyKeys.account_id, account.id), eq(idempotencyKeys.key, key));
 
-export function checkIdempotencyKey(key: string): void {
+function checkIdempotencyKey(key: string): void {
   if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
     throw ApiError.invalid("idempotency_key", `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
   }

@@ -44,7 +44,7 @@ export const body = <S extends z.ZodType>(
     const raw = await readBody(c, opts.root);
     const parsed = await parseSyncFirst(schema, opts.lift ? opts.lift(raw) : raw);
     if (!parsed.success) throw ApiError.fromZod(parsed.error, opts.root);
-    c.req.addValidatedData("json", parsed.data as {});
+    c.req.addValidatedData("json", parsed.data as object);
     await next();
   };
 

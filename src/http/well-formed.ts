@@ -29,7 +29,7 @@ type Path = (string | number | typeof BAD_KEY)[];
  * `person_attributes`); 32 leaves room for any client's wrapping while a hostile body of
  * 100,000 levels is refused at once, before zod or any other walker sees it.
  */
-export const MAX_INPUT_DEPTH = 32;
+const MAX_INPUT_DEPTH = 32;
 
 /**
  * The first fault of the input, in document order: malformed key or text, or nesting deeper than

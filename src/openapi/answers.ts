@@ -34,10 +34,12 @@ const nameOf = (kind: string, object: ObjectName) => (pascal(kind) === object ? 
 
 /** `{"<kind>": <object>}` */
 export const one = (kind: string, object: ObjectName) =>
+  // biome-ignore lint/performance/noDynamicNamespaceImportAccess: the namespace is iterated whole above
   answer(`${nameOf(kind, object)}Answer`, () => z.object({ [kind]: objects[object] }));
 
 /** `[{"<kind>": <object>}, …]` */
 export const list = (kind: string, object: ObjectName, opts: { paginated?: boolean } = {}) =>
+  // biome-ignore lint/performance/noDynamicNamespaceImportAccess: the namespace is iterated whole above
   answer(`${nameOf(kind, object)}List`, () => z.array(z.object({ [kind]: objects[object] })), opts.paginated);
 
 /** An answer that is not an envelope of one object kind. */

@@ -7,6 +7,7 @@ import { operations, type Operation } from "./operations";
 import { TAGS } from "./tags";
 import { webhookEntries } from "./webhooks";
 
+// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document, walked and built freely
 type Json = Record<string, any>;
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });

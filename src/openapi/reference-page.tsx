@@ -2,6 +2,7 @@
 // OpenAPI document tag by tag, so the page needs no script at all and nothing from another host
 // (issue 20; docs/decisions/openapi.md, "Reference page"). Its stylesheet is served beside it.
 
+// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document, walked freely
 type Json = Record<string, any>;
 
 export const REFERENCE_STYLESHEET_PATH = "/api/v1/docs.css";

@@ -175,7 +175,7 @@ export const DAY = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 
  * A plain page on another origin (the widget's host website, as the README shows it): serves
  * whatever `html` was last set, on a free loopback port.
  */
-export async function hostWebsite() {
+async function hostWebsite() {
   let html = "";
   const server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(html));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));

@@ -54,7 +54,7 @@ describe("writes that take capacity go through deps.capacityGuard", () => {
     const { resource, deps } = await bookingWithDeps();
     const real = durableCapacityGuard(env, "DB");
     const seen: GuardScope[] = [];
-    const passing: CapacityGuard = { apply: (scope, batch) => (seen.push(scope), real.apply(scope, batch)) };
+    const passing: CapacityGuard = { apply: (scope, batch) => { seen.push(scope); return real.apply(scope, batch); } };
     const booking = { booking: { resource_id: resource.id, booked_from: "2030-01-09 10:00", booked_to: "2030-01-09 11:00" } };
     const made = await createBooking({ ...deps(Date.now()), capacityGuard: passing }, booking as any);
     expect(seen).toEqual([expect.objectContaining({ kind: "resource", id: resource.id })]);

@@ -362,7 +362,7 @@ describe("races", () => {
 });
 
 describe("move_booking, the booking site's MCP tool", () => {
-  const siteMcp = (s: Site, sub: string) => mcpClient(`http://${sub}.localhost/mcp`, { "cf-connecting-ip": `203.0.113.${(visitors += 1) % 250}` });
+  const siteMcp = (_: Site, sub: string) => mcpClient(`http://${sub}.localhost/mcp`, { "cf-connecting-ip": `203.0.113.${(visitors += 1) % 250}` });
   const subdomainOf = async (s: Site) => (await must(s.api.get("/client"))).client.subdomain as string;
 
   it("moves the booking its token opens, and refuses as the site does", async () => {

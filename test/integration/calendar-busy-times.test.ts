@@ -327,7 +327,7 @@ describe("busyTimesOf: the window and limits", () => {
       // The reference: ical.js's own walk from DTSTART, in UTC (where ical.js needs no help).
       let walk: ICAL.RecurIterator;
       try {
-        walk = ICAL.Recur.fromString(rrule).iterator(ICAL.Time.fromDateTimeString(start.toISOString().slice(0, 19) + "Z"));
+        walk = ICAL.Recur.fromString(rrule).iterator(ICAL.Time.fromDateTimeString(`${start.toISOString().slice(0, 19)}Z`));
       } catch {
         // ical.js refuses some valid combinations (an ordinal BYDAY with BYMONTHDAY): the event is skipped, and says so.
         expect(parsed).toMatchObject({ busy: [], eventsSkipped: 1 });
@@ -349,7 +349,7 @@ describe("busyTimesOf: the window and limits", () => {
         expect(parsed).toMatchObject({ busy: [], truncated: true });
         return;
       }
-      expect(parsed.busy.map((b) => b.from), rrule + " from " + stamp).toEqual(reference);
+      expect(parsed.busy.map((b) => b.from), `${rrule} from ${stamp}`).toEqual(reference);
     }), { numRuns: 100 });
   });
 

@@ -72,7 +72,7 @@ describe("creates", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const stored = await row(table, res.body[kind].id);
     // A web hook's `active` is input (the only way to pause one), so its row is inactive as asked.
-    expectUnforged(stored, { active: kind === "web_hook" ? false : true });
+    expectUnforged(stored, { active: kind !== "web_hook" });
     if (kind === "booking") expect(stored).toMatchObject({ state: "confirmed", verification_code: null, expires_at: null, reminded_at: null, collection_id: null });
     if (kind === "event") expect(stored!.collection_id).toBeNull();
   });

@@ -13,7 +13,7 @@ const logged: string[] = [];
 const spies = METHODS.map((m) => vi.spyOn(console, m).mockImplementation((...args: unknown[]) => {
   logged.push(args.map((a) => (typeof a === "string" ? a : a instanceof Error ? `${a.message} ${a.stack}` : JSON.stringify(a))).join(" "));
 }));
-afterAll(() => spies.forEach((s) => s.mockRestore()));
+afterAll(() => { for (const s of spies) s.mockRestore(); });
 
 /** Every answer the run received, except the operator's create and rotate (which must show them). */
 const answers: string[] = [];

@@ -226,7 +226,7 @@ async function racedDeps(meanwhile: () => Promise<unknown>): Promise<Deps> {
   const db = openDb(env.DB);
   const account = (await db.query.accounts.findFirst({ where: eq(accounts.id, accountId) }))!;
   const real = durableCapacityGuard(env, "DB");
-  const racing: CapacityGuard = { apply: async (scope, batch) => (await meanwhile(), real.apply(scope, batch)) };
+  const racing: CapacityGuard = { apply: async (scope, batch) => { await meanwhile(); return real.apply(scope, batch); } };
   return { db, env, account, now: Date.now(), surface: "private_api", capacityGuard: racing };
 }
 

@@ -10,7 +10,7 @@ const containers = fc.oneof(
  * Arrays and objects nested past any depth a request needs (the app refuses more than 32 levels,
  * src/http/well-formed.ts), so every walker of input meets depth; kept to JSON.stringify's reach.
  */
-export const deepNesting = () =>
+const deepNesting = () =>
   fc.tuple(fc.integer({ min: 33, max: 3000 }), fc.boolean()).map(([levels, asArrays]) => {
     let value: unknown = "x";
     for (let i = 0; i < levels; i++) value = asArrays ? [value] : { n: value };

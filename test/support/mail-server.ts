@@ -12,7 +12,7 @@ import { SMTPServer } from "smtp-server";
 export const SMTP_TEST_USER = "booking-tests";
 export const SMTP_TEST_PASSWORD = "smtp-test-password";
 
-export interface ReceivedMail {
+interface ReceivedMail {
   /** MAIL FROM and RCPT TO of the SMTP envelope. */
   envelope: { from: string | null; to: string[] };
   /** Who logged in. */

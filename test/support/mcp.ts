@@ -30,5 +30,3 @@ export async function mcpClient(url: string, headers: Record<string, string> = {
 }
 
 const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
-
-export type McpTestClient = Awaited<ReturnType<typeof mcpClient>>;

@@ -15,7 +15,7 @@ export async function standIn(method: "GET" | "POST", path: string, body?: unkno
 }
 
 /** A connected account made and onboarded at the stand-in, as the shop's onboarding would. */
-export async function connectedAccount(): Promise<string> {
+async function connectedAccount(): Promise<string> {
   const res = await fetch(`${env.STRIPE_API_BASE}/v1/accounts`, {
     method: "POST",
     headers: { authorization: `Bearer ${env.STRIPE_SECRET_KEY}`, "content-type": "application/x-www-form-urlencoded" },

@@ -44,7 +44,7 @@ export async function seededShop(): Promise<Shop> {
  * Waits in sequence warm (asked twice, the second measured: the first also loads the feature's
  * modules) and cold (the isolate's account and answer caches emptied just before: a first request).
  */
-export async function waitsOf(entry: RouteEntry, shop: Shop): Promise<Record<Temperature, number>> {
+async function waitsOf(entry: RouteEntry, shop: Shop): Promise<Record<Temperature, number>> {
   await sample(entry, shop, transport);
   const warm = costOf((await sample(entry, shop, transport)).headers).waits;
   const cold = costOf((await sample(entry, shop, transport, async () => forgetIsolateCaches())).headers).waits;

@@ -82,7 +82,3 @@ export async function settledCollection(api: Client, kind: "bookings" | "events"
   if (!settled(res)) throw new Error(`collection ${id} not settled: ${JSON.stringify(res.body)}`);
   return res.body.recurring_collection;
 }
-
-/** A JSON request on one of the client's methods by name (`get`, `post`, `put`, `delete`). */
-export const call = (api: Client, method: string, path: string, payload?: unknown) =>
-  method === "GET" ? api.get(path) : api[method.toLowerCase() as "post" | "put" | "delete"](path, payload);

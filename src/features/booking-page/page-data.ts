@@ -125,7 +125,7 @@ async function serviceGroups(deps: Deps): Promise<ServiceGroup[]> {
   for (const { category, serviceIds } of categories) {
     const members = serviceIds.map((id) => byId.get(id)).filter((s): s is Service => s !== undefined);
     if (members.length === 0) continue;
-    members.forEach((s) => placed.add(s.id));
+    for (const s of members) placed.add(s.id);
     groups.push({ title: category.title, services: members });
   }
   const rest = services.filter((s) => !placed.has(s.id));

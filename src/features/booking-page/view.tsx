@@ -321,7 +321,7 @@ function PaymentStep({ booking, confirming, ctx }: { booking: BookingView; confi
       <div>
         <p class="notice" role="status" id="payment-confirming">{w.confirmingPayment}</p>
         {/* An empty href is this very page: reading it again shows what the server has by then. */}
-        <noscript><p><a href="">{w.checkAgain}</a></p></noscript>
+        <noscript><p>{/* biome-ignore lint/a11y/useValidAnchor: reloads this page */}<a href="">{w.checkAgain}</a></p></noscript>
       </div>
     );
   }

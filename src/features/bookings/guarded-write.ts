@@ -44,7 +44,7 @@ export function insertBookingStatement(values: BookingColumns, guard?: Guard, op
  * follows it in the batch, over the same rows (a person changes no booking or event), so both go
  * in or neither does and a refused write leaves no person behind.
  */
-export function insertPersonStatement(values: Record<string, unknown>, condition: SqlStatement | null): SqlStatement {
+function insertPersonStatement(values: Record<string, unknown>, condition: SqlStatement | null): SqlStatement {
   const row = toSqlRow(values);
   const columns = Object.keys(row);
   return {
@@ -64,7 +64,7 @@ interface UpdateTarget {
  * with a guard, only while the new time/resource/count fits. With `personInserted`, its person is
  * the one inserted just before it in the same batch, whatever `values.person_id` says.
  */
-export function updateBookingStatement(target: UpdateTarget, values: BookingColumns, guard?: Guard, opts: { personInserted?: boolean } = {}): SqlStatement {
+function updateBookingStatement(target: UpdateTarget, values: BookingColumns, guard?: Guard, opts: { personInserted?: boolean } = {}): SqlStatement {
   const row = toSqlRow(opts.personInserted ? { ...values, person_id: undefined } : values);
   const fits = guard ? fitsCondition(guard.scope, { ...guard.window, excludeBookingId: target.id }) : null;
   const sets = [...Object.keys(row).map((c) => `${c} = ?`), ...(opts.personInserted ? [`person_id = ${INSERTED_PERSON}`] : [])];

@@ -22,7 +22,7 @@ export interface CachedList {
 }
 
 /** Bounds memory per isolate (128 MB in all): page 1 of a 10,000-booking account is 0.8 MB, so ten such pages. */
-export const MAX_BYTES_KEPT = 8 * 1024 * 1024;
+const MAX_BYTES_KEPT = 8 * 1024 * 1024;
 
 const lists = new SizedCache<CachedList>(MAX_BYTES_KEPT, (answer) => answer.body.byteLength);
 

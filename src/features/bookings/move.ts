@@ -26,7 +26,7 @@ const notFound = () => ApiError.notFound("booking");
  * The refusals that depend on the booking alone, in the order a visitor meets them: the account's
  * switch, the booking's state, the cancellation period before its present start.
  */
-export function checkMovable(deps: Deps, booking: Booking): void {
+function checkMovable(deps: Deps, booking: Booking): void {
   const { account } = deps;
   if (!visitorMayMove(account)) throw ApiError.invalid("state", `can't be moved online: contact ${account.name} to change the time`);
   // A booking waiting for its payment pays for the time it has: it moves once paid.
@@ -36,7 +36,7 @@ export function checkMovable(deps: Deps, booking: Booking): void {
 }
 
 /** Where the booking may go: the new event, or the new times on the open providers of its service. */
-async function placeMove(deps: Deps, booking: Booking, refs: MoveReferences, times: { from: number; to: number }, eventId: number | null, exceptionRows: D1Result | undefined): Promise<Placement> {
+async function placeMove(deps: Deps, booking: Booking, refs: MoveReferences, times: { from: number; to: number }, exceptionRows: D1Result | undefined): Promise<Placement> {
   const base = { version: undefined, moreReads: [] };
   if (booking.event_id !== null) {
     const event = refs.event;
@@ -102,7 +102,7 @@ export async function moveOnSite(deps: Deps, id: number, token: string | undefin
     }
   }
   errors.throwIfAny();
-  const placement = await placeMove(deps, booking, refs, { from: from ?? 0, to: to ?? 0 }, eventId, refs.more[1]?.[0]);
+  const placement = await placeMove(deps, booking, refs, { from: from ?? 0, to: to ?? 0 }, refs.more[1]?.[0]);
   if (placement.eventId === null && placement.from === booking.booked_from && placement.to === booking.booked_to) {
     throw ApiError.invalid("booked_from", "is the booking's time already");
   }

@@ -176,7 +176,7 @@ export function newPersonColumns({ account, now }: Pick<Deps, "account" | "now">
 }
 
 /** The update filling a matched person's empty attributes, or none; run only once the booking exists. */
-export function personFillStatement({ db, account, now }: Deps, plan: PersonPlan) {
+function personFillStatement({ db, account, now }: Deps, plan: PersonPlan) {
   if (plan.kind !== "existing" || Object.keys(plan.fill).length === 0) return undefined;
   return db
     .update(people)

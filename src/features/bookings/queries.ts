@@ -46,6 +46,7 @@ const resourceRow = jsonRow(resources, everyColumn(resources));
 const serviceRow = jsonRow(services, everyColumn(services));
 const eventRow = jsonRow(events, everyColumn(events));
 
+// biome-ignore lint/suspicious/noConstEnum: file-local, so isolated modules inline it
 const enum RelatedKind { Person, Resource, Service, Event, Booked }
 
 /**

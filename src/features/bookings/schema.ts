@@ -135,8 +135,6 @@ export const listQuery = z.object({
 
 export const showQuery = z.object({ extended: flag() });
 
-export type BookingInput = z.output<typeof bookingInput>;
-export type BookingUpdate = z.output<typeof updateBookingBody>["booking"];
 export type CreateBookingBody = z.output<typeof createBookingBody>;
 export type UpdateBookingBody = z.output<typeof updateBookingBody>;
 export type ListQuery = z.output<typeof listQuery>;

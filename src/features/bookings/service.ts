@@ -9,8 +9,8 @@ import { afterBookingChange } from "./effects";
 import { setStatus as writeStatus, transition as writeTransition, verifyWithCode as writeVerifyWithCode } from "./transitions";
 import { updateBooking as update } from "./update";
 
-export { listBookings, LISTINGS, type Listing, type Owner } from "./list";
-export { getBooking, getBookingByExternalId, getBookingWithRelated, loadRelated } from "./queries";
+export { LISTINGS, type Listing, type Owner } from "./list";
+export { getBookingByExternalId, getBookingWithRelated, loadRelated } from "./queries";
 
 type ApiAction = Exclude<BookingAction, "expire">;
 

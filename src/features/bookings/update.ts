@@ -129,7 +129,7 @@ export async function updateBooking(deps: Deps, id: number, body: UpdateBookingB
     updated_at: deps.now,
   };
   const guard = body.ignore_capacity ? undefined : guardFor(deps, booking, found, placed);
-  let written;
+  let written: Awaited<ReturnType<typeof runUpdate>>;
   try {
     written = await runUpdate(deps, {
       target: { id, accountId: deps.account.id, expectedState: booking.state },

@@ -11,9 +11,9 @@ import { sha256Hex } from "../../http/secrets";
 import { bookingUid, calendarText, eventUid, type CalendarEntry } from "./ics";
 
 const DAY_MS = 86_400_000;
-export const WINDOW_DAYS = { back: 30, ahead: 365 } as const;
+const WINDOW_DAYS = { back: 30, ahead: 365 } as const;
 /** Bounds one feed's work and size: the earliest bookings of the window are kept. */
-export const MAX_FEED_BOOKINGS = 5_000;
+const MAX_FEED_BOOKINGS = 5_000;
 
 export interface FeedRef {
   id: number;

@@ -49,6 +49,6 @@ calendarFileRoutes.get("/:file", async (c) => {
   // Calendar apps revalidate on every poll: an unchanged feed is a 304 with no body.
   const headers = { ...CALENDAR, "Cache-Control": "private, no-cache", ETag: answer.etag };
   const asked = c.req.header("If-None-Match");
-  if (asked && asked.split(",").some((tag) => tag.trim().replace(/^W\//, "") === answer.etag)) return c.body(null, 304, headers);
+  if (asked?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === answer.etag)) return c.body(null, 304, headers);
   return c.body(answer.body, 200, headers);
 });

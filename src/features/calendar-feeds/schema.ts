@@ -6,8 +6,6 @@ export const createCalendarFeedBody = z.object({
   calendar_feed: z.strictObject({ resource_id: idParam.nullable().optional() }).default({}),
 });
 
-export type CreateCalendarFeedBody = z.output<typeof createCalendarFeedBody>;
-
 /** `<token>.ics`: the token is URL-safe base64 with its prefix, so anything else is an unknown feed. */
 export const FEED_FILE = /^(cal_[A-Za-z0-9_-]{43})\.ics$/;
 

@@ -9,7 +9,7 @@ import { addDays, daysBetween, isTimeZone, startOfDay } from "../../domain/time"
 import { skipAhead } from "./skip-ahead";
 import { dateText, ianaZone, midnightOf, plusDays, zoneResolver, type Wall, type WallZone } from "./wall-zones";
 
-export interface BusyInterval {
+interface BusyInterval {
   /** Epoch ms, clipped to the window. */
   from: number;
   to: number;

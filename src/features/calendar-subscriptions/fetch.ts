@@ -4,9 +4,9 @@
 import type { TargetPolicy } from "../webhooks/ssrf";
 import { addressProblem } from "./address";
 
-export const FETCH_TIMEOUT_MS = 10_000;
+const FETCH_TIMEOUT_MS = 10_000;
 /** Larger than any real calendar's window of busy times: a year of a busy person is well under 1 MiB. */
-export const MAX_FEED_BYTES = 5 * 1024 * 1024;
+const MAX_FEED_BYTES = 5 * 1024 * 1024;
 const MAX_REDIRECTS = 3;
 
 export type FetchOutcome =

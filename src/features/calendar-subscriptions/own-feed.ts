@@ -38,7 +38,7 @@ export function ownFeedOf(url: string, env: Env): OwnFeed | null {
 /** The feed as its booking site would answer it, with its ETag: unchanged when the last one is still it. */
 export async function readOwnFeed(env: Env, feed: OwnFeed, validators: Validators, now: number): Promise<FetchOutcome> {
   const account = await accountOfSubdomain(env, feed.subdomain);
-  if (!account || !account.public_access) return { kind: "failed", error: "HTTP 404: no booking site is served at this address" };
+  if (!account?.public_access) return { kind: "failed", error: "HTTP 404: no booking site is served at this address" };
   const deps = systemDeps(openDb(shardD1(env, account.shard)), env, account, now);
   const ref = await feedOfToken(deps, feed.token);
   if (!ref) return { kind: "failed", error: "HTTP 404: the address opens no calendar feed (deleted or rotated)" };

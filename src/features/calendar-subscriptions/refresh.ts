@@ -4,11 +4,11 @@ import * as z from "zod";
 import type { Env } from "../../env";
 
 /** How often a feed is read: calendar hosts publish changes within minutes to hours (Google: up to a day for others' reads). */
-export const FETCH_INTERVAL_MS = 15 * 60_000;
+const FETCH_INTERVAL_MS = 15 * 60_000;
 /** Subscriptions made together (an import) would stay together; an offset by id spreads them over 5 minutes. */
 const SPREAD_MS = 5 * 60_000;
 /** Handed to the queue per shard per cron run: 100 a minute is 1,500 subscriptions per interval per shard. */
-export const FETCHES_PER_RUN = 100;
+const FETCHES_PER_RUN = 100;
 
 export const calendarFetchMessage = z.object({
   shard: z.string(),
@@ -16,9 +16,6 @@ export const calendarFetchMessage = z.object({
   subscription_id: z.number().int().positive(),
 });
 export type CalendarFetchMessage = z.output<typeof calendarFetchMessage>;
-
-/** The next fetch of subscription `id` after one at `now`. */
-export const nextFetchAt = (id: number, now: number) => now + FETCH_INTERVAL_MS + ((id * 7_919) % SPREAD_MS);
 
 export const queueFetch = (env: Env, message: CalendarFetchMessage) => env.CALENDAR_QUEUE.send(message, { contentType: "json" });
 

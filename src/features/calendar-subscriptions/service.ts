@@ -13,7 +13,7 @@ import { queueFetch } from "./refresh";
 import type { CreateCalendarSubscriptionBody } from "./schema";
 
 /** A person or room keeps a few calendars; more is a mistake or abuse, each fetched every interval. */
-export const MAX_SUBSCRIPTIONS_PER_RESOURCE = 10;
+const MAX_SUBSCRIPTIONS_PER_RESOURCE = 10;
 
 const ofAccount = ({ account }: Pick<Deps, "account">) => eq(calendarSubscriptions.account_id, account.id);
 

@@ -2,7 +2,7 @@
 // weekly series from years back costs thousands of steps (about 10 µs each; 130 µs for a monthly
 // BYDAY rule) before it reaches the window.
 import { Temporal } from "@js-temporal/polyfill";
-import ICAL from "ical.js";
+import type ICAL from "ical.js";
 
 /**
  * A DTSTART a whole number of the rule's periods (FREQ × INTERVAL) later, on or before `notAfter`

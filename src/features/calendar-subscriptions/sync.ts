@@ -23,7 +23,7 @@ const ROWS_PER_INSERT = 19;
  * From the start of today to the day after the last bookable one, in the account's zone: whole
  * days, so the window (and the clipping of events at its edges) moves once a day, not every fetch.
  */
-export function expansionWindow(deps: Pick<Deps, "account" | "now">): Span {
+function expansionWindow(deps: Pick<Deps, "account" | "now">): Span {
   const zone = deps.account.time_zone;
   const today = todayIn(deps.now, zone);
   const latest = bookableWindow(deps.now, deps.account, zone).latest;

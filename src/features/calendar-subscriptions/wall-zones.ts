@@ -65,7 +65,7 @@ const DAY_SECONDS = 86_400;
  * wall time moved back by the size of the change is therefore before that switch exactly when the
  * RFC wants the earlier offset (before a gap, inside it, or in the first pass of a repeated hour).
  */
-export function vtimezoneZone(id: string, zone: ICAL.Timezone): WallZone {
+function vtimezoneZone(id: string, zone: ICAL.Timezone): WallZone {
   const offsetAt = (wall: Wall, seconds: number) => {
     const probe = icalTime(wall, ICAL.Timezone.localTimezone);
     probe.adjust(0, 0, 0, seconds);

@@ -7,4 +7,3 @@ export const MAX_LIVE_HOLDS_PER_VISITOR = 3;
 export const MAX_LIVE_HOLDS_PER_ACCOUNT = 50;
 /** The longest a hold may live, and the account setting's bounds. */
 export const MAX_HOLD_MINUTES = 15;
-export const DEFAULT_HOLD_MINUTES = 5;

@@ -99,7 +99,7 @@ export async function releaseHold(deps: Deps, id: number, holder: Holder, secret
  * Releases the account's hold if it has not ended (a visitor's, or a declined waitlist offer's).
  * Releasing only frees capacity, so it needs no guard; the version triggers tell every cache.
  */
-export async function endHold(deps: Deps, holdId: number): Promise<SlotHold | undefined> {
+async function endHold(deps: Deps, holdId: number): Promise<SlotHold | undefined> {
   const [released] = await deps.db.update(slotHolds).set({ ended_at: deps.now, ended_by: "released" })
     .where(and(holdOfAccount(deps, holdId), isNull(slotHolds.ended_at))).returning();
   return released;

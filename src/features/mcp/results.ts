@@ -2,7 +2,7 @@
 // API's own sentences, so the assistant can tell the person what to change; anything else is
 // "system error" (logged with the request id), never a stack.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { ApiError } from "../../http/errors";
+import type { ApiError } from "../../http/errors";
 
 type Messages = string[] | { [attribute: string]: Messages };
 

@@ -8,6 +8,3 @@ export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 export const CHANNELS = ["sms", "email"] as const;
 export type Channel = (typeof CHANNELS)[number];
-
-/** queued → sending (claimed by a consumer) → sent | failed. */
-export type MessageStatus = "queued" | "sending" | "sent" | "failed";

@@ -12,8 +12,10 @@ import type { Message } from "./serializer";
  * A header phrase or subject on one line: CR, LF and other controls, which could start a header
  * of their own, become spaces (worker-mailer writes subjects and names as given when they are ASCII).
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters headerText removes
+const CONTROLS = /[\u0000-\u001f\u007f]+/g;
 export const headerText = (text: string, max = 200) =>
-  text.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim().slice(0, max);
+  text.replace(CONTROLS, " ").replace(/\s+/g, " ").trim().slice(0, max);
 
 /** A display name: one line, and no quote or backslash to end the quoted string it is written in. */
 const displayName = (name: string) => headerText(name.replace(/["\\]/g, " "), 78);
@@ -22,10 +24,10 @@ const displayName = (name: string) => headerText(name.replace(/["\\]/g, " "), 78
  * `"Name" <address>`, or `=?UTF-8?Q?…?= <address>` for a name beyond ASCII: RFC 2047 allows an
  * encoded word as a phrase but not inside quotes, where worker-mailer would put it.
  */
-export const mailbox = (name: string, address: string) =>
+const mailbox = (name: string, address: string) =>
   /^[\x20-\x7e]*$/.test(name) ? `"${name}" <${address}>` : `${encodeHeader(name)} <${address}>`;
 
-export const base64 = (text: string) => {
+const base64 = (text: string) => {
   let binary = "";
   for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
   return btoa(binary);

@@ -1,5 +1,5 @@
 // Message output: what was (or will be) sent, to whom, and how its delivery went.
-import { messages } from "../../db/schema";
+import type { messages } from "../../db/schema";
 import { formatNullableInstant } from "../../domain/time";
 import { timestampsOut } from "../../http/serialize";
 

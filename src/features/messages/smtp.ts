@@ -21,7 +21,7 @@ export type SmtpResult = { ok: true } | { ok: false; error: string; permanent: b
 const mailDate = (ms: number) => new Date(ms).toUTCString().replace(/GMT$/, "+0000");
 
 /** The message worker-mailer writes: headers, the alternative parts and the invitation. */
-export function emailOf(settings: SmtpSettings, mail: OutgoingMail): EmailOptions {
+function emailOf(settings: SmtpSettings, mail: OutgoingMail): EmailOptions {
   const { message } = mail;
   const parts = mailParts(settings.from, mail);
   return {

@@ -16,7 +16,7 @@ import { isActiveSql, lapsesLaterSql, liveHoldSql } from "../bookings/active-sql
  * the fits condition both read "at least capacity" as full). A calendar kept elsewhere says the
  * person or room is busy, not that one seat of it is.
  */
-export const BUSY_SEATS = 1_000_000_000;
+const BUSY_SEATS = 1_000_000_000;
 
 /** A value of the statement: bound as a parameter, a placeholder of a statement rendered once, or an expression. */
 type Value = number | Placeholder | SQL;

@@ -19,7 +19,7 @@ export const paymentsEnabled = (account: Pick<Account, "payment_provider" | "str
   account.payment_provider === "stripe" && account.stripe_account_id !== null && account.currency !== null;
 
 /** What the service asks a booking of `count` seats to pay, or null when it asks nothing. */
-export function paymentAsked(service: Service | null, account: Pick<Account, "currency">, count: number): PaymentPlan | null {
+function paymentAsked(service: Service | null, account: Pick<Account, "currency">, count: number): PaymentPlan | null {
   if (!service || (service.payment !== "full" && service.payment !== "deposit") || !account.currency) return null;
   const each = service.payment === "deposit" ? service.deposit : service.price;
   if (!each) return null;

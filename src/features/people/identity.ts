@@ -66,7 +66,7 @@ type UniqueValues = Pick<PersonValues, "email" | "phone_e164" | "national_id_no"
 type Holder = Pick<Person, "id" | "email" | "phone_e164" | "national_id_no">;
 
 /** Attributes whose value another person of the account already holds (inactive people included). */
-export async function validatePersonUniqueness({ db, account }: Deps, person: UniqueValues, exclude: number[] = []): Promise<string[]> {
+async function validatePersonUniqueness({ db, account }: Deps, person: UniqueValues, exclude: number[] = []): Promise<string[]> {
   const clauses: SQL[] = [];
   if (person.email) clauses.push(eq(people.email, person.email));
   if (person.phone_e164) clauses.push(eq(people.phone_e164, person.phone_e164));

@@ -25,7 +25,7 @@ const personEmail = () =>
  */
 const phone = () =>
   trimmed()
-    .refine((s) => s === null || /^\+?[\d\s().\/-]*\d[\d\s().\/-]*$/.test(s), "is not a valid phone number")
+    .refine((s) => s === null || /^\+?[\d\s()./-]*\d[\d\s()./-]*$/.test(s), "is not a valid phone number")
     .optional();
 
 /** Every attribute optional: on create the "at least one identifier" rule is checked by the service. */

@@ -11,7 +11,7 @@ import { personValues, rethrowUniqueViolation, validatePerson, type AttributeErr
 import { pageOfPeople, peopleFilters } from "./queries";
 import type { PeopleQuery, PersonInput } from "./schema";
 
-export { findMatchingPerson, validatePersonUniqueness } from "./identity";
+export { findMatchingPerson } from "./identity";
 
 const throwIfAny = (errors: AttributeErrors) => {
   if (Object.keys(errors).length > 0) throw new ApiError(400, errors);

@@ -9,4 +9,3 @@ export const sendTokenBody = z.object({ person });
 export const verifyTokenBody = z.object({ person, perishable_token: text(20).optional() });
 
 export type TokenPerson = z.output<typeof person>;
-export type VerifyTokenBody = z.output<typeof verifyTokenBody>;

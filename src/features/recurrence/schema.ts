@@ -37,6 +37,5 @@ export const recurrenceMessage = z.object({
 
 export type RecurringBookingBody = z.output<typeof recurringBookingBody>;
 export type RecurringEventBody = z.output<typeof recurringEventBody>;
-export type CollectionQuery = z.output<typeof collectionQuery>;
 export type RecurrenceMessage = z.output<typeof recurrenceMessage>;
 export type CollectionKind = "booking" | "event";

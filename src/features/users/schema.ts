@@ -4,7 +4,6 @@ import { optionalText, requiredText } from "../../http/fields";
 import { email } from "../account/schema";
 
 export const ROLES = ["admin", "manager", "staff"] as const;
-export type Role = (typeof ROLES)[number];
 
 /** Digits with the separators people type; the number is for contact, not for sending SMS. */
 const PHONE = /^\+?[0-9][0-9 ()./-]{2,30}$/;

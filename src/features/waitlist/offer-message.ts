@@ -17,7 +17,7 @@ export function siteOriginOf(deps: Pick<Deps, "env" | "account">): string {
   return `${root === "localhost" ? "http" : "https"}://${deps.account.subdomain}.${root}`;
 }
 
-export const offerLink = (origin: string, entryId: number, secret: string) =>
+const offerLink = (origin: string, entryId: number, secret: string) =>
   `${origin}/?waitlist=${entryId}&offer=${encodeURIComponent(secret)}`;
 
 export async function sendOffer(deps: Deps, entry: WaitlistEntry, secret: string): Promise<void> {

@@ -58,7 +58,7 @@ export async function deliverAttempt(env: Env, db: Db, message: DeliveryMessage,
   const delivery = await db.query.webhookDeliveries.findFirst({
     where: and(eq(webhookDeliveries.id, message.delivery_id), eq(webhookDeliveries.account_id, message.account_id)),
   });
-  if (!delivery || delivery.state !== "pending" || delivery.attempts >= message.attempt) return;
+  if (delivery?.state !== "pending" || delivery.attempts >= message.attempt) return;
 
   const outcome = await attempt(env, db, delivery, now);
   const inSeries = message.attempt - message.series_start;
