@@ -38,30 +38,51 @@ const manualTenant = account(MANUAL_ACCOUNT_ID, "updates-manual", { confirm_manu
 const now = Date.now();
 const seed = [
   tenant.sql,
-  resources(ACCOUNT_ID, [...RESOURCES, ...OTHER_RESOURCES].map((id) => ({ id, capacity: 1, hours: null }))),
+  resources(
+    ACCOUNT_ID,
+    [...RESOURCES, ...OTHER_RESOURCES].map((id) => ({ id, capacity: 1, hours: null })),
+  ),
   resources(ACCOUNT_ID, [{ id: EVENT_RESOURCE, capacity: 1, hours: null }]),
   serviceWithProviders(ACCOUNT_ID, SERVICE_ID, 60, [...RESOURCES, ...OTHER_RESOURCES]),
   serviceWithProviders(ACCOUNT_ID, BUFFERED_SERVICE_ID, 60, [...RESOURCES, ...OTHER_RESOURCES], { buffer_after: 15 }),
   serviceWithProviders(ACCOUNT_ID, ATTENDANCE_SERVICE_ID, 60, [EVENT_RESOURCE], { booking_type: "attendance" }),
   manualTenant.sql,
-  resources(MANUAL_ACCOUNT_ID, MANUAL_RESOURCES.map((id) => ({ id, capacity: 1, hours: null }))),
+  resources(
+    MANUAL_ACCOUNT_ID,
+    MANUAL_RESOURCES.map((id) => ({ id, capacity: 1, hours: null })),
+  ),
   serviceWithProviders(MANUAL_ACCOUNT_ID, MANUAL_SERVICE_ID, 60, MANUAL_RESOURCES),
   // People known by email only, so an update naming one with a phone fills it.
-  insert("people", Array.from({ length: PEOPLE }, (_, i) => ({
-    id: i + 1, account_id: ACCOUNT_ID, name: `Known ${i + 1}`, email: `known${i + 1}@example.com`, created_at: now, updated_at: now,
-  }))),
+  insert(
+    "people",
+    Array.from({ length: PEOPLE }, (_, i) => ({
+      id: i + 1,
+      account_id: ACCOUNT_ID,
+      name: `Known ${i + 1}`,
+      email: `known${i + 1}@example.com`,
+      created_at: now,
+      updated_at: now,
+    })),
+  ),
 ].join("\n");
 
 type Answer = { status: number; headers: Headers; body: any };
 
-interface Sample { cpuMs: number; wallMs: number }
+interface Sample {
+  cpuMs: number;
+  wallMs: number;
+}
 
 const quantile = (list: number[], q: number) => {
   const s = [...list].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
 };
 
-const waitsOf = (headers: Headers) => /waits;desc="(\d+) in sequence: (\d+) d1, (\d+) do"/.exec(headers.get("server-timing") ?? "")?.slice(1).map(Number);
+const waitsOf = (headers: Headers) =>
+  /waits;desc="(\d+) in sequence: (\d+) d1, (\d+) do"/
+    .exec(headers.get("server-timing") ?? "")
+    ?.slice(1)
+    .map(Number);
 
 const figures = await withBenchServer("updates", seed, async (server: BenchServer) => {
   const key = tenant.apiKey;
@@ -98,9 +119,22 @@ const figures = await withBenchServer("updates", seed, async (server: BenchServe
     for (let i = 0; i < count; i++) ids.push((await must(call("POST", "/bookings", createBody()), "POST /bookings")).body.booking.id);
     return ids;
   };
-  const event = (await must(call("POST", "/events", {
-    event: { resource_id: EVENT_RESOURCE, service_id: ATTENDANCE_SERVICE_ID, capacity: 100_000, starts_at: iso(FIRST), ends_at: iso(FIRST + HOUR), title: "Class", published: true },
-  }), "POST /events")).body.event;
+  const event = (
+    await must(
+      call("POST", "/events", {
+        event: {
+          resource_id: EVENT_RESOURCE,
+          service_id: ATTENDANCE_SERVICE_ID,
+          capacity: 100_000,
+          starts_at: iso(FIRST),
+          ends_at: iso(FIRST + HOUR),
+          title: "Class",
+          published: true,
+        },
+      }),
+      "POST /events",
+    )
+  ).body.event;
   const nextManualSlot = slotsOf(MANUAL_RESOURCES);
   /** Bookings awaiting the second shop's confirmation. */
   const awaitingConfirmation = async (count: number) => {
@@ -122,23 +156,49 @@ const figures = await withBenchServer("updates", seed, async (server: BenchServe
   const farSlot = () => FIRST + (100_000 + far++) * HOUR;
   const kinds: { label: string; prepare?: () => Promise<number[]>; ask: (id: number, n: number) => Promise<Answer> }[] = [
     { label: "POST /bookings (resource and service)", ask: () => call("POST", "/bookings", createBody()) },
-    { label: "POST /bookings with a new person", ask: (_, n) => call("POST", "/bookings", createBody({ person_attributes: { name: "New", email: `create${n}@example.com` } })) },
+    {
+      label: "POST /bookings with a new person",
+      ask: (_, n) => call("POST", "/bookings", createBody({ person_attributes: { name: "New", email: `create${n}@example.com` } })),
+    },
     { label: "PUT /bookings/{id}: title", prepare: () => made(total), ask: (id, n) => call("PUT", `/bookings/${id}`, { booking: { title: `Edited ${n}` } }) },
-    { label: "PUT /bookings/{id}: move in time", prepare: () => made(total), ask: (id) => {
-      const from = farSlot();
-      return call("PUT", `/bookings/${id}`, { booking: { booked_from: iso(from), booked_to: iso(from + HOUR) } });
-    } },
-    { label: "PUT /bookings/{id}: another resource and service", prepare: () => made(total), ask: (id, n) =>
-      call("PUT", `/bookings/${id}`, { booking: { resource_id: OTHER_RESOURCES[n % OTHER_RESOURCES.length], service_id: BUFFERED_SERVICE_ID, ...(() => {
+    {
+      label: "PUT /bookings/{id}: move in time",
+      prepare: () => made(total),
+      ask: (id) => {
         const from = farSlot();
-        return { booked_from: iso(from), booked_to: iso(from + HOUR) };
-      })() } }) },
-    { label: "PUT /bookings/{id}: a new person", prepare: () => made(total), ask: (id, n) =>
-      call("PUT", `/bookings/${id}`, { booking: { person_attributes: { name: "New", email: `update${n}@example.com` } } }) },
-    { label: "PUT /bookings/{id}: a known person, phone filled", prepare: () => made(total), ask: (id) => {
-      person += 1;
-      return call("PUT", `/bookings/${id}`, { booking: { person_attributes: { email: `known${person}@example.com`, phone_number: `+4790${String(person).padStart(6, "0")}` } } });
-    } },
+        return call("PUT", `/bookings/${id}`, { booking: { booked_from: iso(from), booked_to: iso(from + HOUR) } });
+      },
+    },
+    {
+      label: "PUT /bookings/{id}: another resource and service",
+      prepare: () => made(total),
+      ask: (id, n) =>
+        call("PUT", `/bookings/${id}`, {
+          booking: {
+            resource_id: OTHER_RESOURCES[n % OTHER_RESOURCES.length],
+            service_id: BUFFERED_SERVICE_ID,
+            ...(() => {
+              const from = farSlot();
+              return { booked_from: iso(from), booked_to: iso(from + HOUR) };
+            })(),
+          },
+        }),
+    },
+    {
+      label: "PUT /bookings/{id}: a new person",
+      prepare: () => made(total),
+      ask: (id, n) => call("PUT", `/bookings/${id}`, { booking: { person_attributes: { name: "New", email: `update${n}@example.com` } } }),
+    },
+    {
+      label: "PUT /bookings/{id}: a known person, phone filled",
+      prepare: () => made(total),
+      ask: (id) => {
+        person += 1;
+        return call("PUT", `/bookings/${id}`, {
+          booking: { person_attributes: { email: `known${person}@example.com`, phone_number: `+4790${String(person).padStart(6, "0")}` } },
+        });
+      },
+    },
     { label: "PUT /bookings/{id}: event booking count", prepare: async () => eventBookings, ask: (id) => call("PUT", `/bookings/${id}`, { booking: { count: 2 } }) },
     { label: "PUT /bookings/{id}/cancel", prepare: () => made(total), ask: (id) => call("PUT", `/bookings/${id}/cancel`, {}) },
     { label: "PUT /bookings/{id}/status", prepare: () => made(total), ask: (id, n) => call("PUT", `/bookings/${id}/status`, { status: `label ${n}` }) },
@@ -158,16 +218,18 @@ const figures = await withBenchServer("updates", seed, async (server: BenchServe
       let n = 0;
       await kind.ask(pool[n], n++);
       const slug = `updates-${kind.label.replace(/[^a-z0-9]+/gi, "-").toLowerCase()}`;
-      console.error(await profileWhile(server.inspectorPort, slug, async () => {
-        const latencies: number[] = [];
-        const until = performance.now() + PROFILE_SECONDS * 1000;
-        while (performance.now() < until && n < pool.length) {
-          const at = performance.now();
-          await must(kind.ask(pool[n], n++), kind.label);
-          latencies.push(performance.now() - at);
-        }
-        return { latencies };
-      }));
+      console.error(
+        await profileWhile(server.inspectorPort, slug, async () => {
+          const latencies: number[] = [];
+          const until = performance.now() + PROFILE_SECONDS * 1000;
+          while (performance.now() < until && n < pool.length) {
+            const at = performance.now();
+            await must(kind.ask(pool[n], n++), kind.label);
+            latencies.push(performance.now() - at);
+          }
+          return { latencies };
+        }),
+      );
       continue;
     }
     const samples: Sample[] = [];
@@ -186,10 +248,19 @@ const figures = await withBenchServer("updates", seed, async (server: BenchServe
     if (out.length === 0) createCpu = median;
     log("updates", `${kind.label}: CPU p50 ${round(median)} ms`);
     out.push({
-      name: `http: ${kind.label}, one at a time: workerd CPU per request`, unit: "ms", calls: samples.length,
-      median: round(median), p95: round(quantile(cpu, 0.95)), mean: round(cpu.reduce((a, b) => a + b, 0) / cpu.length),
-      detail: `${round(median / createCpu)} × a create's CPU; wall p50 ${round(quantile(samples.map((s) => s.wallMs), 0.5))} ms; `
-        + `${waits ? `${waits[0]} waits in sequence (${waits[1]} D1, ${waits[2]} DO)` : "no waits header"}`,
+      name: `http: ${kind.label}, one at a time: workerd CPU per request`,
+      unit: "ms",
+      calls: samples.length,
+      median: round(median),
+      p95: round(quantile(cpu, 0.95)),
+      mean: round(cpu.reduce((a, b) => a + b, 0) / cpu.length),
+      detail:
+        `${round(median / createCpu)} × a create's CPU; wall p50 ${round(
+          quantile(
+            samples.map((s) => s.wallMs),
+            0.5,
+          ),
+        )} ms; ` + `${waits ? `${waits[0]} waits in sequence (${waits[1]} D1, ${waits[2]} DO)` : "no waits header"}`,
     });
   }
   return out;

@@ -14,7 +14,9 @@ export function calendarFeed(opts: { from?: number; moved?: boolean } = {}): { t
     events.push(vevent(`UID:single-${i}`, `SUMMARY:Single ${i}`, `DTSTART:${stamp(start)}Z`, `DTEND:${stamp(start + 1_800_000)}Z`));
   }
   for (let i = 0; i < 200; i++) {
-    events.push(vevent(`UID:weekly-${i}`, `DTSTART;TZID=Europe/Oslo:20270104T${String(8 + (i % 10)).padStart(2, "0")}0000`, "DURATION:PT15M", "RRULE:FREQ=WEEKLY;BYDAY=MO,WE"));
+    events.push(
+      vevent(`UID:weekly-${i}`, `DTSTART;TZID=Europe/Oslo:20270104T${String(8 + (i % 10)).padStart(2, "0")}0000`, "DURATION:PT15M", "RRULE:FREQ=WEEKLY;BYDAY=MO,WE"),
+    );
   }
   const text = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//bench//calendar//EN", ...events, "END:VCALENDAR"].join("\r\n");
   // A year from the first single event, as a shop without a booking horizon reads it.

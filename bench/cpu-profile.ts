@@ -35,11 +35,12 @@ async function devtools(inspectorPort: number) {
     const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
     if (message.id !== undefined) pending.get(message.id)?.(message.result);
   });
-  const send = <T>(method: string, params: object = {}) => new Promise<T>((resolve) => {
-    next += 1;
-    pending.set(next, resolve as (result: unknown) => void);
-    socket.send(JSON.stringify({ id: next, method, params }));
-  });
+  const send = <T>(method: string, params: object = {}) =>
+    new Promise<T>((resolve) => {
+      next += 1;
+      pending.set(next, resolve as (result: unknown) => void);
+      socket.send(JSON.stringify({ id: next, method, params }));
+    });
   return { send, close: () => socket.close() };
 }
 
@@ -52,21 +53,27 @@ function newestBundle(): string | undefined {
   // Bundled into bench/.build/, so the repository is two levels up from the running file.
   const tmp = join(dirname(fileURLToPath(import.meta.url)), "..", "..", ".wrangler", "tmp");
   if (!existsSync(tmp)) return undefined;
-  return readdirSync(tmp).filter((d) => d.startsWith("dev-")).map((d) => join(tmp, d, "floor-worker.js"))
-    .filter((f) => existsSync(f)).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+  return readdirSync(tmp)
+    .filter((d) => d.startsWith("dev-"))
+    .map((d) => join(tmp, d, "floor-worker.js"))
+    .filter((f) => existsSync(f))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
 }
 
 function declarationsOfBundle(): string[] {
   const newest = newestBundle();
   if (!newest) return [];
   // Top-level functions and vars, and class members at two spaces: nested consts would mislead.
-  const declaration = /^(?:async\s+)?function\s*\*?\s*([\w$]+)\s*\(|^(?:var|let|const)\s+([\w$]+)\s*=|^ {2}(?!(?:if|for|while|switch|catch|return|else)\b)(?:async\s+|static\s+)?(#?[\w$]+)\s*(?:\([^)]*\)\s*\{|=)/;
+  const declaration =
+    /^(?:async\s+)?function\s*\*?\s*([\w$]+)\s*\(|^(?:var|let|const)\s+([\w$]+)\s*=|^ {2}(?!(?:if|for|while|switch|catch|return|else)\b)(?:async\s+|static\s+)?(#?[\w$]+)\s*(?:\([^)]*\)\s*\{|=)/;
   let last = "";
-  return readFileSync(newest, "utf8").split("\n").map((line) => {
-    const match = declaration.exec(line);
-    if (match) last = match[1] ?? match[2] ?? match[3];
-    return last;
-  });
+  return readFileSync(newest, "utf8")
+    .split("\n")
+    .map((line) => {
+      const match = declaration.exec(line);
+      if (match) last = match[1] ?? match[2] ?? match[3];
+      return last;
+    });
 }
 
 /**
@@ -78,7 +85,22 @@ const LANDMARKS: [string, (fn: string, url: string) => boolean][] = [
   ["availability engine (computeSlots)", (fn) => fn === "computeSlots" || fn === "nextAvailableDate" || fn === "availableDates"],
   ["D1 client: decoding results (workerd's d1-api)", (_fn, url) => url.includes("d1-api")],
   ["Drizzle: rows to objects", (fn) => ["mapAllResult", "mapResult", "mapResultRow", "d1ToRawMapping", "mapRelationalRow"].includes(fn)],
-  ["Drizzle: client per request, query building", (fn) => ["drizzle", "extractTablesRelationalConfig", "buildSelectQuery", "buildQueryFromSourceParams", "sqlToQuery", "_prepare", "prepareQuery", "sql", "_SQL", "orderSelectedFields"].includes(fn)],
+  [
+    "Drizzle: client per request, query building",
+    (fn) =>
+      [
+        "drizzle",
+        "extractTablesRelationalConfig",
+        "buildSelectQuery",
+        "buildQueryFromSourceParams",
+        "sqlToQuery",
+        "_prepare",
+        "prepareQuery",
+        "sql",
+        "_SQL",
+        "orderSelectedFields",
+      ].includes(fn),
+  ],
   ["serialisers (to*Json, timestamps in the account zone)", (fn) => /^to\w*Json$/.test(fn) || fn === "timestampsOut" || fn === "formatInstant"],
   ["serialising the answer (c.json)", (fn) => fn === "json"],
   ["rate limiter object", (fn) => fn === "hit" || fn === "#forgetBefore"],
@@ -104,7 +126,10 @@ function summarise(profile: Profile, declarations: string[]) {
   profile.samples.forEach((id, i) => {
     const micros = profile.timeDeltas[i] ?? 0;
     const leaf = byId.get(id)!.callFrame;
-    if (leaf.functionName === "(idle)") { idle += micros; return; }
+    if (leaf.functionName === "(idle)") {
+      idle += micros;
+      return;
+    }
     busy += micros;
     const name = `${named(leaf) || "(anonymous)"} ${leaf.url ? `${leaf.url.split("/").pop()}:${leaf.lineNumber + 1}` : "native"}`;
     self.set(name, (self.get(name) ?? 0) + micros);
@@ -112,12 +137,18 @@ function summarise(profile: Profile, declarations: string[]) {
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const frame = byId.get(at)!.callFrame;
       const hit = LANDMARKS.find(([, test]) => test(inside(frame), frame.url));
-      if (hit) { area = hit[0]; break; }
+      if (hit) {
+        area = hit[0];
+        break;
+      }
     }
     areas.set(area, (areas.get(area) ?? 0) + micros);
   });
-  const share = (entries: Map<string, number>, top: number) => [...entries].sort((a, b) => b[1] - a[1]).slice(0, top)
-    .map(([name, micros]) => `${((micros / busy) * 100).toFixed(1).padStart(5)}%  ${name}`);
+  const share = (entries: Map<string, number>, top: number) =>
+    [...entries]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, micros]) => `${((micros / busy) * 100).toFixed(1).padStart(5)}%  ${name}`);
   return { busyMs: busy / 1000, idleMs: idle / 1000, areas: share(areas, 10), self: share(self, 6) };
 }
 
@@ -138,8 +169,8 @@ export async function profileWhile(inspectorPort: number, slug: string, load: ()
     if (bundle) copyFileSync(bundle, join(profilesDir, `${slug}.bundle.js`));
     const summary = summarise(profile, declarationsOfBundle());
     return [
-      `${slug}: ${latencies.length} requests, Worker busy ${(summary.busyMs / latencies.length).toFixed(1)} ms per request`
-        + ` (idle, i.e. waiting on D1 or the network, ${(summary.idleMs / latencies.length).toFixed(1)} ms). Busy time by area:`,
+      `${slug}: ${latencies.length} requests, Worker busy ${(summary.busyMs / latencies.length).toFixed(1)} ms per request` +
+        ` (idle, i.e. waiting on D1 or the network, ${(summary.idleMs / latencies.length).toFixed(1)} ms). Busy time by area:`,
       ...summary.areas,
       "largest self times:",
       ...summary.self,

@@ -47,11 +47,15 @@ function calendarSync(): Figure {
   const { text, window } = calendarFeed();
   const stored = mergeSpans(busyTimesOf(text, window, { floatingZone: "Europe/Oslo" }).busy).map((s, i) => ({ ...s, id: i + 1 }));
   let busy = 0;
-  const figure = measure("calendars: sync of a 2,000-event feed, a year (parse, expand, merge, diff)", () => {
-    const parsed = busyTimesOf(text, window, { floatingZone: "Europe/Oslo" });
-    busy = parsed.busy.length;
-    return spanChanges(stored, mergeSpans(parsed.busy));
-  }, 20);
+  const figure = measure(
+    "calendars: sync of a 2,000-event feed, a year (parse, expand, merge, diff)",
+    () => {
+      const parsed = busyTimesOf(text, window, { floatingZone: "Europe/Oslo" });
+      busy = parsed.busy.length;
+      return spanChanges(stored, mergeSpans(parsed.busy));
+    },
+    20,
+  );
   return { ...figure, detail: `${busy} busy intervals from 2,000 events (1,800 single, 200 weekly series from 2027), CPU in Node` };
 }
 

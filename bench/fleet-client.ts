@@ -30,7 +30,10 @@ export function fleetClient(port: number, cpuNow: () => number) {
   const send = async (ask: Ask): Promise<Answer> => {
     const payload = ask.body === undefined ? undefined : JSON.stringify(ask.body);
     const reply = await wire.send({
-      method: ask.method, path: ask.path, host: ask.host, body: payload,
+      method: ask.method,
+      path: ask.path,
+      host: ask.host,
+      body: payload,
       headers: {
         "user-agent": USER_AGENT,
         "cf-connecting-ip": ask.ip,
@@ -40,8 +43,12 @@ export function fleetClient(port: number, cpuNow: () => number) {
       },
     });
     return {
-      status: reply.status, latencyMs: reply.latencyMs, bytes: Buffer.byteLength(reply.text), serverTiming: reply.headers.get("server-timing") ?? "",
-      text: reply.text, cpuNs: reply.cpuNs,
+      status: reply.status,
+      latencyMs: reply.latencyMs,
+      bytes: Buffer.byteLength(reply.text),
+      serverTiming: reply.headers.get("server-timing") ?? "",
+      text: reply.text,
+      cpuNs: reply.cpuNs,
     };
   };
   return { send, close: wire.close };

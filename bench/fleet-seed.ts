@@ -5,12 +5,16 @@ import { accountRows, insert } from "./seed-sql";
 import { pick, type Random } from "./zipf";
 
 /** Zones of the shops, with the country whose holidays they would follow. */
-const ZONES: [string, string][] = [["Europe/Oslo", "NO"], ["America/New_York", "US"], ["Europe/London", "GB"], ["America/Chicago", "US"]];
+const ZONES: [string, string][] = [
+  ["Europe/Oslo", "NO"],
+  ["America/New_York", "US"],
+  ["Europe/London", "GB"],
+  ["America/Chicago", "US"],
+];
 const WEEK = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 type Week = Record<(typeof WEEK)[number], string[] | null>;
 
-const weekdays = (hours: string[], sat: string[] | null = null): Week =>
-  ({ mon: hours, tue: hours, wed: hours, thu: hours, fri: hours, sat, sun: null });
+const weekdays = (hours: string[], sat: string[] | null = null): Week => ({ mon: hours, tue: hours, wed: hours, thu: hours, fri: hours, sat, sun: null });
 /** Opening hours a small shop has: office days, a lunch break, late shops open on Saturday. */
 const HOURS: Week[] = [
   weekdays(["09:00", "17:00"]),
@@ -22,8 +26,16 @@ const INTERVALS = [30, 45, 60];
 /** Bookings lie from tomorrow up to this many days ahead. */
 const DAYS_AHEAD = 42;
 
-export interface FleetResource { id: number; capacity: number; hours: Week }
-interface FleetService { id: number; interval: number; resources: number[] }
+export interface FleetResource {
+  id: number;
+  capacity: number;
+  hours: Week;
+}
+interface FleetService {
+  id: number;
+  interval: number;
+  resources: number[];
+}
 export interface FleetAccount {
   id: number;
   subdomain: string;
@@ -48,10 +60,13 @@ export function openHours(resource: FleetResource, date: string): number[] {
 }
 
 /** A future date of the booking window, in the account's zone. */
-export const futureDate = (random: Random, timeZone: string, now: number) =>
-  addDays(todayIn(now, timeZone), 1 + Math.floor(random() * DAYS_AHEAD));
+export const futureDate = (random: Random, timeZone: string, now: number) => addDays(todayIn(now, timeZone), 1 + Math.floor(random() * DAYS_AHEAD));
 
-export interface Fleet { sql: string; accounts: FleetAccount[]; floorKeys: string[] }
+export interface Fleet {
+  sql: string;
+  accounts: FleetAccount[];
+  floorKeys: string[];
+}
 
 /**
  * `count` shops (1–3 services, 1–4 resources, 12–40 hour-long bookings over the next six weeks,
@@ -60,7 +75,13 @@ export interface Fleet { sql: string; accounts: FleetAccount[]; floorKeys: strin
  */
 export function seedFleet(random: Random, count: number, now: number, floorAccounts = 8): Fleet {
   const rows = {
-    accounts: [] as Record<string, string | number | null>[], keys: [] as Record<string, string | number | null>[], resources: [] as Record<string, string | number | null>[], services: [] as Record<string, string | number>[], providers: [] as Record<string, number>[], bookings: [] as Record<string, string | number | boolean | null>[] };
+    accounts: [] as Record<string, string | number | null>[],
+    keys: [] as Record<string, string | number | null>[],
+    resources: [] as Record<string, string | number | null>[],
+    services: [] as Record<string, string | number>[],
+    providers: [] as Record<string, number>[],
+    bookings: [] as Record<string, string | number | boolean | null>[],
+  };
   const accounts: FleetAccount[] = [];
   let resourceId = 0;
   let serviceId = 0;
@@ -72,7 +93,9 @@ export function seedFleet(random: Random, count: number, now: number, floorAccou
     rows.accounts.push(tenant.account as Record<string, string | number | null>);
     rows.keys.push(tenant.key as Record<string, string | number | null>);
     const resources = Array.from({ length: 1 + Math.floor(random() * 4) }, () => ({
-      id: (resourceId += 1), capacity: random() < 0.8 ? 1 : 2, hours: pick(random, HOURS),
+      id: (resourceId += 1),
+      capacity: random() < 0.8 ? 1 : 2,
+      hours: pick(random, HOURS),
     }));
     const services = Array.from({ length: 1 + Math.floor(random() * 3) }, () => {
       const providers = resources.filter(() => random() < 0.6);
@@ -93,14 +116,29 @@ export function seedFleet(random: Random, count: number, now: number, floorAccou
       taken.set(slot, (taken.get(slot) ?? 0) + 1);
       const from = startOfDay(date, timeZone) + hour * 3_600_000;
       rows.bookings.push({
-        id: (bookingId += 1), account_id: id, service_id: service.id, resource_id: resource.id, person_id: null,
-        booked_from: from, booked_to: from + 3_600_000, state: "confirmed", active: true, count: 1, created_at: now, updated_at: now,
+        id: (bookingId += 1),
+        account_id: id,
+        service_id: service.id,
+        resource_id: resource.id,
+        person_id: null,
+        booked_from: from,
+        booked_to: from + 3_600_000,
+        state: "confirmed",
+        active: true,
+        count: 1,
+        created_at: now,
+        updated_at: now,
       });
       bookings.push(bookingId);
     }
     for (const r of resources) {
       rows.resources.push({
-        id: r.id, account_id: id, title: `Chair ${r.id}`, capacity: r.capacity, created_at: now, updated_at: now,
+        id: r.id,
+        account_id: id,
+        title: `Chair ${r.id}`,
+        capacity: r.capacity,
+        created_at: now,
+        updated_at: now,
         ...Object.fromEntries(WEEK.map((day) => [`opening_hours_${day}`, r.hours[day] ? JSON.stringify(r.hours[day]) : null])),
       });
     }
@@ -119,7 +157,13 @@ export function seedFleet(random: Random, count: number, now: number, floorAccou
     floorKeys.push(tenant.apiKey);
   }
   // Multi-row statements throughout: one statement per account made seeding take a minute.
-  const sql = [insert("accounts", rows.accounts), insert("api_keys", rows.keys), insert("resources", rows.resources),
-    insert("services", rows.services), insert("providers", rows.providers), insert("bookings", rows.bookings)];
+  const sql = [
+    insert("accounts", rows.accounts),
+    insert("api_keys", rows.keys),
+    insert("resources", rows.resources),
+    insert("services", rows.services),
+    insert("providers", rows.providers),
+    insert("bookings", rows.bookings),
+  ];
   return { sql: sql.join("\n"), accounts, floorKeys };
 }

@@ -85,10 +85,21 @@ const SLOT_ROWS = rendered<SlotBound>(sql`WITH slot_resource_ids(id) AS (
     SELECT ${providers.resource_id} FROM ${providers}
     INNER JOIN ${resources} ON ${resources.id} = ${providers.resource_id} AND ${resources.account_id} = ${at("account")}
     WHERE ${providers.account_id} = ${at("account")} AND ${providers.service_id} = ${at("service")} AND ${providers.active} = 1 AND ${resources.active} = 1)
-  SELECT '[' || COALESCE((SELECT json_array(${sql.join([
-    services.id, services.booking_type, services.interval, services.interval_rounding, services.max_slots,
-    services.has_day_booking, services.day_booking_specify_time, services.same_day, services.buffer_before, services.buffer_after,
-  ], sql`, `)}) FROM ${services} WHERE ${services.id} = ${at("service")} AND ${services.account_id} = ${at("account")}), 'null')
+  SELECT '[' || COALESCE((SELECT json_array(${sql.join(
+    [
+      services.id,
+      services.booking_type,
+      services.interval,
+      services.interval_rounding,
+      services.max_slots,
+      services.has_day_booking,
+      services.day_booking_specify_time,
+      services.same_day,
+      services.buffer_before,
+      services.buffer_after,
+    ],
+    sql`, `,
+  )}) FROM ${services} WHERE ${services.id} = ${at("service")} AND ${services.account_id} = ${at("account")}), 'null')
     || ',' || (SELECT json_group_array(json_array(${sql.join([resources.id, resources.capacity, ...HOURS], sql`, `)}))
       FROM ${resources} WHERE ${resources.id} IN (SELECT id FROM slot_resource_ids))
     || ',' || (SELECT json_group_array(json_array(${resourceExceptionDates.resource_id}, ${resourceExceptionDates.exception_date}, ${resourceExceptionDates.opening_hours}))
@@ -143,8 +154,13 @@ floor.get("/data-floor/:read", async (c) => {
   let statement: D1PreparedStatement;
   if (read === "slots") {
     statement = bindFixed(d1, SLOT_ROWS, {
-      account: account.id, service: number("service"), from: number("from"), to: number("to"),
-      dateFrom: c.req.query("date_from") ?? "", dateTo: c.req.query("date_to") ?? "", now,
+      account: account.id,
+      service: number("service"),
+      from: number("from"),
+      to: number("to"),
+      dateFrom: c.req.query("date_from") ?? "",
+      dateTo: c.req.query("date_to") ?? "",
+      now,
     });
   } else if (read === "bookings") {
     statement = bindFixed(d1, PAGE_ROWS, { account: account.id, start: number("start"), limit: number("limit") });

@@ -19,7 +19,14 @@ export function largeAccountInput(generation: 1 | 2, interval = 15, rounding = 1
     return { resource_id: 1 + Math.floor(random() * 20), from, to: from + (10 + Math.floor(random() * 80)) * 60_000, count: 1 };
   });
   return {
-    timeZone: ZONE, locale: "en", now: start - 86_400_000, from: FROM, to: TO, resources, bookings, holidays: new Set(),
+    timeZone: ZONE,
+    locale: "en",
+    now: start - 86_400_000,
+    from: FROM,
+    to: TO,
+    resources,
+    bookings,
+    holidays: new Set(),
     service: { interval, interval_rounding: null, max_slots: 1, has_day_booking: false, day_booking_specify_time: false, same_day: false },
     account: { interval_rounding: rounding, slot_generation_type: generation, first_bookable_period: null, future_bookable_period: "3 months" },
   };

@@ -34,9 +34,15 @@ function seed() {
   const ids = Array.from({ length: RESOURCES }, (_, i) => i + 1);
   const sql = [
     tenant.sql,
-    resources(ACCOUNT_ID, ids.map((id) => ({ id, capacity: 1, hours: ["08:00", "17:00"] }))),
+    resources(
+      ACCOUNT_ID,
+      ids.map((id) => ({ id, capacity: 1, hours: ["08:00", "17:00"] })),
+    ),
     serviceWithProviders(ACCOUNT_ID, SERVICE_ID, 60, ids),
-    people(ACCOUNT_ID, Array.from({ length: PEOPLE }, (_, i) => i + 1)),
+    people(
+      ACCOUNT_ID,
+      Array.from({ length: PEOPLE }, (_, i) => i + 1),
+    ),
     bookings(ACCOUNT_ID, rows),
   ].join("\n");
   // `since` is inclusive (issue 14, docs/decisions/sync.md): the instant of the first booking returned.
@@ -49,7 +55,12 @@ const lastPage = Math.ceil(BOOKINGS / PAGE_SIZE);
 const cases = [
   { label: "GET /bookings page 1", path: "/api/v1/bookings", rows: PAGE_SIZE, total: BOOKINGS },
   { label: `GET /bookings last page (${lastPage})`, path: `/api/v1/bookings?page=${lastPage}`, rows: BOOKINGS - (lastPage - 1) * PAGE_SIZE, total: BOOKINGS },
-  { label: `GET /bookings/all?since= (${SYNC_CHANGES} changed)`, path: `/api/v1/bookings/all?since=${encodeURIComponent(since)}`, rows: SYNC_CHANGES, total: SYNC_CHANGES },
+  {
+    label: `GET /bookings/all?since= (${SYNC_CHANGES} changed)`,
+    path: `/api/v1/bookings/all?since=${encodeURIComponent(since)}`,
+    rows: SYNC_CHANGES,
+    total: SYNC_CHANGES,
+  },
 ];
 
 const figures = await withBenchServer("lists", sql, async (server) => {
@@ -63,11 +74,15 @@ const figures = await withBenchServer("lists", sql, async (server) => {
       throw new Error(`${path}: ${got} rows, Total-Count ${probe.headers.get("total-count")}`);
     }
     log("lists", `${label}: ${got} bookings, ${probe.text.length} bytes`);
-    const [route, floor] = await compareWithFloor(server, {
-      label: `http: ${label}, 10,000 bookings`,
-      target: { path, key },
-      bytes: Buffer.byteLength(probe.text),
-    }, LOAD);
+    const [route, floor] = await compareWithFloor(
+      server,
+      {
+        label: `http: ${label}, 10,000 bookings`,
+        target: { path, key },
+        bytes: Buffer.byteLength(probe.text),
+      },
+      LOAD,
+    );
     out.push({ ...route, detail: `${got} bookings` }, floor);
   }
 
@@ -90,13 +105,17 @@ const figures = await withBenchServer("lists", sql, async (server) => {
   const [total, page] = rows.status === 200 ? (JSON.parse(rows.text) as [number, unknown[]]) : [-1, []];
   if (total !== BOOKINGS || page.length !== PAGE_SIZE) throw new Error(`${dataFloor.path}: ${rows.status}, total ${total}, ${page.length} rows`);
   log("lists", `page 1 miss: its data floor reads ${page.length} bookings, ${rows.text.length} bytes of JSON text`);
-  const missed = await compareWithFloor(server, {
-    label: "http: GET /bookings page 1, 10,000 bookings, answer not cached",
-    // A key no round uses: the cost probe after the rounds is a miss too.
-    target: { path: startingAt(-1), key, setupRequest: (request) => ({ ...request, path: startingAt(next++) }) },
-    bytes: Buffer.byteLength(probe.text),
-    dataFloor,
-  }, LOAD);
+  const missed = await compareWithFloor(
+    server,
+    {
+      label: "http: GET /bookings page 1, 10,000 bookings, answer not cached",
+      // A key no round uses: the cost probe after the rounds is a miss too.
+      target: { path: startingAt(-1), key, setupRequest: (request) => ({ ...request, path: startingAt(next++) }) },
+      bytes: Buffer.byteLength(probe.text),
+      dataFloor,
+    },
+    LOAD,
+  );
   out.push({ ...missed[0], detail: "every request a miss" }, ...missed.slice(1));
   return out;
 });

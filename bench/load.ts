@@ -88,27 +88,32 @@ export function fire(server: BenchServer, target: Target, load: Load): Promise<R
   // tick, which rounded every write figure's duration up to whole seconds.
   let lastAnswer = started;
   return new Promise((resolve, reject) => {
-    const instance = autocannon({
-      url: `http://127.0.0.1:${server.port}`,
-      connections: load.connections,
-      ...(load.amount ? { amount: load.amount } : { duration: load.seconds ?? 3 }),
-      // Slow answers are measured, never cut off: a timeout would hide the slowest path.
-      timeout: 60,
-      requests: [{
-        method: target.method ?? "GET",
-        path: target.path,
-        headers: {
-          "user-agent": USER_AGENT,
-          authorization: `Bearer ${target.key}`,
-          ...(target.body !== undefined ? { "content-type": "application/json" } : {}),
-        },
-        ...(target.body !== undefined ? { body: target.body } : {}),
-        ...(target.setupRequest ? { setupRequest: target.setupRequest } : {}),
-      }],
-    }, (error) => {
-      if (error) reject(error);
-      else resolve({ latencies, statuses, seconds: ((load.amount ? lastAnswer : performance.now()) - started) / 1000 });
-    });
+    const instance = autocannon(
+      {
+        url: `http://127.0.0.1:${server.port}`,
+        connections: load.connections,
+        ...(load.amount ? { amount: load.amount } : { duration: load.seconds ?? 3 }),
+        // Slow answers are measured, never cut off: a timeout would hide the slowest path.
+        timeout: 60,
+        requests: [
+          {
+            method: target.method ?? "GET",
+            path: target.path,
+            headers: {
+              "user-agent": USER_AGENT,
+              authorization: `Bearer ${target.key}`,
+              ...(target.body !== undefined ? { "content-type": "application/json" } : {}),
+            },
+            ...(target.body !== undefined ? { body: target.body } : {}),
+            ...(target.setupRequest ? { setupRequest: target.setupRequest } : {}),
+          },
+        ],
+      },
+      (error) => {
+        if (error) reject(error);
+        else resolve({ latencies, statuses, seconds: ((load.amount ? lastAnswer : performance.now()) - started) / 1000 });
+      },
+    );
     instance.on("response", (_client, status, _bytes, time) => {
       latencies.push(time);
       lastAnswer = performance.now();
@@ -124,8 +129,12 @@ export function summarise(name: string, runs: Run[], extra: Partial<Figure> = {}
   const sorted = runs.flatMap((r) => r.latencies).sort((a, b) => a - b);
   const seconds = runs.reduce((t, r) => t + r.seconds, 0);
   return {
-    name, unit: "ms", calls: sorted.length,
-    median: round(quantile(sorted, 0.5)), p95: round(quantile(sorted, 0.95)), p99: round(quantile(sorted, 0.99)),
+    name,
+    unit: "ms",
+    calls: sorted.length,
+    median: round(quantile(sorted, 0.5)),
+    p95: round(quantile(sorted, 0.95)),
+    p99: round(quantile(sorted, 0.99)),
     mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length),
     rps: round(sorted.length / seconds, 1),
     ...extra,
@@ -169,7 +178,11 @@ type Side = "route" | "floor" | "data";
  * req/s over all rounds, and the ratios of the p50s. Returns the route's figure, the floor's and,
  * with a data floor, its figure.
  */
-export async function compareWithFloor(server: BenchServer, { label, target, bytes, dataFloor }: Comparison, load: { connections: number; seconds: number; rounds: number }): Promise<Figure[]> {
+export async function compareWithFloor(
+  server: BenchServer,
+  { label, target, bytes, dataFloor }: Comparison,
+  load: { connections: number; seconds: number; rounds: number },
+): Promise<Figure[]> {
   const targets: Partial<Record<Side, Target>> = { route: target, floor: { path: floorPath(bytes), key: target.key, method: target.method } };
   if (dataFloor) targets.data = { path: dataFloorPath(dataFloor, bytes), key: target.key };
   const sides = Object.keys(targets) as Side[];
@@ -182,7 +195,10 @@ export async function compareWithFloor(server: BenchServer, { label, target, byt
   expectStatuses(label, [...runs.route, ...runs.floor, ...runs.data], [200]);
   if (process.env.BENCH_CPU_PROFILE) {
     // After the measured rounds, so the profiler's own cost never lands in a figure.
-    const slug = label.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "").toLowerCase();
+    const slug = label
+      .replace(/[^a-z0-9]+/gi, "-")
+      .replace(/^-|-$/g, "")
+      .toLowerCase();
     for (const side of sides) {
       const name = side === "data" ? "data-floor" : side;
       console.error(await profileWhile(server.inspectorPort, `${slug}-${name}`, () => fire(server, targets[side]!, { connections: load.connections, seconds: 3 })));
@@ -200,8 +216,13 @@ export async function compareWithFloor(server: BenchServer, { label, target, byt
     dataFigure.ratio = round(dataFigure.median! / floorFigure.median!);
     figures.push(dataFigure);
     // What the runtime itself spent per request, beside the wall time that other work on the machine stretches.
-    const cpu = await cpuPerRequest(server, sides.map((side) => targets[side]!));
-    cpu.forEach((ms, i) => { figures[i].cpu_ms = ms; });
+    const cpu = await cpuPerRequest(
+      server,
+      sides.map((side) => targets[side]!),
+    );
+    cpu.forEach((ms, i) => {
+      figures[i].cpu_ms = ms;
+    });
   }
   const out: Figure[] = [];
   for (const [i, side] of sides.entries()) out.push(await withCost(server, targets[side]!, figures[i]));

@@ -26,8 +26,13 @@ const WEBHOOK_SECRET = "whsec_bench_standin";
 
 /** What becomes of a slot's first booking; every resource sees every fate, neighbours differ. */
 const FATES = [
-  "paid", "paid, then cancelled", "paid late against a newcomer", "paid late, seat free", "abandoned",
-  "paid, event lost, then cancelled", "paid, event lost",
+  "paid",
+  "paid, then cancelled",
+  "paid late against a newcomer",
+  "paid late, seat free",
+  "abandoned",
+  "paid, event lost, then cancelled",
+  "paid, event lost",
 ] as const;
 type Fate = (typeof FATES)[number];
 const fateOf = (slot: number): Fate => FATES[(slot + Math.floor(slot / PAID_RESOURCES.length)) % FATES.length];
@@ -62,13 +67,20 @@ export async function paidStandIn(): Promise<StripeStandIn> {
 /** The paid shop: NOK, its Stripe account linked, a 15-minute window, refunds in full until the start. */
 export function paidShop(stripeAccount: string) {
   const shop = account(PAID_ACCOUNT_ID, "writes-paid", {
-    currency: "NOK", payment_provider: "stripe", stripe_account_id: stripeAccount, payment_window_minutes: WINDOW_MINUTES, refund_until_hours: 0,
+    currency: "NOK",
+    payment_provider: "stripe",
+    stripe_account_id: stripeAccount,
+    payment_window_minutes: WINDOW_MINUTES,
+    refund_until_hours: 0,
   });
   return {
     apiKey: shop.apiKey,
     sql: [
       shop.sql,
-      resources(PAID_ACCOUNT_ID, PAID_RESOURCES.map((id) => ({ id, capacity: 1, hours: null }))),
+      resources(
+        PAID_ACCOUNT_ID,
+        PAID_RESOURCES.map((id) => ({ id, capacity: 1, hours: null })),
+      ),
       serviceWithProviders(PAID_ACCOUNT_ID, PAID_SERVICE_ID, 30, PAID_RESOURCES, { price: "450", payment: "full" }),
     ].join("\n"),
   };
@@ -114,9 +126,11 @@ const slotBody = (slot: Slot) => ({ ...paidBooking(slot.resource, slot.from, SLO
 /** `work` for each item, `CLIENTS` at a time. */
 async function inParallel<T>(items: T[], work: (item: T) => Promise<void>) {
   let next = 0;
-  await Promise.all(Array.from({ length: CLIENTS }, async () => {
-    while (next < items.length) await work(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
 }
 
 /** The payer pays at the stand-in, and Stripe's signed event reaches the Worker. */
@@ -145,12 +159,26 @@ async function create(call: PrivateCall, slot: Slot, out: PaidOutcome) {
 
 export async function paidMix(port: number, key: string, standIn: StripeStandIn): Promise<PaidOutcome> {
   const out: PaidOutcome = {
-    seconds: 0, createdMs: [], refusedMs: [], paid: 0, cancelled: 0, latePaid: 0, lostPaid: 0, newcomersBooked: 0, newcomersRefused: 0, slots: [], aheadMs: 0, other: [], ledger: [],
+    seconds: 0,
+    createdMs: [],
+    refusedMs: [],
+    paid: 0,
+    cancelled: 0,
+    latePaid: 0,
+    lostPaid: 0,
+    newcomersBooked: 0,
+    newcomersRefused: 0,
+    slots: [],
+    aheadMs: 0,
+    other: [],
+    ledger: [],
   };
   const call = privateApi(port, key);
   const started = performance.now();
   out.slots = Array.from({ length: PAID_RESOURCES.length * TIMES_PER_RESOURCE }, (_, n) => ({
-    fate: fateOf(n), resource: PAID_RESOURCES[n % PAID_RESOURCES.length], from: FIRST_SLOT + Math.floor(n / PAID_RESOURCES.length) * SLOT_MS,
+    fate: fateOf(n),
+    resource: PAID_RESOURCES[n % PAID_RESOURCES.length],
+    from: FIRST_SLOT + Math.floor(n / PAID_RESOURCES.length) * SLOT_MS,
   }));
 
   // Creates with a checkout, each slot asked twice in a row by different clients.
@@ -164,26 +192,34 @@ export async function paidMix(port: number, key: string, standIn: StripeStandIn)
   });
 
   // Within the window: paid; paid and then cancelled (the policy refunds it in full).
-  await inParallel(out.slots.filter((s) => s.first && (s.fate === "paid" || s.fate === "paid, then cancelled")), async (slot) => {
-    const delivered = await payAndDeliver(port, standIn, slot.first!.session);
-    if (delivered !== 200) return void out.other.push(`payment event ${delivered}`);
-    out.paid += 1;
-    if (slot.fate !== "paid, then cancelled") return;
-    const cancelled = await call("PUT", `/bookings/${slot.first!.id}/cancel`, {});
-    if (cancelled.status === 200) out.cancelled += 1; else out.other.push(`cancel ${cancelled.status}`);
-  });
+  await inParallel(
+    out.slots.filter((s) => s.first && (s.fate === "paid" || s.fate === "paid, then cancelled")),
+    async (slot) => {
+      const delivered = await payAndDeliver(port, standIn, slot.first!.session);
+      if (delivered !== 200) return void out.other.push(`payment event ${delivered}`);
+      out.paid += 1;
+      if (slot.fate !== "paid, then cancelled") return;
+      const cancelled = await call("PUT", `/bookings/${slot.first!.id}/cancel`, {});
+      if (cancelled.status === 200) out.cancelled += 1;
+      else out.other.push(`cancel ${cancelled.status}`);
+    },
+  );
 
   // Paid, and the event never comes: cancelled by the integrator (its expire finds the payment and
   // refunds it), or left to the sweep (which finds it after the window, and confirms it late).
-  await inParallel(out.slots.filter((s) => s.first && (s.fate === "paid, event lost, then cancelled" || s.fate === "paid, event lost")), async (slot) => {
-    const paid = await fetch(`${standIn.origin}/_test/sessions/${slot.first!.session}/pay`, { method: "POST" });
-    await paid.arrayBuffer();
-    if (paid.status !== 200) return void out.other.push(`pay ${paid.status}`);
-    out.lostPaid += 1;
-    if (slot.fate !== "paid, event lost, then cancelled") return;
-    const cancelled = await call("PUT", `/bookings/${slot.first!.id}/cancel`, {});
-    if (cancelled.status === 200) out.cancelled += 1; else out.other.push(`cancel ${cancelled.status}`);
-  });
+  await inParallel(
+    out.slots.filter((s) => s.first && (s.fate === "paid, event lost, then cancelled" || s.fate === "paid, event lost")),
+    async (slot) => {
+      const paid = await fetch(`${standIn.origin}/_test/sessions/${slot.first!.session}/pay`, { method: "POST" });
+      await paid.arrayBuffer();
+      if (paid.status !== 200) return void out.other.push(`pay ${paid.status}`);
+      out.lostPaid += 1;
+      if (slot.fate !== "paid, event lost, then cancelled") return;
+      const cancelled = await call("PUT", `/bookings/${slot.first!.id}/cancel`, {});
+      if (cancelled.status === 200) out.cancelled += 1;
+      else out.other.push(`cancel ${cancelled.status}`);
+    },
+  );
 
   // The window passes for everyone still unpaid: their seats are free with no write.
   out.aheadMs = (WINDOW_MINUTES + 1) * 60_000;
@@ -193,17 +229,22 @@ export async function paidMix(port: number, key: string, standIn: StripeStandIn)
 
   // Late payments, half of them while a newcomer books the very seat.
   let race = 0;
-  await inParallel(out.slots.filter((s) => s.first && (s.fate === "paid late against a newcomer" || s.fate === "paid late, seat free")), async (slot) => {
-    const late = payAndDeliver(port, standIn, slot.first!.session);
-    const lag = NEWCOMER_LAG_MS[race++ % NEWCOMER_LAG_MS.length];
-    const newcomer = slot.fate === "paid late against a newcomer"
-      ? new Promise((r) => setTimeout(r, lag)).then(() => create(call, slot, out))
-      : Promise.resolve(null);
-    const [delivered, booked] = await Promise.all([late, newcomer]);
-    if (delivered === 200) out.latePaid += 1; else out.other.push(`late payment event ${delivered}`);
-    if (slot.fate !== "paid late against a newcomer") return;
-    if (booked) { slot.newcomer = booked.id; out.newcomersBooked += 1; } else out.newcomersRefused += 1;
-  });
+  await inParallel(
+    out.slots.filter((s) => s.first && (s.fate === "paid late against a newcomer" || s.fate === "paid late, seat free")),
+    async (slot) => {
+      const late = payAndDeliver(port, standIn, slot.first!.session);
+      const lag = NEWCOMER_LAG_MS[race++ % NEWCOMER_LAG_MS.length];
+      const newcomer = slot.fate === "paid late against a newcomer" ? new Promise((r) => setTimeout(r, lag)).then(() => create(call, slot, out)) : Promise.resolve(null);
+      const [delivered, booked] = await Promise.all([late, newcomer]);
+      if (delivered === 200) out.latePaid += 1;
+      else out.other.push(`late payment event ${delivered}`);
+      if (slot.fate !== "paid late against a newcomer") return;
+      if (booked) {
+        slot.newcomer = booked.id;
+        out.newcomersBooked += 1;
+      } else out.newcomersRefused += 1;
+    },
+  );
 
   // The cron's sweep ends the abandoned bookings and expires their sessions.
   const swept = await call("POST", "/__bench/cron", {});
@@ -244,7 +285,7 @@ export function paidInvariant(rows: PaidRow[], out: PaidOutcome, workerNow: numb
   const over = [...peaks].filter(([, peak]) => peak > 1);
   const problems: string[] = [];
   const fateRight: Record<Fate, (first: PaidRow | undefined, slot: Slot) => boolean> = {
-    "paid": (first) => first?.state === "confirmed" && first.pay_status === "paid",
+    paid: (first) => first?.state === "confirmed" && first.pay_status === "paid",
     "paid, then cancelled": (first) => first?.state === "cancelled" && first.pay_status === "refunded",
     // Exactly one of the late payer and the newcomer holds the seat; a late payer without it is refunded.
     "paid late against a newcomer": (first, slot) => {
@@ -253,12 +294,15 @@ export function paidInvariant(rows: PaidRow[], out: PaidOutcome, workerNow: numb
       return holders === 1 && (holding(first) ? first!.pay_status === "paid" : first?.pay_status === "refunded");
     },
     "paid late, seat free": (first) => first?.state === "confirmed" && first.pay_status === "paid",
-    "abandoned": (first) => first?.state === "cancelled" && first.pay_status === "expired",
+    abandoned: (first) => first?.state === "cancelled" && first.pay_status === "expired",
     "paid, event lost, then cancelled": (first) => first?.state === "cancelled" && first.pay_status === "refunded",
     "paid, event lost": (first) => first?.state === "confirmed" && first.pay_status === "paid",
   };
   for (const slot of out.slots) {
-    if (!slot.first) { problems.push(`${iso(slot.from)} on ${slot.resource}: never booked`); continue; }
+    if (!slot.first) {
+      problems.push(`${iso(slot.from)} on ${slot.resource}: never booked`);
+      continue;
+    }
     const first = byId.get(slot.first.id);
     if (!fateRight[slot.fate](first, slot)) problems.push(`${slot.fate}: booking ${slot.first.id} ${first?.state}/${first?.pay_status}`);
   }
@@ -270,12 +314,21 @@ export function paidInvariant(rows: PaidRow[], out: PaidOutcome, workerNow: numb
   const captured = out.paid + out.latePaid + out.lostPaid;
   // No money kept without a seat, as the stand-in's ledger (not the product) tells it.
   const keptWithoutSeat = out.ledger.filter((p) => !HOLDS_SEAT.has(byId.get(Number(p.booking_id))?.state ?? "") && p.amount_refunded !== p.amount_received);
-  const pass = over.length === 0 && problems.length === 0 && hanging.length === 0 && partlyRefunded.length === 0 && lapsedUnswept.length === 0
-    && keptWithoutSeat.length === 0 && out.ledger.length === captured && paidHolding + refunds === captured && out.other.length === 0;
-  const detail = `paid: ${rows.length} bookings on ${peaks.size} resources, max concurrent ${Math.max(0, ...peaks.values())} (capacity 1), ${over.length} over capacity; `
-    + `${captured} payments taken (${out.lostPaid} with their event lost) = ${paidHolding} confirmed + ${refunds} refunded in full; `
-    + `${keptWithoutSeat.length} kept without a seat by the stand-in's ledger; ${out.newcomersBooked} newcomers took a lapsed seat `
-    + `(${out.newcomersRefused} refused, their late payers confirmed); ${hanging.length} paid without a seat, ${lapsedUnswept.length} lapsed but not swept, `
-    + `${problems.length} slots not as they must end${problems.length ? ` (${problems.slice(0, 3).join("; ")})` : ""}${out.other.length ? `; unexpected: ${out.other.slice(0, 5).join(", ")}` : ""}`;
+  const pass =
+    over.length === 0 &&
+    problems.length === 0 &&
+    hanging.length === 0 &&
+    partlyRefunded.length === 0 &&
+    lapsedUnswept.length === 0 &&
+    keptWithoutSeat.length === 0 &&
+    out.ledger.length === captured &&
+    paidHolding + refunds === captured &&
+    out.other.length === 0;
+  const detail =
+    `paid: ${rows.length} bookings on ${peaks.size} resources, max concurrent ${Math.max(0, ...peaks.values())} (capacity 1), ${over.length} over capacity; ` +
+    `${captured} payments taken (${out.lostPaid} with their event lost) = ${paidHolding} confirmed + ${refunds} refunded in full; ` +
+    `${keptWithoutSeat.length} kept without a seat by the stand-in's ledger; ${out.newcomersBooked} newcomers took a lapsed seat ` +
+    `(${out.newcomersRefused} refused, their late payers confirmed); ${hanging.length} paid without a seat, ${lapsedUnswept.length} lapsed but not swept, ` +
+    `${problems.length} slots not as they must end${problems.length ? ` (${problems.slice(0, 3).join("; ")})` : ""}${out.other.length ? `; unexpected: ${out.other.slice(0, 5).join(", ")}` : ""}`;
   return { pass, detail };
 }

@@ -11,20 +11,30 @@ import { withBenchServer } from "./wrangler-dev";
 const standIn = await paidStandIn();
 const paid = paidShop(standIn.stripeAccount);
 
-const figures = await withBenchServer("paid", paid.sql, async (server): Promise<Figure[]> => {
-  log("paid", "creates with a checkout on contended slots, payments (some events lost), cancels after payment, lapses, late payments against newcomers, the sweep");
-  const outcome = await paidMix(server.port, paid.apiKey, standIn);
-  const checkedAt = Date.now();
-  await server.stop();
-  const check = paidInvariant(server.query<PaidRow>(paidRowsSql), outcome, checkedAt + outcome.aheadMs, peakPerResource);
-  const created = [...outcome.createdMs].sort((a, b) => a - b);
-  return [{
-    name: "paid: money and seats, read back from D1 and the Stripe stand-in's ledger after the mix", unit: "ms", calls: created.length,
-    median: round(created[Math.floor(created.length / 2)] ?? 0), p95: round(created[Math.floor(created.length * 0.95)] ?? 0),
-    check: check.pass ? "pass" : "FAIL",
-    detail: `paid creates (median and p95 above); mix ${round(outcome.seconds)} s; ${check.detail}`,
-  }];
-}, { vars: standIn.vars });
+const figures = await withBenchServer(
+  "paid",
+  paid.sql,
+  async (server): Promise<Figure[]> => {
+    log("paid", "creates with a checkout on contended slots, payments (some events lost), cancels after payment, lapses, late payments against newcomers, the sweep");
+    const outcome = await paidMix(server.port, paid.apiKey, standIn);
+    const checkedAt = Date.now();
+    await server.stop();
+    const check = paidInvariant(server.query<PaidRow>(paidRowsSql), outcome, checkedAt + outcome.aheadMs, peakPerResource);
+    const created = [...outcome.createdMs].sort((a, b) => a - b);
+    return [
+      {
+        name: "paid: money and seats, read back from D1 and the Stripe stand-in's ledger after the mix",
+        unit: "ms",
+        calls: created.length,
+        median: round(created[Math.floor(created.length / 2)] ?? 0),
+        p95: round(created[Math.floor(created.length * 0.95)] ?? 0),
+        check: check.pass ? "pass" : "FAIL",
+        detail: `paid creates (median and p95 above); mix ${round(outcome.seconds)} s; ${check.detail}`,
+      },
+    ];
+  },
+  { vars: standIn.vars },
+);
 
 await standIn.close();
 process.stdout.write(JSON.stringify(figures));

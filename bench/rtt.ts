@@ -13,38 +13,60 @@ function delayedStatement(statement: D1PreparedStatement, ms: number): D1Prepare
   return {
     inner: statement,
     bind: (...values: unknown[]) => delayedStatement(statement.bind(...values), ms),
-    first: async (column?: string) => { await pause(ms); return column === undefined ? statement.first() : statement.first(column); },
-    run: async () => { await pause(ms); return statement.run(); },
-    all: async () => { await pause(ms); return statement.all(); },
-    raw: async (options?: { columnNames?: boolean }) => { await pause(ms); return statement.raw(options as { columnNames: true }); },
+    first: async (column?: string) => {
+      await pause(ms);
+      return column === undefined ? statement.first() : statement.first(column);
+    },
+    run: async () => {
+      await pause(ms);
+      return statement.run();
+    },
+    all: async () => {
+      await pause(ms);
+      return statement.all();
+    },
+    raw: async (options?: { columnNames?: boolean }) => {
+      await pause(ms);
+      return statement.raw(options as { columnNames: true });
+    },
   } as unknown as D1PreparedStatement;
 }
 
-const unwrap = (s: D1PreparedStatement) => ((s as unknown as { inner?: D1PreparedStatement }).inner ?? s);
+const unwrap = (s: D1PreparedStatement) => (s as unknown as { inner?: D1PreparedStatement }).inner ?? s;
 
 function delayedSession<T extends D1Database | D1DatabaseSession>(d1: T, ms: number): T {
   const wrapped: Record<string, unknown> = {
     prepare: (query: string) => delayedStatement(d1.prepare(query), ms),
-    batch: async (statements: D1PreparedStatement[]) => { await pause(ms); return d1.batch(statements.map(unwrap)); },
+    batch: async (statements: D1PreparedStatement[]) => {
+      await pause(ms);
+      return d1.batch(statements.map(unwrap));
+    },
   };
   if ("getBookmark" in d1) wrapped.getBookmark = () => (d1 as D1DatabaseSession).getBookmark();
   if ("withSession" in d1) {
     const db = d1 as D1Database;
     wrapped.withSession = (constraint?: string) => delayedSession(db.withSession(constraint), ms);
-    wrapped.exec = async (query: string) => { await pause(ms); return db.exec(query); };
+    wrapped.exec = async (query: string) => {
+      await pause(ms);
+      return db.exec(query);
+    };
     wrapped.dump = () => db.dump();
   }
   return wrapped as unknown as T;
 }
 
 function delayedNamespace<T extends DurableObjectNamespace<any>>(namespace: T, ms: number): T {
-  const delayedStub = (stub: object) => new Proxy(stub, {
-    get(target, property) {
-      const value = Reflect.get(target, property);
-      if (typeof value !== "function" || property === "then") return value;
-      return async (...args: unknown[]) => { await pause(ms); return Reflect.apply(value, target, args); };
-    },
-  });
+  const delayedStub = (stub: object) =>
+    new Proxy(stub, {
+      get(target, property) {
+        const value = Reflect.get(target, property);
+        if (typeof value !== "function" || property === "then") return value;
+        return async (...args: unknown[]) => {
+          await pause(ms);
+          return Reflect.apply(value, target, args);
+        };
+      },
+    });
   return new Proxy(namespace, {
     get(target, property) {
       const value = Reflect.get(target, property);

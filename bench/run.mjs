@@ -54,7 +54,7 @@ const suites = only.length ? allSuites.filter((s) => only.includes(s.name)) : al
 const results = {
   generated_at: new Date().toISOString(),
   rtt_ms: rtt,
-  near_ms: rtt ? near ?? 2 : 0,
+  near_ms: rtt ? (near ?? 2) : 0,
   machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, loadavg_at_start: os.loadavg().map((n) => Number(n.toFixed(2))) },
   figures: [],
   /** Each suite run: how long it took and, when it failed, why. */
@@ -75,8 +75,13 @@ function runSuite(args, env) {
     let stdout = "";
     let stderr = "";
     let timedOut = false;
-    child.stdout.setEncoding("utf8").on("data", (chunk) => { stdout += chunk; });
-    child.stderr.setEncoding("utf8").on("data", (chunk) => { process.stderr.write(chunk); stderr = (stderr + chunk).slice(-8000); });
+    child.stdout.setEncoding("utf8").on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk) => {
+      process.stderr.write(chunk);
+      stderr = (stderr + chunk).slice(-8000);
+    });
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill("SIGTERM");
@@ -92,7 +97,10 @@ function runSuite(args, env) {
     child.on("close", settle);
     // A server process the suite left behind may hold its pipes open: its exit is enough, after a grace.
     child.on("exit", (code, signal) => setTimeout(() => settle(code, signal), 5_000).unref());
-    child.on("error", (error) => { stderr += `\n${error.stack}`; settle(null, null); });
+    child.on("error", (error) => {
+      stderr += `\n${error.stack}`;
+      settle(null, null);
+    });
   });
 }
 
@@ -113,7 +121,11 @@ for (const suite of suites) {
     // Node 20 has a WebSocket (for the DevTools protocol) only behind this flag.
     const flags = profile && typeof WebSocket === "undefined" ? ["--experimental-websocket"] : [];
     const run = await runSuite([...flags, file], {
-      ...process.env, ...(profile ? { BENCH_CPU_PROFILE: "1" } : {}), ...(rtt ? { BENCH_RTT_MS: String(rtt) } : {}), ...(near !== undefined ? { BENCH_NEAR_MS: String(near) } : {}), ...(accounts ? { BENCH_FLEET_ACCOUNTS: String(accounts) } : {}),
+      ...process.env,
+      ...(profile ? { BENCH_CPU_PROFILE: "1" } : {}),
+      ...(rtt ? { BENCH_RTT_MS: String(rtt) } : {}),
+      ...(near !== undefined ? { BENCH_NEAR_MS: String(near) } : {}),
+      ...(accounts ? { BENCH_FLEET_ACCOUNTS: String(accounts) } : {}),
     });
     if (run.timedOut) failure = `did not finish within ${SUITE_TIMEOUT_MS / 60_000} min; its last output:\n${lastLines(run.stderr)}`;
     else if (run.code !== 0) failure = `exited with ${run.code ?? run.signal}:\n${lastLines(run.stderr)}`;
@@ -122,7 +134,7 @@ for (const suite of suites) {
       results.figures.push(...JSON.parse(run.stdout.trim().split("\n").at(-1)));
     }
   } catch (error) {
-    failure = error instanceof Error ? error.stack ?? error.message : String(error);
+    failure = error instanceof Error ? (error.stack ?? error.message) : String(error);
   }
   const seconds = Math.round((performance.now() - started) / 1000);
   results.suites.push({ name: suite.name, seconds, ...(failure ? { failure } : {}) });
@@ -134,27 +146,39 @@ const withUnit = (f, key) => (f[key] === undefined ? "-" : `${f[key]} ${f.unit}`
 /** A route's waits in sequence, warm and cold (bench/routes.ts), and whether they keep its budget. */
 const waitsText = ({ kind, budget, warm, cold }) => {
   const one = (t, w) => `${t} ${w.waits} (${w.d1} d1 + ${w.do} do)${rtt ? ` = ${w.waits * rtt} ms` : ""}`;
-  const over = [["warm", warm], ["cold", cold]].filter(([, w]) => w.waits > budget).map(([t]) => t);
+  const over = [
+    ["warm", warm],
+    ["cold", cold],
+  ]
+    .filter(([, w]) => w.waits > budget)
+    .map(([t]) => t);
   return `${one("warm", warm)}, ${one("cold", cold)}${rtt ? ` at ${rtt} ms RTT` : ""}; ${kind} budget ${budget}: ${over.length ? `OVER ${over.join(" and ")}` : "within"}`;
 };
-const other = (f) => [
-  f.route_waits && waitsText(f.route_waits),
-  f.slots && `${f.slots} slots`,
-  f.bookings_per_s !== undefined && `${f.bookings_per_s} bookings/s`,
-  f.rps_ratio !== undefined && `floor req/s ÷ req/s ${f.rps_ratio}`,
-  f.d1_round_trips !== undefined && `${f.d1_round_trips} D1 + ${f.do_calls} DO waits${f.rtt_wait_ms !== undefined ? ` = ${f.rtt_wait_ms} ms at ${rtt} ms RTT` : ""}`,
-  f.cpu_ms !== undefined && `workerd CPU ${f.cpu_ms} ms per request`,
-  f.detail,
-].filter(Boolean).join(", ");
+const other = (f) =>
+  [
+    f.route_waits && waitsText(f.route_waits),
+    f.slots && `${f.slots} slots`,
+    f.bookings_per_s !== undefined && `${f.bookings_per_s} bookings/s`,
+    f.rps_ratio !== undefined && `floor req/s ÷ req/s ${f.rps_ratio}`,
+    f.d1_round_trips !== undefined && `${f.d1_round_trips} D1 + ${f.do_calls} DO waits${f.rtt_wait_ms !== undefined ? ` = ${f.rtt_wait_ms} ms at ${rtt} ms RTT` : ""}`,
+    f.cpu_ms !== undefined && `workerd CPU ${f.cpu_ms} ms per request`,
+    f.detail,
+  ]
+    .filter(Boolean)
+    .join(", ");
 const width = Math.max(10, ...results.figures.map((f) => f.name.length)) + 1;
-console.log(`\n${pad("benchmark", width)} ${pad("p50", 11)} ${pad("p95", 11)} ${pad("p99", 11)} ${pad("mean", 11)} ${pad("calls", 6)} ${pad("req/s", 8)} ${pad("x floor", 8)} ${pad("x data floor", 13)} other`);
+console.log(
+  `\n${pad("benchmark", width)} ${pad("p50", 11)} ${pad("p95", 11)} ${pad("p99", 11)} ${pad("mean", 11)} ${pad("calls", 6)} ${pad("req/s", 8)} ${pad("x floor", 8)} ${pad("x data floor", 13)} other`,
+);
 for (const f of results.figures) {
   if (f.check) {
     console.log(`${pad(f.name, width)} ${f.check === "pass" ? "PASS" : "FAIL"}: ${f.detail}`);
     continue;
   }
-  console.log(`${pad(f.name, width)} ${pad(withUnit(f, "median"), 11)} ${pad(withUnit(f, "p95"), 11)} ${pad(withUnit(f, "p99"), 11)} `
-    + `${pad(withUnit(f, "mean"), 11)} ${pad(f.calls, 6)} ${pad(f.rps ?? "-", 8)} ${pad(f.ratio ?? "-", 8)} ${pad(f.data_floor_ratio ?? "-", 13)} ${other(f)}`);
+  console.log(
+    `${pad(f.name, width)} ${pad(withUnit(f, "median"), 11)} ${pad(withUnit(f, "p95"), 11)} ${pad(withUnit(f, "p99"), 11)} ` +
+      `${pad(withUnit(f, "mean"), 11)} ${pad(f.calls, 6)} ${pad(f.rps ?? "-", 8)} ${pad(f.ratio ?? "-", 8)} ${pad(f.data_floor_ratio ?? "-", 13)} ${other(f)}`,
+  );
 }
 writeFileSync(join(here, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
 // A broken invariant is a failed run, not just a line in the table; so is a suite that failed.
@@ -162,6 +186,8 @@ if (results.figures.some((f) => f.check && f.check !== "pass")) process.exitCode
 const failed = results.suites.filter((s) => s.failure);
 for (const s of failed) console.log(`\nsuite ${s.name} FAILED after ${s.seconds} s: ${s.failure}`);
 if (failed.length) process.exitCode = 1;
-console.log("\nwritten: bench/results.json. x floor: p50 over the p50 of the same Worker's floor route answering as many bytes,"
-  + " measured in the same run (target for slots: 1.5 or less). x data floor (cache misses): p50 over the p50 of a route answering"
-  + " as many bytes from ONE D1 statement that reads the miss's rows (target: 2 or less). Engine target: under 5 ms per call.");
+console.log(
+  "\nwritten: bench/results.json. x floor: p50 over the p50 of the same Worker's floor route answering as many bytes," +
+    " measured in the same run (target for slots: 1.5 or less). x data floor (cache misses): p50 over the p50 of a route answering" +
+    " as many bytes from ONE D1 statement that reads the miss's rows (target: 2 or less). Engine target: under 5 ms per call.",
+);

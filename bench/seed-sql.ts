@@ -5,8 +5,7 @@ import { createHash, randomBytes } from "node:crypto";
 type Value = string | number | boolean | null;
 type Row = Record<string, Value>;
 
-const literal = (v: Value) =>
-  v === null ? "NULL" : typeof v === "boolean" ? (v ? "1" : "0") : typeof v === "number" ? String(v) : `'${v.replace(/'/g, "''")}'`;
+const literal = (v: Value) => (v === null ? "NULL" : typeof v === "boolean" ? (v ? "1" : "0") : typeof v === "number" ? String(v) : `'${v.replace(/'/g, "''")}'`);
 
 /** Multi-row INSERTs in chunks: one statement per row would make seeding take minutes. */
 export function insert(table: string, rows: Row[], chunk = 400): string {
@@ -37,8 +36,17 @@ export function accountRows(id: number, subdomain: string, settings: Row = {}): 
   const now = Date.now();
   return {
     account: {
-      id, subdomain, name: `Bench ${subdomain}`, email: `${subdomain}@example.com`, time_zone: "Europe/Oslo",
-      country_code: "NO", locale: "en", webhook_secret: `whsec_bench_${id}`, created_at: now, updated_at: now, ...settings,
+      id,
+      subdomain,
+      name: `Bench ${subdomain}`,
+      email: `${subdomain}@example.com`,
+      time_zone: "Europe/Oslo",
+      country_code: "NO",
+      locale: "en",
+      webhook_secret: `whsec_bench_${id}`,
+      created_at: now,
+      updated_at: now,
+      ...settings,
     },
     key: { account_id: id, key_hash: createHash("sha256").update(apiKey).digest("hex"), created_at: now },
     apiKey,
@@ -49,12 +57,24 @@ const hoursJson = (hours: string[] | null) => (hours ? JSON.stringify(hours) : n
 
 export function resources(accountId: number, list: { id: number; capacity: number; hours: string[] | null }[]): string {
   const now = Date.now();
-  return insert("resources", list.map((r) => ({
-    id: r.id, account_id: accountId, title: `Resource ${r.id}`, capacity: r.capacity,
-    opening_hours_mon: hoursJson(r.hours), opening_hours_tue: hoursJson(r.hours), opening_hours_wed: hoursJson(r.hours),
-    opening_hours_thu: hoursJson(r.hours), opening_hours_fri: hoursJson(r.hours), opening_hours_sat: hoursJson(r.hours),
-    opening_hours_sun: hoursJson(r.hours), created_at: now, updated_at: now,
-  })));
+  return insert(
+    "resources",
+    list.map((r) => ({
+      id: r.id,
+      account_id: accountId,
+      title: `Resource ${r.id}`,
+      capacity: r.capacity,
+      opening_hours_mon: hoursJson(r.hours),
+      opening_hours_tue: hoursJson(r.hours),
+      opening_hours_wed: hoursJson(r.hours),
+      opening_hours_thu: hoursJson(r.hours),
+      opening_hours_fri: hoursJson(r.hours),
+      opening_hours_sat: hoursJson(r.hours),
+      opening_hours_sun: hoursJson(r.hours),
+      created_at: now,
+      updated_at: now,
+    })),
+  );
 }
 
 /** A service provided by every listed resource. */
@@ -62,9 +82,16 @@ export function serviceWithProviders(accountId: number, serviceId: number, inter
   const now = Date.now();
   return [
     insert("services", [{ id: serviceId, account_id: accountId, title: `Service ${serviceId}`, interval, created_at: now, updated_at: now, ...settings }]),
-    insert("providers", resourceIds.map((resourceId) => ({
-      account_id: accountId, resource_id: resourceId, service_id: serviceId, created_at: now, updated_at: now,
-    }))),
+    insert(
+      "providers",
+      resourceIds.map((resourceId) => ({
+        account_id: accountId,
+        resource_id: resourceId,
+        service_id: serviceId,
+        created_at: now,
+        updated_at: now,
+      })),
+    ),
   ].join("\n");
 }
 
@@ -80,16 +107,35 @@ export interface SeedBooking {
 /** Confirmed, active bookings of count 1, as a private API create with the default confirm=true. */
 export function bookings(accountId: number, list: SeedBooking[]): string {
   const now = Date.now();
-  return insert("bookings", list.map((b) => ({
-    account_id: accountId, service_id: b.service_id, resource_id: b.resource_id, person_id: b.person_id,
-    booked_from: b.from, booked_to: b.to, state: "confirmed", active: true, count: 1,
-    created_at: b.updated_at ?? now, updated_at: b.updated_at ?? now,
-  })));
+  return insert(
+    "bookings",
+    list.map((b) => ({
+      account_id: accountId,
+      service_id: b.service_id,
+      resource_id: b.resource_id,
+      person_id: b.person_id,
+      booked_from: b.from,
+      booked_to: b.to,
+      state: "confirmed",
+      active: true,
+      count: 1,
+      created_at: b.updated_at ?? now,
+      updated_at: b.updated_at ?? now,
+    })),
+  );
 }
 
 export function people(accountId: number, ids: number[]): string {
   const now = Date.now();
-  return insert("people", ids.map((id) => ({
-    id, account_id: accountId, name: `Person ${id}`, email: `person${id}@example.com`, created_at: now, updated_at: now,
-  })));
+  return insert(
+    "people",
+    ids.map((id) => ({
+      id,
+      account_id: accountId,
+      name: `Person ${id}`,
+      email: `person${id}@example.com`,
+      created_at: now,
+      updated_at: now,
+    })),
+  );
 }

@@ -28,7 +28,10 @@ function tenant(id: number, shard: string): Tenant {
   // Resource and service ids are the account's own on its shard: 100 × id keeps them apart on DB.
   const resourceIds = Array.from({ length: RESOURCES_PER_ACCOUNT }, (_, i) => id * 100 + i + 1);
   const data = [
-    resources(id, resourceIds.map((rid) => ({ id: rid, capacity: 1, hours: null }))),
+    resources(
+      id,
+      resourceIds.map((rid) => ({ id: rid, capacity: 1, hours: null })),
+    ),
     serviceWithProviders(id, id * 100, 30, resourceIds),
   ].join("\n");
   return { id, shard, key: seeded.apiKey, sql: { directory: seeded.sql, data } };
@@ -61,42 +64,47 @@ function alternating(pair: Tenant[], firstSlot: number) {
 }
 
 /** Both cases on one fresh server; `writer` names the D1 model the server runs with. */
-const measure = (writer: string) => withBenchServer("shards", seed, async (server) => {
-  for (const t of tenants) {
-    const probe = await server.request("/api/v1/bookings", { method: "POST", key: t.key, body: JSON.parse(alternating([t], Date.UTC(2035, 0, 1, 7))({}).body) });
-    if (probe.status !== 200) throw new Error(`POST /bookings on ${t.shard}: ${probe.status} ${probe.text}`);
-  }
-  const target = { path: "/api/v1/bookings", method: "POST" as const, key: tenants[0].key, body: "{}" };
-  const cases = [
-    { label: "one shard (2 accounts on DB)", pair: [tenants[0], tenants[1]], firstSlot: FIRST_SLOT },
-    { label: "two shards (1 account on DB, 1 on DB_SHARD_1)", pair: [tenants[0], tenants[2]], firstSlot: Date.UTC(2033, 0, 1, 7) },
-  ];
-  const out: Figure[] = [];
-  // Warm both paths, then alternate the cases twice so background load falls on both alike.
-  for (const [i, { pair }] of cases.entries()) {
-    await fire(server, { ...target, setupRequest: alternating(pair, Date.UTC(2037 + i, 0, 1, 7)) as never }, { connections: CONNECTIONS, amount: 100 });
-  }
-  const runs = new Map<string, Awaited<ReturnType<typeof fire>>[]>();
-  for (const pass of [0, 1]) {
-    for (const { label, pair, firstSlot } of pass === 0 ? cases : [...cases].reverse()) {
-      log("shards", `${label}, round ${pass + 1}: ${ATTEMPTS} attempts from ${CONNECTIONS} clients`);
-      const run = await fire(server, { ...target, setupRequest: alternating(pair, firstSlot + pass * 365 * 86_400_000) as never }, { connections: CONNECTIONS, amount: ATTEMPTS });
-      runs.set(label, [...(runs.get(label) ?? []), run]);
+const measure = (writer: string) =>
+  withBenchServer("shards", seed, async (server) => {
+    for (const t of tenants) {
+      const probe = await server.request("/api/v1/bookings", { method: "POST", key: t.key, body: JSON.parse(alternating([t], Date.UTC(2035, 0, 1, 7))({}).body) });
+      if (probe.status !== 200) throw new Error(`POST /bookings on ${t.shard}: ${probe.status} ${probe.text}`);
     }
-  }
-  for (const { label } of cases) {
-    const list = runs.get(label)!;
-    expectStatuses(`POST /bookings, ${label}`, list, [200]);
-    const booked = list.reduce((n, r) => n + (r.statuses.get(200) ?? 0), 0);
-    const seconds = list.reduce((n, r) => n + r.seconds, 0);
-    out.push({
-      ...summarise(`shards: POST /bookings, ${label}, ${writer} (${CONNECTIONS} clients)`, list, {}),
-      bookings_per_s: round(booked / seconds, 1),
-      detail: `${booked} accepted in ${round(seconds, 1)} s`,
-    });
-  }
-  return out;
-});
+    const target = { path: "/api/v1/bookings", method: "POST" as const, key: tenants[0].key, body: "{}" };
+    const cases = [
+      { label: "one shard (2 accounts on DB)", pair: [tenants[0], tenants[1]], firstSlot: FIRST_SLOT },
+      { label: "two shards (1 account on DB, 1 on DB_SHARD_1)", pair: [tenants[0], tenants[2]], firstSlot: Date.UTC(2033, 0, 1, 7) },
+    ];
+    const out: Figure[] = [];
+    // Warm both paths, then alternate the cases twice so background load falls on both alike.
+    for (const [i, { pair }] of cases.entries()) {
+      await fire(server, { ...target, setupRequest: alternating(pair, Date.UTC(2037 + i, 0, 1, 7)) as never }, { connections: CONNECTIONS, amount: 100 });
+    }
+    const runs = new Map<string, Awaited<ReturnType<typeof fire>>[]>();
+    for (const pass of [0, 1]) {
+      for (const { label, pair, firstSlot } of pass === 0 ? cases : [...cases].reverse()) {
+        log("shards", `${label}, round ${pass + 1}: ${ATTEMPTS} attempts from ${CONNECTIONS} clients`);
+        const run = await fire(
+          server,
+          { ...target, setupRequest: alternating(pair, firstSlot + pass * 365 * 86_400_000) as never },
+          { connections: CONNECTIONS, amount: ATTEMPTS },
+        );
+        runs.set(label, [...(runs.get(label) ?? []), run]);
+      }
+    }
+    for (const { label } of cases) {
+      const list = runs.get(label)!;
+      expectStatuses(`POST /bookings, ${label}`, list, [200]);
+      const booked = list.reduce((n, r) => n + (r.statuses.get(200) ?? 0), 0);
+      const seconds = list.reduce((n, r) => n + r.seconds, 0);
+      out.push({
+        ...summarise(`shards: POST /bookings, ${label}, ${writer} (${CONNECTIONS} clients)`, list, {}),
+        bookings_per_s: round(booked / seconds, 1),
+        detail: `${booked} accepted in ${round(seconds, 1)} s`,
+      });
+    }
+    return out;
+  });
 
 /** Simulated time one write holds its database (bench/single-writer.ts); BENCH_D1_WRITE_MS overrides. */
 const WRITE_MS = process.env.BENCH_D1_WRITE_MS ?? "20";

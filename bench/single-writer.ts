@@ -13,17 +13,27 @@ const WRITE = /^\s*(insert|update|delete|replace)\b/i;
 const tails = new Map<string, Promise<unknown>>();
 
 function oneAtATime<T>(shard: string, ms: number, work: () => Promise<T>): Promise<T> {
-  const run = (tails.get(shard) ?? Promise.resolve()).then(async () => { await pause(ms); return work(); });
-  tails.set(shard, run.catch(() => undefined));
+  const run = (tails.get(shard) ?? Promise.resolve()).then(async () => {
+    await pause(ms);
+    return work();
+  });
+  tails.set(
+    shard,
+    run.catch(() => undefined),
+  );
   return run;
 }
 
-interface Writer { shard: string; ms: number }
+interface Writer {
+  shard: string;
+  ms: number;
+}
 
 function statement(inner: D1PreparedStatement, sql: string, w: Writer): D1PreparedStatement {
   const gate = <T>(work: () => Promise<T>) => (WRITE.test(sql) ? oneAtATime(w.shard, w.ms, work) : work());
   return {
-    inner, sql,
+    inner,
+    sql,
     bind: (...values: unknown[]) => statement(inner.bind(...values), sql, w),
     first: (column?: string) => gate(() => (column === undefined ? inner.first() : inner.first(column))),
     run: () => gate(() => inner.run()),

@@ -24,9 +24,20 @@ function seed() {
   const hours = ["08:00", "12:00", "13:00", "17:00"];
   const sql = [
     tenant.sql,
-    resources(ACCOUNT_ID, input.resources.map((r) => ({ id: r.id, capacity: r.capacity, hours }))),
-    serviceWithProviders(ACCOUNT_ID, SERVICE_ID, input.service.interval, input.resources.map((r) => r.id)),
-    bookings(ACCOUNT_ID, input.bookings.map((b) => ({ resource_id: b.resource_id, service_id: SERVICE_ID, person_id: null, from: b.from, to: b.to }))),
+    resources(
+      ACCOUNT_ID,
+      input.resources.map((r) => ({ id: r.id, capacity: r.capacity, hours })),
+    ),
+    serviceWithProviders(
+      ACCOUNT_ID,
+      SERVICE_ID,
+      input.service.interval,
+      input.resources.map((r) => r.id),
+    ),
+    bookings(
+      ACCOUNT_ID,
+      input.bookings.map((b) => ({ resource_id: b.resource_id, service_id: SERVICE_ID, person_id: null, from: b.from, to: b.to })),
+    ),
   ].join("\n");
   // The busy shop: the same resources, hours and bookings, and 2,000 busy intervals of 30 minutes
   // spread over its resources and the month (busy_times rows as a subscription's fetch writes them).
@@ -36,27 +47,66 @@ function seed() {
   const halfHours = 31 * 48;
   const busyRows = Array.from({ length: BUSY_TIMES }, (_, i) => {
     const from = monthStart + ((i * 7_919) % halfHours) * 1_800_000;
-    return { account_id: BUSY_ACCOUNT_ID, resource_id: BUSY_OFFSET + input.resources[i % input.resources.length].id, subscription_id: 1, occupied_from: from, occupied_to: from + 1_800_000 };
+    return {
+      account_id: BUSY_ACCOUNT_ID,
+      resource_id: BUSY_OFFSET + input.resources[i % input.resources.length].id,
+      subscription_id: 1,
+      occupied_from: from,
+      occupied_to: from + 1_800_000,
+    };
   });
   const busySql = [
     busyShop.sql,
-    resources(BUSY_ACCOUNT_ID, input.resources.map((r) => ({ id: BUSY_OFFSET + r.id, capacity: r.capacity, hours }))),
-    serviceWithProviders(BUSY_ACCOUNT_ID, BUSY_SERVICE_ID, input.service.interval, input.resources.map((r) => BUSY_OFFSET + r.id)),
-    bookings(BUSY_ACCOUNT_ID, input.bookings.map((b) => ({ resource_id: BUSY_OFFSET + b.resource_id, service_id: BUSY_SERVICE_ID, person_id: null, from: b.from, to: b.to }))),
-    insert("calendar_subscriptions", [{ id: 1, account_id: BUSY_ACCOUNT_ID, resource_id: BUSY_OFFSET + 1, url: "https://calendar.example.com/busy.ics", url_hint: "https://calendar.example.com/….ics", next_fetch_at: now + 86_400_000, created_at: now, updated_at: now }]),
+    resources(
+      BUSY_ACCOUNT_ID,
+      input.resources.map((r) => ({ id: BUSY_OFFSET + r.id, capacity: r.capacity, hours })),
+    ),
+    serviceWithProviders(
+      BUSY_ACCOUNT_ID,
+      BUSY_SERVICE_ID,
+      input.service.interval,
+      input.resources.map((r) => BUSY_OFFSET + r.id),
+    ),
+    bookings(
+      BUSY_ACCOUNT_ID,
+      input.bookings.map((b) => ({ resource_id: BUSY_OFFSET + b.resource_id, service_id: BUSY_SERVICE_ID, person_id: null, from: b.from, to: b.to })),
+    ),
+    insert("calendar_subscriptions", [
+      {
+        id: 1,
+        account_id: BUSY_ACCOUNT_ID,
+        resource_id: BUSY_OFFSET + 1,
+        url: "https://calendar.example.com/busy.ics",
+        url_hint: "https://calendar.example.com/….ics",
+        next_fetch_at: now + 86_400_000,
+        created_at: now,
+        updated_at: now,
+      },
+    ]),
     insert("busy_times", busyRows),
   ].join("\n");
   // With no horizon on the account the far-future month is bookable, as in the engine bench.
   // What the data floor of a range must read: the bookings (and busy times) overlapping its span.
   const occupying = (fromMs: number, toMs: number, busy: boolean) =>
     [...input.bookings, ...(busy ? busyRows.map((r) => ({ from: r.occupied_from, to: r.occupied_to })) : [])].filter((b) => b.from < toMs && b.to > fromMs).length;
-  return { sql: `${sql}\n${busySql}`, key: tenant.apiKey, busyKey: busyShop.apiKey, expectedSlots: computeSlots(input).length, from: input.from, to: input.to, occupying };
+  return {
+    sql: `${sql}\n${busySql}`,
+    key: tenant.apiKey,
+    busyKey: busyShop.apiKey,
+    expectedSlots: computeSlots(input).length,
+    from: input.from,
+    to: input.to,
+    occupying,
+  };
 }
 
 const { sql, key, busyKey, expectedSlots, from, to, occupying } = seed();
 const figures = await withBenchServer("slots", sql, async (server) => {
   const out: Figure[] = [];
-  for (const [label, last] of [["one week", "2030-03-07"], ["31 days", to]] as const) {
+  for (const [label, last] of [
+    ["one week", "2030-03-07"],
+    ["31 days", to],
+  ] as const) {
     const path = `/api/v1/services/${SERVICE_ID}/slots?from=${from}&to=${last}`;
     const probe = await server.request(path, { key });
     if (probe.status !== 200) throw new Error(`${path}: ${probe.status} ${probe.text}`);
@@ -64,11 +114,15 @@ const figures = await withBenchServer("slots", sql, async (server) => {
     // The seeded rows must be the engine bench's data, or the two figures would not compare.
     if (last === to && slots !== expectedSlots) throw new Error(`31 days gave ${slots} slots, the engine ${expectedSlots}`);
     log("slots", `${label}: ${slots} slots, ${probe.text.length} bytes`);
-    const [route, floor] = await compareWithFloor(server, {
-      label: `http: GET /services/{id}/slots, ${label}, large account`,
-      target: { path, key },
-      bytes: Buffer.byteLength(probe.text),
-    }, LOAD);
+    const [route, floor] = await compareWithFloor(
+      server,
+      {
+        label: `http: GET /services/{id}/slots, ${label}, large account`,
+        target: { path, key },
+        bytes: Buffer.byteLength(probe.text),
+      },
+      LOAD,
+    );
     out.push({ ...route, detail: `${slots} slots` }, floor);
   }
 
@@ -120,12 +174,16 @@ const figures = await withBenchServer("slots", sql, async (server) => {
     const probePath = `${base}&${selecting([...ids.filter((id) => id % 2 === 0), ...ids.filter((id) => id % 2 === 1)], offset)}`;
     const probe = await server.request(probePath, { key: apiKey });
     if (probe.status !== 200) throw new Error(`${probePath}: ${probe.status} ${probe.text}`);
-    const missed = await compareWithFloor(server, {
-      label: `http: GET /services/{id}/${label}, large account, answer not cached`,
-      target: { path: probePath, key: apiKey, setupRequest: (request) => ({ ...request, path: `${base}&${selecting(orders[next++ % orders.length], offset)}` }) },
-      bytes: knownBytes || Buffer.byteLength(probe.text),
-      dataFloor,
-    }, LOAD);
+    const missed = await compareWithFloor(
+      server,
+      {
+        label: `http: GET /services/{id}/${label}, large account, answer not cached`,
+        target: { path: probePath, key: apiKey, setupRequest: (request) => ({ ...request, path: `${base}&${selecting(orders[next++ % orders.length], offset)}` }) },
+        bytes: knownBytes || Buffer.byteLength(probe.text),
+        dataFloor,
+      },
+      LOAD,
+    );
     // Every slot is listed (a full one with free: 0), and some resource is free at most times: the seats say what the busy times took.
     const free = label.startsWith("slots, 31 days") ? (JSON.parse(probe.text) as { slot: { free: number } }[]).reduce((n, e) => n + e.slot.free, 0) : 0;
     if (!offset && free) freeWithoutBusy = free;

@@ -17,7 +17,12 @@ interface Profile {
   endTime: number;
 }
 
-export interface StartupCost { busyMs: number; gcMs: number; spanMs: number; file: string }
+export interface StartupCost {
+  busyMs: number;
+  gcMs: number;
+  spanMs: number;
+  file: string;
+}
 
 /** One profiled start-up; throws with wrangler's output when the command fails. */
 export function measureStartup(run: number): StartupCost {
@@ -25,7 +30,9 @@ export function measureStartup(run: number): StartupCost {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `startup-${run}.cpuprofile`);
   const done = spawnSync("npx", ["wrangler", "check", "startup", "--outfile", file], {
-    cwd: root, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },
   });
   if (done.status !== 0) throw new Error(`wrangler check startup failed: ${done.stderr || done.stdout}`);
   const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;

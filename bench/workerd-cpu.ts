@@ -15,7 +15,11 @@ const parentOf = (pid: string): string | undefined => {
 };
 
 const nameOf = (pid: string) => {
-  try { return readFileSync(`/proc/${pid}/comm`, "utf8").trim(); } catch { return ""; }
+  try {
+    return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+  } catch {
+    return "";
+  }
 };
 
 /** The workerd processes started by this process (wrangler runs them as descendants). */
@@ -43,9 +47,17 @@ export function cpuNanos(pids: string[]): number {
   let total = 0;
   for (const pid of pids) {
     let tasks: string[];
-    try { tasks = readdirSync(`/proc/${pid}/task`); } catch { continue; }
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
     for (const tid of tasks) {
-      try { total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]); } catch { /* thread ended */ }
+      try {
+        total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+      } catch {
+        /* thread ended */
+      }
     }
   }
   return total;

@@ -32,13 +32,14 @@ function wrangler(args: string[], what: string): string {
   return run.stdout;
 }
 
-const freePort = () => new Promise<number>((resolve, reject) => {
-  const server = net.createServer().once("error", reject);
-  server.listen(0, "127.0.0.1", () => {
-    const { port } = server.address() as net.AddressInfo;
-    server.close(() => resolve(port));
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer().once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
   });
-});
 
 interface BenchResponse {
   status: number;
@@ -59,10 +60,16 @@ export interface BenchServer {
 const children = new Set<ChildProcess>();
 /** Each server runs in its own process group, so npx, wrangler and workerd stop together. */
 function signal(child: ChildProcess, name: NodeJS.Signals) {
-  try { process.kill(-child.pid!, name); } catch { /* already gone */ }
+  try {
+    process.kill(-child.pid!, name);
+  } catch {
+    /* already gone */
+  }
 }
 // Last resort when a suite dies early: nothing may keep listening after the benchmark.
-process.on("exit", () => { for (const child of children) signal(child, "SIGKILL"); });
+process.on("exit", () => {
+  for (const child of children) signal(child, "SIGKILL");
+});
 for (const name of ["SIGINT", "SIGTERM"] as const) process.on(name, () => process.exit(1));
 
 async function stopChild(child: ChildProcess) {
@@ -81,7 +88,9 @@ const SHARDS = d1Databases(join(root, "wrangler.toml")).map((db) => db.binding);
  * stopped and its state removed afterwards, also when `work` throws. Seeding is not part of any figure.
  */
 export async function withBenchServer<T>(
-  label: string, seedSql: string | Record<string, string>, work: (server: BenchServer) => Promise<T>,
+  label: string,
+  seedSql: string | Record<string, string>,
+  work: (server: BenchServer) => Promise<T>,
   /** `limits: "production"` keeps wrangler.toml's rate limits (the fleet suite's visitors stay within them). */
   /** `vars`: more plain-text bindings (the writes suite's Stripe stand-in). */
   options: { limits?: "production"; vars?: Record<string, string> } = {},
@@ -101,12 +110,14 @@ export async function withBenchServer<T>(
     const [port, inspectorPort] = [await freePort(), await freePort()];
     const vars: Record<string, string> = {
       ADMIN_TOKEN,
-      ...(options.limits === "production" ? {} : {
-        // A budget no benchmark reaches: the limiter still runs in full on every request.
-        RATE_LIMIT_REQUESTS: "1000000000",
-        // The per-key budget too: one bench key sends thousands of requests a second.
-        RATE_LIMIT_KEY_REQUESTS: "1000000000",
-      }),
+      ...(options.limits === "production"
+        ? {}
+        : {
+            // A budget no benchmark reaches: the limiter still runs in full on every request.
+            RATE_LIMIT_REQUESTS: "1000000000",
+            // The per-key budget too: one bench key sends thousands of requests a second.
+            RATE_LIMIT_KEY_REQUESTS: "1000000000",
+          }),
       // `--rtt N` (bench/rtt.ts): the floor entry delays every D1 and Durable Object call.
       ...(process.env.BENCH_RTT_MS ? { BENCH_RTT_MS: process.env.BENCH_RTT_MS } : {}),
       ...(process.env.BENCH_NEAR_MS ? { BENCH_NEAR_MS: process.env.BENCH_NEAR_MS } : {}),
@@ -121,14 +132,36 @@ export async function withBenchServer<T>(
     let proxyReady = () => true;
     if (process.env.BENCH_CPU_PROFILE) {
       // Profiling needs the DevTools inspector, which only the CLI's `wrangler dev` keeps open here.
-      const started = spawn("npx", [
-        "wrangler", "dev", FLOOR_ENTRY, "-c", config, "--name", FLOOR_NAME, `--minify=${FLOOR_MINIFY}`, "--env-file", emptyEnvFile(root), "--ip", "127.0.0.1", "--port", String(port),
-        "--inspector-port", String(inspectorPort), "--persist-to", persistTo,
-        ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
-      ], { cwd: root, env: wranglerEnv, detached: true, stdio: ["ignore", "ignore", "pipe"] });
+      const started = spawn(
+        "npx",
+        [
+          "wrangler",
+          "dev",
+          FLOOR_ENTRY,
+          "-c",
+          config,
+          "--name",
+          FLOOR_NAME,
+          `--minify=${FLOOR_MINIFY}`,
+          "--env-file",
+          emptyEnvFile(root),
+          "--ip",
+          "127.0.0.1",
+          "--port",
+          String(port),
+          "--inspector-port",
+          String(inspectorPort),
+          "--persist-to",
+          persistTo,
+          ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
+        ],
+        { cwd: root, env: wranglerEnv, detached: true, stdio: ["ignore", "ignore", "pipe"] },
+      );
       child = started;
       children.add(started);
-      started.stderr!.on("data", (chunk) => { stderr = (stderr + chunk).slice(-8000); });
+      started.stderr!.on("data", (chunk) => {
+        stderr = (stderr + chunk).slice(-8000);
+      });
       stopServer = () => stopChild(started);
       exited = () => started.exitCode !== null;
     } else {
@@ -143,7 +176,9 @@ export async function withBenchServer<T>(
         stderr = (stderr + args.map(String).join(" ") + "\n").slice(-8000);
         consoleError(...args);
       };
-      restoreConsole = () => { console.error = consoleError; };
+      restoreConsole = () => {
+        console.error = consoleError;
+      };
       const worker = await unstable_startWorker({
         config,
         entrypoint: FLOOR_ENTRY,
@@ -154,13 +189,23 @@ export async function withBenchServer<T>(
         bindings: Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }])),
       });
       let disposed = false;
-      stopServer = async () => { if (!disposed) { disposed = true; await worker.dispose(); } };
+      stopServer = async () => {
+        if (!disposed) {
+          disposed = true;
+          await worker.dispose();
+        }
+      };
       disposeLast = stopServer;
       let ready = false;
-      worker.ready.then(() => { ready = true; }, (error: unknown) => {
-        stderr += `\n${error instanceof Error ? error.stack ?? error.message : String(error)}`;
-        failed = true;
-      });
+      worker.ready.then(
+        () => {
+          ready = true;
+        },
+        (error: unknown) => {
+          stderr += `\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+          failed = true;
+        },
+      );
       exited = () => failed;
       proxyReady = () => ready;
     }

@@ -36,9 +36,11 @@ try {
   const kib = bytes / 1024;
   const shown = `${kib.toFixed(1)} KiB gzipped (${modules.length} module${modules.length === 1 ? "" : "s"})`;
   if (kib > budget) {
-    console.error(`The Worker bundle is ${shown}, over the budget of ${budget} KiB in .ci/bundle-budget.json by ${(kib - budget).toFixed(1)} KiB.\n`
-      + "Find what grew (`npx wrangler deploy --dry-run --outdir /tmp/out --metafile /tmp/meta.json`), or raise the budget\n"
-      + "deliberately in a commit that says why (docs/decisions/deploy.md).");
+    console.error(
+      `The Worker bundle is ${shown}, over the budget of ${budget} KiB in .ci/bundle-budget.json by ${(kib - budget).toFixed(1)} KiB.\n` +
+        "Find what grew (`npx wrangler deploy --dry-run --outdir /tmp/out --metafile /tmp/meta.json`), or raise the budget\n" +
+        "deliberately in a commit that says why (docs/decisions/deploy.md).",
+    );
     process.exit(1);
   }
   console.log(`The Worker bundle is ${shown}, within the budget of ${budget} KiB (.ci/bundle-budget.json).`);

@@ -33,11 +33,13 @@ export function deployProblems(config) {
   const problems = [];
   for (const db of config.d1_databases ?? []) {
     if (!db.database_id || PLACEHOLDER_ID.test(db.database_id)) {
-      problems.push(`The D1 database "${db.binding}" still has the placeholder database_id: run \`npx wrangler d1 create ${db.database_name}\` and set database_id in wrangler.toml to the id it prints.`);
+      problems.push(
+        `The D1 database "${db.binding}" still has the placeholder database_id: run \`npx wrangler d1 create ${db.database_name}\` and set database_id in wrangler.toml to the id it prints.`,
+      );
     }
   }
   if (config.vars?.ENVIRONMENT === "development") {
-    problems.push("wrangler.toml sets ENVIRONMENT = \"development\" at the top level: a deploy must run as production (development belongs in .dev.vars).");
+    problems.push('wrangler.toml sets ENVIRONMENT = "development" at the top level: a deploy must run as production (development belongs in .dev.vars).');
   }
   // Paid bookings (docs/decisions/payments.md): the platform's Stripe keys are Worker secrets only,
   // and a deploy talks to Stripe itself, never to the local stand-in.
@@ -68,22 +70,31 @@ function mailProblems(vars) {
       problems.push(`wrangler.toml sets ${name} as a var: it is a secret. Remove it and run \`npx wrangler secret put ${name}\` with your mail provider's value.`);
     }
   }
-  for (const [name, host] of [["RESEND_API_BASE", "api.resend.com"], ["TWILIO_API_BASE", "api.twilio.com"]]) {
+  for (const [name, host] of [
+    ["RESEND_API_BASE", "api.resend.com"],
+    ["TWILIO_API_BASE", "api.twilio.com"],
+  ]) {
     if (vars[name] !== undefined) problems.push(`wrangler.toml sets ${name}: that points messages at a local stand-in (tests). A deploy talks to ${host}: remove it.`);
   }
   const provider = vars.MESSAGE_PROVIDER;
   if (provider !== "smtp" && provider !== "resend") return problems;
   const from = String(vars.MAIL_FROM ?? "");
   if (!from.includes("@") || PLACEHOLDER_HOST.test(from.split("@").pop())) {
-    problems.push(`MESSAGE_PROVIDER is "${provider}" but MAIL_FROM is ${from ? `"${from}", a placeholder` : "not set"}: set the address your deployment sends from (its domain must be one your provider lets you send for).`);
+    problems.push(
+      `MESSAGE_PROVIDER is "${provider}" but MAIL_FROM is ${from ? `"${from}", a placeholder` : "not set"}: set the address your deployment sends from (its domain must be one your provider lets you send for).`,
+    );
   }
   if (provider !== "smtp") return problems;
   const host = String(vars.SMTP_HOST ?? "");
   if (!host || PLACEHOLDER_HOST.test(host)) {
-    problems.push(`MESSAGE_PROVIDER is "smtp" but SMTP_HOST is ${host ? `"${host}", a placeholder or this machine` : "not set"}: set your mail provider's SMTP host in wrangler.toml.`);
+    problems.push(
+      `MESSAGE_PROVIDER is "smtp" but SMTP_HOST is ${host ? `"${host}", a placeholder or this machine` : "not set"}: set your mail provider's SMTP host in wrangler.toml.`,
+    );
   }
   if (vars.SMTP_SECURITY === "none") {
-    problems.push("SMTP_SECURITY is \"none\": the login and every message would cross the network in the clear. Use \"starttls\" (port 587) or \"tls\" (port 465); \"none\" is for the local mail catcher.");
+    problems.push(
+      'SMTP_SECURITY is "none": the login and every message would cross the network in the clear. Use "starttls" (port 587) or "tls" (port 465); "none" is for the local mail catcher.',
+    );
   }
   return problems;
 }
@@ -93,8 +104,7 @@ function mailProblems(vars) {
  * binding is its own database, so each gets the whole of its migrations_dir), then the deploy.
  */
 export function deployCommands(config, args) {
-  const migrations = (config.d1_databases ?? []).map((db) =>
-    ["d1", "migrations", "apply", db.database_name, "--remote", ...args.configArgs]);
+  const migrations = (config.d1_databases ?? []).map((db) => ["d1", "migrations", "apply", db.database_name, "--remote", ...args.configArgs]);
   return { migrations, deploy: ["deploy", ...args.deployArgs] };
 }
 

@@ -31,9 +31,11 @@ if (args.dryRun) {
   if (problems.length > 0) {
     console.log(`Dry run: a real deploy would refuse this configuration until these are set:\n${problems.map((p) => `- ${p}`).join("\n")}`);
   }
-  console.log(migrations.length === 0
-    ? "Dry run: the configuration has no D1 database to migrate."
-    : `Dry run: a real deploy would first apply the migrations of each D1 database:\n${migrations.map((m) => `  ${shown(m)}`).join("\n")}`);
+  console.log(
+    migrations.length === 0
+      ? "Dry run: the configuration has no D1 database to migrate."
+      : `Dry run: a real deploy would first apply the migrations of each D1 database:\n${migrations.map((m) => `  ${shown(m)}`).join("\n")}`,
+  );
   wrangler(deploy);
 } else {
   if (problems.length > 0) {

@@ -4,8 +4,18 @@
 import { spawn, spawnSync } from "node:child_process";
 import { d1Databases } from "./d1-databases.mjs";
 import {
-  adminToken, argValue, DEV_HOST, DEV_PORT, DEV_URL, call, LOCAL_MAIL_FROM, MAIL_SMTP_PORT, MAIL_WEB_PORT, STRIPE_PORT,
-  STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET,
+  adminToken,
+  argValue,
+  DEV_HOST,
+  DEV_PORT,
+  DEV_URL,
+  call,
+  LOCAL_MAIL_FROM,
+  MAIL_SMTP_PORT,
+  MAIL_WEB_PORT,
+  STRIPE_PORT,
+  STRIPE_SECRET_KEY,
+  STRIPE_WEBHOOK_SECRET,
 } from "./local-config.mjs";
 import { startMailCatcher } from "./mail-catcher.mjs";
 import { seedDemo } from "./seed-demo.mjs";
@@ -46,11 +56,34 @@ const mail = await startMailCatcher({ smtpPort: MAIL_SMTP_PORT, webPort: MAIL_WE
 
 const server = spawn(
   "npx",
-  ["wrangler", "dev", "--ip", DEV_HOST, "--port", String(DEV_PORT), "--test-scheduled", "--var", `ADMIN_TOKEN:${token}`,
-    "--var", `STRIPE_API_BASE:${stripe.origin}`, "--var", `STRIPE_SECRET_KEY:${STRIPE_SECRET_KEY}`, "--var", `STRIPE_WEBHOOK_SECRET:${STRIPE_WEBHOOK_SECRET}`,
-    "--var", "MESSAGE_PROVIDER:smtp", "--var", `SMTP_HOST:${mail.smtpHost}`, "--var", `SMTP_PORT:${mail.smtpPort}`,
-    "--var", "SMTP_SECURITY:none", "--var", `MAIL_FROM:${LOCAL_MAIL_FROM}`,
-    ...withoutPort],
+  [
+    "wrangler",
+    "dev",
+    "--ip",
+    DEV_HOST,
+    "--port",
+    String(DEV_PORT),
+    "--test-scheduled",
+    "--var",
+    `ADMIN_TOKEN:${token}`,
+    "--var",
+    `STRIPE_API_BASE:${stripe.origin}`,
+    "--var",
+    `STRIPE_SECRET_KEY:${STRIPE_SECRET_KEY}`,
+    "--var",
+    `STRIPE_WEBHOOK_SECRET:${STRIPE_WEBHOOK_SECRET}`,
+    "--var",
+    "MESSAGE_PROVIDER:smtp",
+    "--var",
+    `SMTP_HOST:${mail.smtpHost}`,
+    "--var",
+    `SMTP_PORT:${mail.smtpPort}`,
+    "--var",
+    "SMTP_SECURITY:none",
+    "--var",
+    `MAIL_FROM:${LOCAL_MAIL_FROM}`,
+    ...withoutPort,
+  ],
   { stdio: ["inherit", "inherit", "inherit"] },
 );
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));

@@ -59,7 +59,8 @@ export function trimHolidayData(data) {
     }
     holidays[code] = { ...settings, names: trimNames(names, wanted), days: Object.fromEntries(publicDays) };
   }
-  const sharedNames = [...sharedNameLanguages].sort(([a], [b]) => (a < b ? -1 : 1))
+  const sharedNames = [...sharedNameLanguages]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([key, languages]) => [key, { ...data.names[key], name: trimNames(data.names[key].name, languages) }]);
   // The library appends "(substitute day)" in the first language of the caller's list that has it.
   return {

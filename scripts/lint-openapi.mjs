@@ -20,7 +20,11 @@ try {
   const module = path.join(dir, "document.mjs");
   await build({
     stdin: { contents: 'export { openApiDocument } from "./src/openapi/document.ts";', resolveDir: root, loader: "ts" },
-    bundle: true, platform: "node", format: "esm", outfile: module, logLevel: "error",
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    outfile: module,
+    logLevel: "error",
   });
   const { openApiDocument } = await import(pathToFileURL(module).href);
   const file = path.join(dir, "openapi.json");
@@ -33,7 +37,9 @@ try {
     env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
   });
   if (lint.status !== 0) {
-    console.error(`redocly lint failed${lint.status === null ? ` (${lint.signal})` : ` with exit code ${lint.status}`}: the document above (${file}) breaks redocly.yaml's rules.`);
+    console.error(
+      `redocly lint failed${lint.status === null ? ` (${lint.signal})` : ` with exit code ${lint.status}`}: the document above (${file}) breaks redocly.yaml's rules.`,
+    );
     process.exitCode = lint.status || 1;
   }
 } finally {

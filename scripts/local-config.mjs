@@ -40,7 +40,9 @@ export const LOCAL_MAIL_FROM = "bookings@mail.localhost";
 export function adminToken() {
   if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
   if (existsSync(".dev.vars")) {
-    const line = readFileSync(".dev.vars", "utf8").split("\n").find((l) => l.startsWith("ADMIN_TOKEN="));
+    const line = readFileSync(".dev.vars", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("ADMIN_TOKEN="));
     if (line) return line.slice("ADMIN_TOKEN=".length).trim().replace(/^"|"$/g, "");
   }
   return "local-dev-admin-token";
@@ -58,6 +60,10 @@ export async function call(method, path, { token, body } = {}) {
   });
   const text = await res.text();
   let json;
-  try { json = JSON.parse(text); } catch { json = text; }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
   return { status: res.status, body: json };
 }

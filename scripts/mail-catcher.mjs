@@ -5,14 +5,15 @@ import { createServer } from "node:net";
 import { MailDev } from "maildev";
 
 /** A port that is free now (for MAIL_*_PORT=0). */
-const freePort = () => new Promise((resolve, reject) => {
-  const probe = createServer();
-  probe.on("error", reject);
-  probe.listen(0, "127.0.0.1", () => {
-    const { port } = probe.address();
-    probe.close(() => resolve(port));
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
   });
-});
 
 /** Starts maildev; answers where its SMTP server and inbox are, and how to stop it. */
 export async function startMailCatcher({ smtpPort, webPort }) {

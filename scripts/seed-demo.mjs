@@ -11,8 +11,11 @@ const SUBDOMAIN = "demo";
 const PAID_SERVICE = "Massage, paid online";
 
 const weekdays = (hours) => ({
-  opening_hours_mon: hours, opening_hours_tue: hours, opening_hours_wed: hours,
-  opening_hours_thu: hours, opening_hours_fri: hours,
+  opening_hours_mon: hours,
+  opening_hours_tue: hours,
+  opening_hours_wed: hours,
+  opening_hours_thu: hours,
+  opening_hours_fri: hours,
 });
 
 async function must(promise, what) {
@@ -44,9 +47,16 @@ async function createDemoAccount(adminToken) {
       token: adminToken,
       body: {
         account: {
-          subdomain: SUBDOMAIN, name: "Fjord Hair & Yoga", email: "hello@fjord.example",
-          time_zone: "Europe/Oslo", country_code: "NO", locale: "en", currency: "NOK",
-          interval_rounding: 15, first_bookable_period: "2 hours", future_bookable_period: "3 months",
+          subdomain: SUBDOMAIN,
+          name: "Fjord Hair & Yoga",
+          email: "hello@fjord.example",
+          time_zone: "Europe/Oslo",
+          country_code: "NO",
+          locale: "en",
+          currency: "NOK",
+          interval_rounding: 15,
+          first_bookable_period: "2 hours",
+          future_bookable_period: "3 months",
         },
       },
     }),
@@ -74,28 +84,45 @@ function saveKey(key) {
 
 async function seedCatalogue(key) {
   const post = (path, body) => must(call("POST", `/api/v1${path}`, { token: key, body }), `POST ${path}`);
-  const anna = (await post("/resources", {
-    resource: { title: "Anna (stylist)", ...weekdays(["09:00", "12:00", "13:00", "17:00"]) },
-  })).resource;
-  const bjorn = (await post("/resources", {
-    resource: {
-      title: "Bjørn (stylist)", ...weekdays(["10:00", "14:00", "14:30", "18:00"]),
-      opening_hours_mon: null, opening_hours_sat: ["10:00", "15:00"],
-    },
-  })).resource;
-  const studio = (await post("/resources", {
-    resource: { title: "Yoga studio", capacity: 12, ...weekdays(["07:00", "21:00"]), opening_hours_sat: ["09:00", "13:00"] },
-  })).resource;
+  const anna = (
+    await post("/resources", {
+      resource: { title: "Anna (stylist)", ...weekdays(["09:00", "12:00", "13:00", "17:00"]) },
+    })
+  ).resource;
+  const bjorn = (
+    await post("/resources", {
+      resource: {
+        title: "Bjørn (stylist)",
+        ...weekdays(["10:00", "14:00", "14:30", "18:00"]),
+        opening_hours_mon: null,
+        opening_hours_sat: ["10:00", "15:00"],
+      },
+    })
+  ).resource;
+  const studio = (
+    await post("/resources", {
+      resource: { title: "Yoga studio", capacity: 12, ...weekdays(["07:00", "21:00"]), opening_hours_sat: ["09:00", "13:00"] },
+    })
+  ).resource;
 
-  const haircut = (await post("/services", {
-    service: { title: "Haircut", description: "Wash, cut and style.", interval: 30, max_slots: 2, price: "450.0" },
-  })).service;
+  const haircut = (
+    await post("/services", {
+      service: { title: "Haircut", description: "Wash, cut and style.", interval: 30, max_slots: 2, price: "450.0" },
+    })
+  ).service;
   const beard = (await post("/services", { service: { title: "Beard trim", interval: 15, price: "200" } })).service;
-  const yoga = (await post("/services", {
-    service: { title: "Morning yoga", booking_type: "attendance", interval: 60, price: "180", booking_capacity: 2 },
-  })).service;
+  const yoga = (
+    await post("/services", {
+      service: { title: "Morning yoga", booking_type: "attendance", interval: 60, price: "180", booking_capacity: 2 },
+    })
+  ).service;
 
-  for (const [resource, service] of [[anna, haircut], [bjorn, haircut], [bjorn, beard], [studio, yoga]]) {
+  for (const [resource, service] of [
+    [anna, haircut],
+    [bjorn, haircut],
+    [bjorn, beard],
+    [studio, yoga],
+  ]) {
     await post("/providers", { provider: { resource_id: resource.id, service_id: service.id } });
   }
 
@@ -106,7 +133,8 @@ async function seedCatalogue(key) {
   // Constitution Day: the salon is closed for the parade.
   await must(
     call("PUT", `/api/v1/resources/${anna.id}/exception_dates/2027-05-17`, {
-      token: key, body: { resource_exception_date: { opening_hours: null } },
+      token: key,
+      body: { resource_exception_date: { opening_hours: null } },
     }),
     "closing Anna on 2027-05-17",
   );
@@ -138,15 +166,19 @@ async function seedPayments(key, adminToken, accountId, { stripeOrigin, stripeKe
   const { id: stripeAccountId } = await created.json();
   const onboarded = await fetch(`${stripeOrigin}/_test/accounts/${stripeAccountId}/onboard`, { method: "POST" });
   if (!onboarded.ok) throw new Error(`onboarding ${stripeAccountId} at the stand-in failed: ${onboarded.status}`);
-  await must(call("PUT", `/admin/v1/accounts/${accountId}`, { token: adminToken, body: { account: { stripe_account_id: stripeAccountId } } }),
-    "linking the connected account");
+  await must(
+    call("PUT", `/admin/v1/accounts/${accountId}`, { token: adminToken, body: { account: { stripe_account_id: stripeAccountId } } }),
+    "linking the connected account",
+  );
 
   const services = await must(call("GET", "/api/v1/services", { token: key }), "listing services");
   if (services.some((e) => e.service.title === PAID_SERVICE)) return;
   const post = (path, body) => must(call("POST", `/api/v1${path}`, { token: key, body }), `POST ${path}`);
-  const massage = (await post("/services", {
-    service: { title: PAID_SERVICE, description: "60 minutes, paid when you book.", interval: 60, price: "650", payment: "full" },
-  })).service;
+  const massage = (
+    await post("/services", {
+      service: { title: PAID_SERVICE, description: "60 minutes, paid when you book.", interval: 60, price: "650", payment: "full" },
+    })
+  ).service;
   const resources = await must(call("GET", "/api/v1/resources", { token: key }), "listing resources");
   for (const { resource } of resources) await post("/providers", { provider: { resource_id: resource.id, service_id: massage.id } });
 }

@@ -27,7 +27,9 @@ const say = (line = "") => console.error(line);
 
 function wrangler(argv) {
   const run = spawnSync(process.execPath, [wranglerBin, ...argv], {
-    cwd: root, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
   });
   if (run.status !== 0) throw new Error(`wrangler ${argv.join(" ")} failed:\n${run.stdout}${run.stderr}`);
 }
@@ -61,22 +63,32 @@ const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/
 /** A source map's `mappings`, per generated line: [column, source, name, source line] segments in column order. */
 function decodeMappings(mappings) {
   const lines = [];
-  let source = 0, sourceLine = 0, name = 0;
+  let source = 0,
+    sourceLine = 0,
+    name = 0;
   for (const line of mappings.split(";")) {
     const segments = [];
     let column = 0;
     for (const text of line ? line.split(",") : []) {
       const fields = [];
-      let value = 0, shift = 0;
+      let value = 0,
+        shift = 0;
       for (const char of text) {
         const digit = BASE64.indexOf(char);
         value += (digit & 31) << shift;
-        if (digit & 32) { shift += 5; continue; }
+        if (digit & 32) {
+          shift += 5;
+          continue;
+        }
         fields.push(value & 1 ? -(value >>> 1) : value >>> 1);
-        value = 0; shift = 0;
+        value = 0;
+        shift = 0;
       }
       column += fields[0];
-      if (fields.length >= 4) { source += fields[1]; sourceLine += fields[2]; }
+      if (fields.length >= 4) {
+        source += fields[1];
+        sourceLine += fields[2];
+      }
       if (fields.length >= 5) name += fields[4];
       segments.push([column, fields.length >= 4 ? source : -1, fields.length >= 5 ? name : -1, sourceLine]);
     }
@@ -138,10 +150,15 @@ function sourceMapLocator(map) {
   });
   return (line, column) => {
     const segments = segmentsOf[line] ?? [];
-    let low = 0, high = segments.length - 1, found = -1;
+    let low = 0,
+      high = segments.length - 1,
+      found = -1;
     while (low <= high) {
       const mid = (low + high) >> 1;
-      if (segments[mid][0] <= column) { found = mid; low = mid + 1; } else high = mid - 1;
+      if (segments[mid][0] <= column) {
+        found = mid;
+        low = mid + 1;
+      } else high = mid - 1;
     }
     if (found < 0 || segments[found][1] < 0) return { module: "(bundle prelude)" };
     const [, source, name, sourceLine] = segments[found];
@@ -157,10 +174,14 @@ const packageOf = (module) => {
 
 function summarise(profile, modules) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const locators = new Map([...modules].filter(([name]) => !name.endsWith(".map")).map(([name, text]) => {
-    const map = modules.get(`${name}.map`);
-    return [name, map ? sourceMapLocator(JSON.parse(map)) : lineToModule(text)];
-  }));
+  const locators = new Map(
+    [...modules]
+      .filter(([name]) => !name.endsWith(".map"))
+      .map(([name, text]) => {
+        const map = modules.get(`${name}.map`);
+        return [name, map ? sourceMapLocator(JSON.parse(map)) : lineToModule(text)];
+      }),
+  );
   const locate = ({ url, lineNumber, columnNumber }) => {
     if (!url) return { module: "(engine)" };
     const script = [...locators.keys()].find((name) => url === name || url.endsWith(`/${name}`));
@@ -217,13 +238,20 @@ const round = (ms) => Math.round(ms * 10) / 10;
 const work = mkdtempSync(path.join(os.tmpdir(), "startup-"));
 try {
   const bundle = path.join(work, "worker.bundle");
-  say(`building the Worker (wrangler deploy --dry-run), load average ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+  say(
+    `building the Worker (wrangler deploy --dry-run), load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(" ")}`,
+  );
   const metafile = path.join(work, "meta.json");
   wrangler(["deploy", "--dry-run", "--outfile", bundle, "--metafile", metafile]);
   const modules = await modulesOf(bundle);
   const eager = evaluatedAtStartUp(JSON.parse(readFileSync(metafile, "utf8")));
-  say(`evaluated at start-up (reached from the entry without an import()): ${eager.modules} modules, `
-    + `${(eager.bytes / 1024).toFixed(1)} KiB of the bundle's ${(eager.total / 1024).toFixed(1)} KiB`);
+  say(
+    `evaluated at start-up (reached from the entry without an import()): ${eager.modules} modules, ` +
+      `${(eager.bytes / 1024).toFixed(1)} KiB of the bundle's ${(eager.total / 1024).toFixed(1)} KiB`,
+  );
   const summaries = [];
   // A profile without one busy sample measured nothing (seen on a loaded machine): it is taken again.
   for (let i = 0, empty = 0; i < runs; i += 1) {
@@ -249,20 +277,30 @@ try {
     for (const s of summaries) for (const [name, ms] of s[key]) total.set(name, (total.get(name) ?? 0) + ms / runs);
     return [...total].sort((a, b) => b[1] - a[1]).slice(0, top);
   };
-  say(`\nstart-up, median of ${runs}: ${round(cpu)} ms sampled CPU (min ${round(Math.min(...summaries.map((s) => s.cpu)))}, max ${round(Math.max(...summaries.map((s) => s.cpu)))}), `
-    + `GC ${round(gc)} ms, span ${round(span)} ms; load average at the end ${loadavg.join(" ")}`);
+  say(
+    `\nstart-up, median of ${runs}: ${round(cpu)} ms sampled CPU (min ${round(Math.min(...summaries.map((s) => s.cpu)))}, max ${round(Math.max(...summaries.map((s) => s.cpu)))}), ` +
+      `GC ${round(gc)} ms, span ${round(span)} ms; load average at the end ${loadavg.join(" ")}`,
+  );
   say(`\nself time by package or source file (mean per run, ms):`);
   for (const [name, ms] of mean("selfByModule")) say(`${round(ms).toFixed(1).padStart(7)}  ${name}`);
   say(`\nself time by function (mean per run, ms):`);
   for (const [name, ms] of mean("selfByFunction")) say(`${round(ms).toFixed(1).padStart(7)}  ${name}`);
-  console.log(JSON.stringify([{
-    name: "start-up: sampled CPU (wrangler check startup)", unit: "ms", calls: runs,
-    median: round(cpu), mean: round(summaries.reduce((sum, s) => sum + s.cpu, 0) / runs),
-    // Other work on the machine inflates samples, never shrinks them: the least run is the cleanest.
-    min: round(Math.min(...summaries.map((s) => s.cpu))),
-    detail: `least ${round(Math.min(...summaries.map((s) => s.cpu)))} ms, GC ${round(gc)} ms, span ${round(span)} ms (medians), `
-      + `${eager.modules} modules (${(eager.bytes / 1024).toFixed(1)} KiB) evaluated at start-up, load average ${loadavg.join(" ")}`,
-  }]));
+  console.log(
+    JSON.stringify([
+      {
+        name: "start-up: sampled CPU (wrangler check startup)",
+        unit: "ms",
+        calls: runs,
+        median: round(cpu),
+        mean: round(summaries.reduce((sum, s) => sum + s.cpu, 0) / runs),
+        // Other work on the machine inflates samples, never shrinks them: the least run is the cleanest.
+        min: round(Math.min(...summaries.map((s) => s.cpu))),
+        detail:
+          `least ${round(Math.min(...summaries.map((s) => s.cpu)))} ms, GC ${round(gc)} ms, span ${round(span)} ms (medians), ` +
+          `${eager.modules} modules (${(eager.bytes / 1024).toFixed(1)} KiB) evaluated at start-up, load average ${loadavg.join(" ")}`,
+      },
+    ]),
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

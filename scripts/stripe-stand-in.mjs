@@ -90,8 +90,7 @@ function integer(value, param) {
 }
 
 /** @param {string} text */
-const escapeHtml = (text) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
 /** Minor units as a person reads them, with the currency's code: 90000 nok is "NOK 900.00", 500 jpy "JPY 500". */
 function formatAmount(/** @type {number} */ amount, /** @type {string} */ currency) {
@@ -304,10 +303,15 @@ function createStore({ origin, now }) {
 
   /** What the account holds: every payment intent with what was paid and what went back. */
   function ledger(/** @type {string} */ stripeAccount) {
-    return [...paymentIntents.entries()].filter(([key]) => key.startsWith(`${stripeAccount}\n`)).map(([, pi]) => ({
-      payment_intent: pi.id, booking_id: pi.metadata?.booking_id ?? null, amount_received: pi.amount_received, amount_refunded: pi.amount_refunded,
-      refunds: [...refunds.values()].filter((r) => r.payment_intent === pi.id).map((r) => ({ id: r.id, amount: r.amount, status: r.status })),
-    }));
+    return [...paymentIntents.entries()]
+      .filter(([key]) => key.startsWith(`${stripeAccount}\n`))
+      .map(([, pi]) => ({
+        payment_intent: pi.id,
+        booking_id: pi.metadata?.booking_id ?? null,
+        amount_received: pi.amount_received,
+        amount_refunded: pi.amount_refunded,
+        refunds: [...refunds.values()].filter((r) => r.payment_intent === pi.id).map((r) => ({ id: r.id, amount: r.amount, status: r.status })),
+      }));
   }
 
   function refund(/** @type {string} */ stripeAccount, /** @type {string} */ id) {
@@ -544,8 +548,12 @@ export async function startStripeStandIn({ port = 0, webhookSecret, deliverTo } 
     }
     if (session.status !== "open") {
       const link = session.status === "complete" && successUrl ? `\n<p><a href="${escapeHtml(successUrl)}">Continue</a></p>` : "";
-      return sendPage(res, session.status === "expired" ? 410 : 200, "Test checkout",
-        `<h1>Test checkout</h1>\n<p>This checkout is ${session.status === "complete" ? "already paid" : "expired"}.</p>${link}`);
+      return sendPage(
+        res,
+        session.status === "expired" ? 410 : 200,
+        "Test checkout",
+        `<h1>Test checkout</h1>\n<p>This checkout is ${session.status === "complete" ? "already paid" : "expired"}.</p>${link}`,
+      );
     }
     const names = store.lineItemNames(session).filter(Boolean);
     const details = [
@@ -554,10 +562,15 @@ export async function startStripeStandIn({ port = 0, webhookSecret, deliverTo } 
       ...(session.customer_email ? [`<dt>Email</dt><dd>${escapeHtml(session.customer_email)}</dd>`] : []),
     ];
     const cancel = session.cancel_url ? `\n<p><a href="${escapeHtml(session.cancel_url)}">Cancel</a></p>` : "";
-    sendPage(res, 200, "Test checkout", `<h1>Test checkout</h1>
+    sendPage(
+      res,
+      200,
+      "Test checkout",
+      `<h1>Test checkout</h1>
 <p>A stand-in for Stripe's checkout page: no card is asked for and no money moves.</p>
 <dl>${details.join("")}</dl>
-<form method="post" action="/pay/${encodeURIComponent(session.id)}"><button type="submit">Pay</button></form>${cancel}`);
+<form method="post" action="/pay/${encodeURIComponent(session.id)}"><button type="submit">Pay</button></form>${cancel}`,
+    );
   }
 
   /** @param {import("node:http").IncomingMessage} req @param {import("node:http").ServerResponse} res */
@@ -581,22 +594,31 @@ export async function startStripeStandIn({ port = 0, webhookSecret, deliverTo } 
     log.push({ method, path, stripe_account: stripeAccount, idempotency_key: idempotencyKey, stripe_version: header(req, "stripe-version"), body: params });
 
     if (!/^Bearer (sk|rk)_test_\w+$/.test(header(req, "authorization") ?? "")) {
-      return send(res, { status: 401, body: { error: { type: "invalid_request_error", message: "You did not provide an API key (the stand-in takes Bearer sk_test_…)." } } });
+      return send(res, {
+        status: 401,
+        body: { error: { type: "invalid_request_error", message: "You did not provide an API key (the stand-in takes Bearer sk_test_…)." } },
+      });
     }
     const account = stripeAccount ?? PLATFORM;
     const request = JSON.stringify([method, path, params]);
     const replayKey = idempotencyKey && method === "POST" ? scoped(account, idempotencyKey) : undefined;
     const first = replayKey ? idempotent.get(replayKey) : undefined;
     if (first && first.request !== request) {
-      return send(res, failed(new StripeFailure(400, {
-        type: "idempotency_error",
-        message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
-      })));
+      return send(
+        res,
+        failed(
+          new StripeFailure(400, {
+            type: "idempotency_error",
+            message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
+          }),
+        ),
+      );
     }
     // Stripe names the account, version and key of the request in its answer's headers.
     const echoed = Object.fromEntries(
-      Object.entries({ "stripe-account": stripeAccount, "stripe-version": header(req, "stripe-version"), "idempotency-key": idempotencyKey })
-        .filter((entry) => entry[1] !== null),
+      Object.entries({ "stripe-account": stripeAccount, "stripe-version": header(req, "stripe-version"), "idempotency-key": idempotencyKey }).filter(
+        (entry) => entry[1] !== null,
+      ),
     );
     if (first) return send(res, first.answer, { ...echoed, "idempotent-replayed": "true" });
     /** @type {Answer} */

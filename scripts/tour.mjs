@@ -22,7 +22,8 @@ export function tourBlocks(markdown) {
 
 /** One bash script: strict mode, curl failing on non-2xx, the server's port, key and mail inbox filled in. */
 export function tourScript(blocks, { port, key, inbox }) {
-  const body = blocks.join("\n")
+  const body = blocks
+    .join("\n")
     .replace(/^PORT=\S+/m, `PORT=${port}`)
     .replace(/^KEY=\S+/m, `KEY=${key}`)
     .replace(/^INBOX=\S+/m, `INBOX=${inbox ?? "http://127.0.0.1:1080"}`);
@@ -33,7 +34,7 @@ export function tourScript(blocks, { port, key, inbox }) {
     // One run makes about 100 requests from one address, more than the budget of 80 per 20 s
     // (spec: Limits): like a polite client, the tour waits out the window after 60 requests in it.
     // Kept in a file ("<window start> <requests>"), since most requests run in a $(...) subshell.
-    'TOUR_WINDOW=$(mktemp)',
+    "TOUR_WINDOW=$(mktemp)",
     `curl() { local now start n; now=$(date +%s); read -r start n < "$TOUR_WINDOW" || { start=$now; n=0; }
   if (( now - start > ${WINDOW_SECONDS} )); then start=$now; n=0; fi
   if (( n >= 60 )); then echo "tour: waiting for a fresh rate-limit window" >&2; sleep $(( ${WINDOW_SECONDS + 1} - (now - start) )); start=$(date +%s); n=0; fi
@@ -43,12 +44,15 @@ export function tourScript(blocks, { port, key, inbox }) {
   ].join("\n");
 }
 
-const freePort = () => new Promise((resolve, reject) => {
-  const server = createServer().listen(0, "127.0.0.1", () => {
-    const { port } = server.address();
-    server.close(() => resolve(port));
-  }).on("error", reject);
-});
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = createServer()
+      .listen(0, "127.0.0.1", () => {
+        const { port } = server.address();
+        server.close(() => resolve(port));
+      })
+      .on("error", reject);
+  });
 
 async function main() {
   const port = await freePort();
@@ -66,7 +70,11 @@ async function main() {
   server.stdout.on("data", (d) => (output += d));
   server.stderr.on("data", (d) => (output += d));
   const signalGroup = (signal) => {
-    try { process.kill(-server.pid, signal); } catch { /* already gone */ }
+    try {
+      process.kill(-server.pid, signal);
+    } catch {
+      /* already gone */
+    }
   };
   let exited = false;
   server.on("exit", () => (exited = true));
@@ -83,13 +91,22 @@ async function main() {
   const key = await new Promise((resolve) => {
     // A failure to start must still stop whatever did start.
     let ready = false;
-    const fail = (message) => { console.error(`tour: ${message}:\n${output}`); void finish(1); }; // finish ends the process
+    const fail = (message) => {
+      console.error(`tour: ${message}:\n${output}`);
+      void finish(1);
+    }; // finish ends the process
     const timer = setTimeout(() => fail("no API key printed within 300 s"), 300_000);
     server.stdout.on("data", () => {
       const match = /API key: (bk_\S+)/.exec(output);
-      if (match && !ready) { ready = true; clearTimeout(timer); resolve(match[1]); }
+      if (match && !ready) {
+        ready = true;
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
     });
-    server.on("exit", (code) => { if (!ready) fail(`npm run dev exited (${code}) before it was ready`); });
+    server.on("exit", (code) => {
+      if (!ready) fail(`npm run dev exited (${code}) before it was ready`);
+    });
   });
 
   const inbox = /Mail inbox[^:]*: (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];

@@ -9,9 +9,15 @@ import { build } from "esbuild";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bundled = await build({
   entryPoints: [path.join(root, "src/db/invalidation.ts")],
-  bundle: true, platform: "node", format: "esm", write: false, logLevel: "error",
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  write: false,
+  logLevel: "error",
 });
-const { VERSIONED_ANSWERS, versionTriggers, bookingHourTriggers } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString("base64")}`);
+const { VERSIONED_ANSWERS, versionTriggers, bookingHourTriggers } = await import(
+  `data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString("base64")}`
+);
 
 const triggers = { ...Object.fromEntries(VERSIONED_ANSWERS.map((a) => [a.tag, versionTriggers(a)])), booking_hour: bookingHourTriggers() };
 const wanted = process.argv[2];

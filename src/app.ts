@@ -36,7 +36,9 @@ const paymentEvents = lazyRoutes([["POST", "/stripe/events"]], async () => (awai
  * it (spec: Output format). Routing sees only the path: the query string is untouched.
  */
 const normalisedPath = (request: Request) => {
-  const path = getPath(request).replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
+  const path = getPath(request)
+    .replace(/\/{2,}/g, "/")
+    .replace(/(.)\/$/, "$1");
   return path.endsWith(".json") ? path.slice(0, -".json".length) : path;
 };
 
@@ -66,14 +68,26 @@ const bookingSiteCors = cors({
   // their place in a waitlist or its offer (docs/decisions/waitlist.md); an MCP client in a browser
   // sends Mcp-Protocol-Version after its handshake (docs/decisions/mcp.md).
   allowHeaders: ["Content-Type", "Idempotency-Key", "If-None-Match", "X-Booking-Token", "X-Hold-Secret", "X-Waitlist-Token", "x-d1-bookmark", "Mcp-Protocol-Version"],
-  exposeHeaders: ["Link", "Current-Page", "Page-Items", "Total-Count", "Total-Pages", "Retry-After",
-    "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "X-Request-Id", "ETag", "Server-Timing", "x-d1-bookmark"],
+  exposeHeaders: [
+    "Link",
+    "Current-Page",
+    "Page-Items",
+    "Total-Count",
+    "Total-Pages",
+    "Retry-After",
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+    "X-Request-Id",
+    "ETag",
+    "Server-Timing",
+    "x-d1-bookmark",
+  ],
   maxAge: 86_400,
 });
 
 /** Runs before every early answer (429, 400, 406, 413) so a widget can read those too. */
-const corsOnBookingSite = createMiddleware<AppEnv>((c, next) =>
-  /^\/(api|admin)\//.test(c.req.path) ? next() : bookingSiteCors(c, next));
+const corsOnBookingSite = createMiddleware<AppEnv>((c, next) => (/^\/(api|admin)\//.test(c.req.path) ? next() : bookingSiteCors(c, next)));
 
 export function buildApp(options: AppOptions = {}) {
   const app = new Hono<AppEnv>({ getPath: normalisedPath });
@@ -100,7 +114,15 @@ export function buildApp(options: AppOptions = {}) {
   app.use("*", options.rateLimit ?? rateLimit);
   app.use("*", refuseXml);
   app.use("*", requireUserAgent);
-  app.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new ApiError(413, { error: "The request body is larger than 1 MiB." }); } }));
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new ApiError(413, { error: "The request body is larger than 1 MiB." });
+      },
+    }),
+  );
 
   app.route("/health", healthRoutes);
   // Every host's, the API's and each booking site's: before the booking site looks up its account.

@@ -4,8 +4,7 @@ import * as z from "zod";
 import type { Env } from "./env";
 
 /** Unset and empty are the same: the setting's default applies. */
-const optional = <S extends z.ZodType>(schema: S) =>
-  z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+const optional = <S extends z.ZodType>(schema: S) => z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
 
 const wholeNumber = (min: number, fallback: number) =>
   optional(z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(min, `must be ${min} or more`)).transform((n) => n ?? fallback);
@@ -25,7 +24,10 @@ type LocationHint = (typeof LOCATION_HINTS)[number];
  */
 const shardLocations = optional(z.string()).transform((text, ctx) => {
   const locations: Record<string, LocationHint> = {};
-  for (const pair of (text ?? "").split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of (text ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [shard, hint, ...rest] = pair.split("=").map((p) => p.trim());
     if (!/^DB(_SHARD_[1-9][0-9]{0,3})?$/.test(shard) || !(LOCATION_HINTS as readonly string[]).includes(hint) || rest.length) {
       ctx.addIssue({ code: "custom", message: `must be SHARD=hint pairs separated by commas, e.g. "DB=weur,DB_SHARD_1=enam"; hints: ${LOCATION_HINTS.join(", ")}` });
@@ -56,14 +58,23 @@ const configSchema = z.object({
   SMS_PROVIDER: optional(z.enum(["http", "twilio"], { error: 'must be "http" or "twilio"' })).transform((p) => p ?? "http"),
   TWILIO_ACCOUNT_SID: optional(z.string().regex(/^AC[0-9a-fA-F]{32}$/, "must be a Twilio account SID (AC and 32 hex digits)")),
   /** An E.164 number, an alphanumeric sender id (up to 11 letters and digits) or a Messaging Service SID (MG…). */
-  TWILIO_FROM: optional(z.string().regex(/^(\+[1-9]\d{6,14}|[A-Za-z0-9 ]{1,11}|MG[0-9a-fA-F]{32})$/, "must be an E.164 number, a sender id of up to 11 letters and digits, or a Messaging Service SID")),
+  TWILIO_FROM: optional(
+    z
+      .string()
+      .regex(
+        /^(\+[1-9]\d{6,14}|[A-Za-z0-9 ]{1,11}|MG[0-9a-fA-F]{32})$/,
+        "must be an E.164 number, a sender id of up to 11 letters and digits, or a Messaging Service SID",
+      ),
+  ),
   /** Where Twilio's API is: unset for api.twilio.com; a local stand-in in the tests (npm run deploy refuses it). */
   TWILIO_API_BASE: httpUrl,
   SMS_PROVIDER_URL: httpUrl,
   EMAIL_PROVIDER_URL: httpUrl,
   /** The SMTP server of MESSAGE_PROVIDER=smtp (docs/decisions/messages.md, "E-mail over SMTP"). */
   SMTP_HOST: optional(z.string().regex(/^[A-Za-z0-9.:[\]-]+$/, "must be a host name or an IP address")),
-  SMTP_PORT: optional(z.coerce.number({ error: "must be a port number" }).int("must be a port number").min(1, "must be a port number").max(65_535, "must be a port number")),
+  SMTP_PORT: optional(
+    z.coerce.number({ error: "must be a port number" }).int("must be a port number").min(1, "must be a port number").max(65_535, "must be a port number"),
+  ),
   /** "starttls" (port 587, the default), "tls" (implicit TLS, port 465) or "none" (a local catcher only). */
   SMTP_SECURITY: optional(z.enum(["starttls", "tls", "none"], { error: 'must be "starttls", "tls" or "none"' })).transform((s) => s ?? "starttls"),
   /** The deployment's sending address: the From of every e-mail, with the shop's name as display name. */
@@ -80,7 +91,10 @@ type Config = z.output<typeof configSchema>;
 
 /** A setting that does not parse: names the variable, never its value (it may be a secret). */
 export class ConfigError extends Error {
-  constructor(readonly variable: string, readonly problem: string) {
+  constructor(
+    readonly variable: string,
+    readonly problem: string,
+  ) {
     super(`${variable} ${problem}`);
     this.name = "ConfigError";
   }

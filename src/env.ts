@@ -102,7 +102,11 @@ export interface Deps {
 export type AppEnv = {
   Bindings: Env;
   Variables: {
-    account: Account; db: Db; now: number; surface: Surface; requestId: string;
+    account: Account;
+    db: Db;
+    now: number;
+    surface: Surface;
+    requestId: string;
     /** Set in the NearDatabase object: the request is already beside the database, never forwarded again. */
     besideDatabase?: boolean;
     /** Set by the Worker's entry: writes, and requests of accounts this isolate does not know, go to a NearDatabase object. */

@@ -22,10 +22,12 @@ export class NearDatabase extends DurableObject<Env> {
 
   override fetch(request: Request): Promise<Response> {
     this.#app ??= this.buildApp({ rateLimit: limitedByTheWorker, besideDatabase: true });
-    return Promise.resolve(this.#app.fetch(request, this.env, {
-      waitUntil: (promise: Promise<unknown>) => this.ctx.waitUntil(promise),
-      passThroughOnException: () => undefined,
-      props: {},
-    } as unknown as ExecutionContext));
+    return Promise.resolve(
+      this.#app.fetch(request, this.env, {
+        waitUntil: (promise: Promise<unknown>) => this.ctx.waitUntil(promise),
+        passThroughOnException: () => undefined,
+        props: {},
+      } as unknown as ExecutionContext),
+    );
   }
 }

@@ -8,8 +8,11 @@ type Method = Wire["method"];
 
 function op<P = undefined>(method: Method, template: string, entry: Omit<RouteEntry<P>, "name" | "surface" | "operation" | "kind"> & { kind?: Kind }): RouteEntry<P> {
   return {
-    name: `${method} https://<subdomain>${template}`, surface: "site", operation: `${method} ${template}`,
-    kind: entry.kind ?? (method === "GET" ? "read" : "write"), ...entry,
+    name: `${method} https://<subdomain>${template}`,
+    surface: "site",
+    operation: `${method} ${template}`,
+    kind: entry.kind ?? (method === "GET" ? "read" : "write"),
+    ...entry,
   };
 }
 
@@ -47,7 +50,12 @@ export const siteEntries: RouteEntry[] = [
       });
     },
   }),
-  fixed("GET", "/bookings/{id}", (s) => `/bookings/${s.ids.siteBooking.id}`, (s) => bookingToken(s.ids.siteBooking)),
+  fixed(
+    "GET",
+    "/bookings/{id}",
+    (s) => `/bookings/${s.ids.siteBooking.id}`,
+    (s) => bookingToken(s.ids.siteBooking),
+  ),
   op("PUT", "/bookings/{id}/verify_code", {
     // The code the visitor was e-mailed, as the private API shows it.
     prepare: async (s) => {
@@ -69,7 +77,12 @@ export const siteEntries: RouteEntry[] = [
       return s.site("PUT", `/bookings/${booking.id}/move`, { booking: { booked_from: slot.from, booked_to: slot.to } }, bookingToken(booking));
     },
   }),
-  fixed("POST", "/bookings/{id}/checkout", (s) => `/bookings/${s.ids.sitePaidBooking.id}/checkout`, (s) => bookingToken(s.ids.sitePaidBooking)),
+  fixed(
+    "POST",
+    "/bookings/{id}/checkout",
+    (s) => `/bookings/${s.ids.sitePaidBooking.id}/checkout`,
+    (s) => bookingToken(s.ids.sitePaidBooking),
+  ),
   op("POST", "/slots/holds", {
     request: (s) => s.site("POST", "/slots/holds", holdBody(s)),
     // A visitor may hold 3 times at once: each is released again.
@@ -78,7 +91,12 @@ export const siteEntries: RouteEntry[] = [
       await s.must(s.site("DELETE", `/slots/holds/${hold.id}`, undefined, { "x-hold-secret": secret }));
     },
   }),
-  fixed("GET", "/slots/holds/{id}", (s) => `/slots/holds/${s.ids.siteHold.id}`, (s) => ({ "x-hold-secret": s.ids.siteHold.secret })),
+  fixed(
+    "GET",
+    "/slots/holds/{id}",
+    (s) => `/slots/holds/${s.ids.siteHold.id}`,
+    (s) => ({ "x-hold-secret": s.ids.siteHold.secret }),
+  ),
   op("DELETE", "/slots/holds/{id}", {
     prepare: async (s) => {
       const made = await s.must(s.site("POST", "/slots/holds", holdBody(s)));
@@ -95,7 +113,12 @@ export const siteEntries: RouteEntry[] = [
       await s.must(s.site("DELETE", `/waitlist/${entry.id}`, undefined, { "x-waitlist-token": token }));
     },
   }),
-  fixed("GET", "/waitlist/{id}", (s) => `/waitlist/${s.ids.siteWaitlistEntry.id}`, (s) => ({ "x-waitlist-token": s.ids.siteWaitlistEntry.token })),
+  fixed(
+    "GET",
+    "/waitlist/{id}",
+    (s) => `/waitlist/${s.ids.siteWaitlistEntry.id}`,
+    (s) => ({ "x-waitlist-token": s.ids.siteWaitlistEntry.token }),
+  ),
   op("DELETE", "/waitlist/{id}", {
     prepare: joined,
     request: (s, place) => s.site("DELETE", `/waitlist/${place.id}`, undefined, { "x-waitlist-token": place.token }),

@@ -20,8 +20,13 @@ function entry<P = undefined>(endpoint: Endpoint, label: string, kind: Kind, res
 }
 
 /** A `tools/call` of `tool` with the arguments the prepared value gives. */
-const tool = <P = undefined>(endpoint: Endpoint, name: string, kind: Kind, args: (s: Shop, prepared: P) => Record<string, unknown>, rest: Pick<RouteEntry<P>, "prepare" | "cleanup"> = {}) =>
-  entry<P>(endpoint, name, kind, { ...rest, request: (s, prepared) => rpc(s, endpoint, "tools/call", { name, arguments: args(s, prepared) }) });
+const tool = <P = undefined>(
+  endpoint: Endpoint,
+  name: string,
+  kind: Kind,
+  args: (s: Shop, prepared: P) => Record<string, unknown>,
+  rest: Pick<RouteEntry<P>, "prepare" | "cleanup"> = {},
+) => entry<P>(endpoint, name, kind, { ...rest, request: (s, prepared) => rpc(s, endpoint, "tools/call", { name, arguments: args(s, prepared) }) });
 
 const resultOf = (text: string) => JSON.parse(text).result.structuredContent;
 
@@ -63,18 +68,30 @@ const bookArgs = (s: Shop) => {
 const siteTools: RouteEntry[] = [
   ...shared("site"),
   tool("site", "book", "write", bookArgs),
-  tool<{ id: number; token: string; code: string }>("site", "verify_booking", "write", (_, b) => ({ booking_id: b.id, booking_token: b.token, verification_code: b.code }), {
-    prepare: async (s) => {
-      const booking = await visitorBooking(s);
-      return { ...booking, code: (await s.must(s.api("GET", `/bookings/${booking.id}`))).booking.verification_code };
+  tool<{ id: number; token: string; code: string }>(
+    "site",
+    "verify_booking",
+    "write",
+    (_, b) => ({ booking_id: b.id, booking_token: b.token, verification_code: b.code }),
+    {
+      prepare: async (s) => {
+        const booking = await visitorBooking(s);
+        return { ...booking, code: (await s.must(s.api("GET", `/bookings/${booking.id}`))).booking.verification_code };
+      },
     },
-  }),
+  ),
   tool("site", "show_booking", "read", (s) => ({ booking_id: s.ids.siteBooking.id, booking_token: s.ids.siteBooking.token })),
   tool<{ id: number; token: string }>("site", "cancel_booking", "write", (_, b) => ({ booking_id: b.id, booking_token: b.token }), { prepare: (s) => visitorBooking(s) }),
-  tool<{ id: number; token: string }>("site", "move_booking", "write", (s, b) => {
-    const slot = s.nextSlot();
-    return { booking_id: b.id, booking_token: b.token, booking: { booked_from: slot.from, booked_to: slot.to } };
-  }, { prepare: (s) => visitorBooking(s) }),
+  tool<{ id: number; token: string }>(
+    "site",
+    "move_booking",
+    "write",
+    (s, b) => {
+      const slot = s.nextSlot();
+      return { booking_id: b.id, booking_token: b.token, booking: { booked_from: slot.from, booked_to: slot.to } };
+    },
+    { prepare: (s) => visitorBooking(s) },
+  ),
 ];
 
 const privateTools: RouteEntry[] = [
@@ -83,7 +100,9 @@ const privateTools: RouteEntry[] = [
     const { booking } = bookArgs(s);
     return { booking: { ...booking, resource_id: s.ids.room } };
   }),
-  tool<{ id: number; verification_code: string }>("private", "verify_booking", "write", (_, b) => ({ booking_id: b.id, verification_code: b.verification_code }), { prepare: unverifiedBooking }),
+  tool<{ id: number; verification_code: string }>("private", "verify_booking", "write", (_, b) => ({ booking_id: b.id, verification_code: b.verification_code }), {
+    prepare: unverifiedBooking,
+  }),
   tool("private", "get_booking", "read", (s) => ({ booking_id: s.ids.booking })),
   tool("private", "list_bookings", "read", () => ({ listing: "upcoming" })),
   tool<number>("private", "confirm_booking", "write", (_, id) => ({ booking_id: id }), { prepare: unconfirmedBooking }),

@@ -1,9 +1,7 @@
 // The private API's operations (`/api/v1`, the shop's key) and the reference routes on the API
 // host, one entry each. Writes that consume their target prepare a fresh one per request.
 import { addDays } from "../../src/domain/time";
-import {
-  confirmedBooking, fullChairHour, phoneOf, sentCodes, settled, stockOf, unconfirmedBooking, unpaidBooking, unverifiedBooking, waitlistBody,
-} from "./shop";
+import { confirmedBooking, fullChairHour, phoneOf, sentCodes, settled, stockOf, unconfirmedBooking, unpaidBooking, unverifiedBooking, waitlistBody } from "./shop";
 import type { Kind, RouteEntry, Shop, Wire } from "./types";
 
 type Method = Wire["method"];
@@ -24,16 +22,26 @@ const LISTINGS = ["", "/all", "/recent", "/unconfirmed", "/upcoming", "/visible"
 const account: RouteEntry[] = [
   fixed("GET", "/client", () => "/client"),
   // The account's own name: the only setting no other entry reads.
-  fixed("PUT", "/client", () => "/client", (s) => ({ client: { name: `Routes shop ${s.next()}` } })),
+  fixed(
+    "PUT",
+    "/client",
+    () => "/client",
+    (s) => ({ client: { name: `Routes shop ${s.next()}` } }),
+  ),
   fixed("GET", "/client/webhook_secret", () => "/client/webhook_secret"),
   fixed("POST", "/client/webhook_secret/rotate", () => "/client/webhook_secret/rotate"),
   fixed("GET", "/client/holidays", () => "/client/holidays?from=2027-01-01&to=2027-12-31"),
   fixed("GET", "/client/users", () => "/client/users"),
   fixed("GET", "/client/users/{id}", (s) => `/client/users/${s.ids.userLink}`),
-  fixed("POST", "/client/users", () => "/client/users", (s) => {
-    const n = s.next();
-    return { user: { name: `Staff ${n}`, email: `staff${n}@example.com` }, role: "staff" };
-  }),
+  fixed(
+    "POST",
+    "/client/users",
+    () => "/client/users",
+    (s) => {
+      const n = s.next();
+      return { user: { name: `Staff ${n}`, email: `staff${n}@example.com` }, role: "staff" };
+    },
+  ),
   fixed("POST", "/client/stripe_onboarding", () => "/client/stripe_onboarding"),
 ];
 
@@ -42,8 +50,18 @@ const services: RouteEntry[] = [
   fixed("GET", "/services/appointments", () => "/services/appointments"),
   fixed("GET", "/services/attendances", () => "/services/attendances"),
   fixed("GET", "/services/{id}", (s) => `/services/${s.ids.cut}`),
-  fixed("POST", "/services", () => "/services", (s) => ({ service: { title: `Service ${s.next()}` } })),
-  fixed("PUT", "/services/{id}", (s) => `/services/${s.ids.cut}`, (s) => ({ service: { description: `Described ${s.next()}` } })),
+  fixed(
+    "POST",
+    "/services",
+    () => "/services",
+    (s) => ({ service: { title: `Service ${s.next()}` } }),
+  ),
+  fixed(
+    "PUT",
+    "/services/{id}",
+    (s) => `/services/${s.ids.cut}`,
+    (s) => ({ service: { description: `Described ${s.next()}` } }),
+  ),
   op("DELETE", "/services/{id}", {
     prepare: async (s) => (await s.must(s.api("POST", "/services", { service: { title: `Doomed ${s.next()}` } }))).service.id as number,
     request: (s, id) => s.api("DELETE", `/services/${id}`),
@@ -69,8 +87,18 @@ const catalogueObjects: RouteEntry[] = [
   fixed("GET", "/categories", () => "/categories"),
   fixed("GET", "/categories/{id}", (s) => `/categories/${s.ids.category}`),
   fixed("GET", "/categories/{id}/services", (s) => `/categories/${s.ids.category}/services`),
-  fixed("POST", "/categories", () => "/categories", (s) => ({ category: { title: `Category ${s.next()}`, service_id_list: [s.ids.cut] } })),
-  fixed("PUT", "/categories/{id}", (s) => `/categories/${s.ids.category}`, (s) => ({ category: { title: `Hair ${s.next()}` } })),
+  fixed(
+    "POST",
+    "/categories",
+    () => "/categories",
+    (s) => ({ category: { title: `Category ${s.next()}`, service_id_list: [s.ids.cut] } }),
+  ),
+  fixed(
+    "PUT",
+    "/categories/{id}",
+    (s) => `/categories/${s.ids.category}`,
+    (s) => ({ category: { title: `Hair ${s.next()}` } }),
+  ),
   op("DELETE", "/categories/{id}", {
     prepare: async (s) => (await s.must(s.api("POST", "/categories", { category: { title: `Doomed ${s.next()}` } }))).category.id as number,
     request: (s, id) => s.api("DELETE", `/categories/${id}`),
@@ -88,11 +116,21 @@ const people: RouteEntry[] = [
   fixed("GET", "/people/{id}", (s) => `/people/${s.ids.kari}`),
   ...LISTINGS.map((listing) => fixed("GET", `/people/{id}/bookings${listing}`, (s) => `/people/${s.ids.kari}/bookings${listing}`)),
   fixed("GET", "/people/{id}/children", (s) => `/people/${s.ids.kari}/children`),
-  fixed("POST", "/people", () => "/people", (s) => {
-    const n = s.next();
-    return { person: { name: `New ${n}`, email: `new${n}@example.com` } };
-  }),
-  fixed("PUT", "/people/{id}", (s) => `/people/${s.ids.kari}`, (s) => ({ person: { city: `Oslo ${s.next()}` } })),
+  fixed(
+    "POST",
+    "/people",
+    () => "/people",
+    (s) => {
+      const n = s.next();
+      return { person: { name: `New ${n}`, email: `new${n}@example.com` } };
+    },
+  ),
+  fixed(
+    "PUT",
+    "/people/{id}",
+    (s) => `/people/${s.ids.kari}`,
+    (s) => ({ person: { city: `Oslo ${s.next()}` } }),
+  ),
   op("DELETE", "/people/{id}", { prepare: newPerson, request: (s, id) => s.api("DELETE", `/people/${id}`) }),
   op("PUT", "/people/{id}/undelete", {
     prepare: async (s) => {
@@ -106,7 +144,12 @@ const people: RouteEntry[] = [
     prepare: async (s) => ({ kept: await newPerson(s), merged: await newPerson(s) }),
     request: (s, { kept, merged }) => s.api("POST", `/people/${kept}/merge?merge_person_id=${merged}`),
   }),
-  fixed("POST", "/people/perishable_token/send", () => "/people/perishable_token/send", (s) => ({ person: { phone_number: phoneOf(s.next()) } })),
+  fixed(
+    "POST",
+    "/people/perishable_token/send",
+    () => "/people/perishable_token/send",
+    (s) => ({ person: { phone_number: phoneOf(s.next()) } }),
+  ),
   op("POST", "/people/perishable_token/verify", {
     // One wait on the message queue for a batch of codes, not one per request.
     prepare: stockOf("private codes", (s) => sentCodes(s, "api", 5)),
@@ -117,21 +160,43 @@ const people: RouteEntry[] = [
 const resources: RouteEntry[] = [
   fixed("GET", "/resources", () => "/resources"),
   fixed("GET", "/resources/{id}", (s) => `/resources/${s.ids.room}`),
-  fixed("POST", "/resources", () => "/resources", (s) => ({ resource: { title: `Resource ${s.next()}` } })),
-  fixed("PUT", "/resources/{id}", (s) => `/resources/${s.ids.annex}`, (s) => ({ resource: { description: `Described ${s.next()}` } })),
+  fixed(
+    "POST",
+    "/resources",
+    () => "/resources",
+    (s) => ({ resource: { title: `Resource ${s.next()}` } }),
+  ),
+  fixed(
+    "PUT",
+    "/resources/{id}",
+    (s) => `/resources/${s.ids.annex}`,
+    (s) => ({ resource: { description: `Described ${s.next()}` } }),
+  ),
   op("DELETE", "/resources/{id}", {
     prepare: async (s) => (await s.must(s.api("POST", "/resources", { resource: { title: `Doomed ${s.next()}` } }))).resource.id as number,
     request: (s, id) => s.api("DELETE", `/resources/${id}`),
   }),
   fixed("GET", "/resources/{id}/opening_hours", (s) => `/resources/${s.ids.room}/opening_hours?${range(s, 6)}`),
   fixed("GET", "/resources/{id}/exception_dates", (s) => `/resources/${s.ids.annex}/exception_dates`),
-  ...(["POST", "PUT"] as const).map((method) => fixed(method, "/resources/{id}/exception_dates", (s) => `/resources/${s.ids.annex}/exception_dates`, (s) => ({
-    resource_exception_dates: [{ exception_date: addDays(s.firstDay, 400 + (s.next() % 300)), opening_hours: ["09:00", "12:00"] }],
-  }))),
+  ...(["POST", "PUT"] as const).map((method) =>
+    fixed(
+      method,
+      "/resources/{id}/exception_dates",
+      (s) => `/resources/${s.ids.annex}/exception_dates`,
+      (s) => ({
+        resource_exception_dates: [{ exception_date: addDays(s.firstDay, 400 + (s.next() % 300)), opening_hours: ["09:00", "12:00"] }],
+      }),
+    ),
+  ),
   fixed("GET", "/resources/{id}/exception_dates/{date}", (s) => `/resources/${s.ids.annex}/exception_dates/${s.ids.exceptionDate}`),
-  ...(["POST", "PUT"] as const).map((method) => fixed(method, "/resources/{id}/exception_dates/{date}",
-    (s) => `/resources/${s.ids.annex}/exception_dates/${s.ids.exceptionDate}`,
-    (s) => ({ resource_exception_date: { opening_hours: ["09:00", `1${s.next() % 10}:00`] } }))),
+  ...(["POST", "PUT"] as const).map((method) =>
+    fixed(
+      method,
+      "/resources/{id}/exception_dates/{date}",
+      (s) => `/resources/${s.ids.annex}/exception_dates/${s.ids.exceptionDate}`,
+      (s) => ({ resource_exception_date: { opening_hours: ["09:00", `1${s.next() % 10}:00`] } }),
+    ),
+  ),
   op("DELETE", "/resources/{id}/exception_dates/{date}", {
     prepare: async (s) => {
       const date = addDays(s.firstDay, 200 + (s.next() % 90));
@@ -194,11 +259,21 @@ const bookings: RouteEntry[] = [
   ...LISTINGS.map((listing) => fixed("GET", `/bookings${listing}`, () => `/bookings${listing}`)),
   fixed("GET", "/bookings/find_by/external_id/{external_id}", (s) => `/bookings/find_by/external_id/${s.ids.externalId}`),
   fixed("GET", "/bookings/{id}", (s) => `/bookings/${s.ids.booking}`),
-  fixed("POST", "/bookings", () => "/bookings", (s) => {
-    const slot = s.nextSlot();
-    return { booking: { resource_id: s.ids.room, service_id: s.ids.cut, booked_from: slot.from, booked_to: slot.to, person_id: s.ids.kari } };
-  }),
-  fixed("PUT", "/bookings/{id}", (s) => `/bookings/${s.ids.booking}`, (s) => ({ booking: { title: `Titled ${s.next()}` } })),
+  fixed(
+    "POST",
+    "/bookings",
+    () => "/bookings",
+    (s) => {
+      const slot = s.nextSlot();
+      return { booking: { resource_id: s.ids.room, service_id: s.ids.cut, booked_from: slot.from, booked_to: slot.to, person_id: s.ids.kari } };
+    },
+  ),
+  fixed(
+    "PUT",
+    "/bookings/{id}",
+    (s) => `/bookings/${s.ids.booking}`,
+    (s) => ({ booking: { title: `Titled ${s.next()}` } }),
+  ),
   op("PUT", "/bookings/{id}/verify", { prepare: async (s) => (await unverifiedBooking(s)).id, request: (s, id) => s.api("PUT", `/bookings/${id}/verify`, {}) }),
   op("PUT", "/bookings/{id}/confirm", { prepare: unconfirmedBooking, request: (s, id) => s.api("PUT", `/bookings/${id}/confirm`, {}) }),
   op("PUT", "/bookings/{id}/decline", { prepare: unconfirmedBooking, request: (s, id) => s.api("PUT", `/bookings/${id}/decline`, {}) }),
@@ -207,9 +282,19 @@ const bookings: RouteEntry[] = [
     prepare: unverifiedBooking,
     request: (s, booking) => s.api("PUT", `/bookings/${booking.id}/verify_code`, { verification_code: booking.verification_code }),
   }),
-  fixed("PUT", "/bookings/{id}/status", (s) => `/bookings/${s.ids.booking}/status`, (s) => ({ status: `noted ${s.next()}` })),
+  fixed(
+    "PUT",
+    "/bookings/{id}/status",
+    (s) => `/bookings/${s.ids.booking}/status`,
+    (s) => ({ status: `noted ${s.next()}` }),
+  ),
   op("DELETE", "/bookings/{id}", { prepare: confirmedBooking, request: (s, id) => s.api("DELETE", `/bookings/${id}`, {}) }),
-  fixed("POST", "/bookings/{id}/checkout", (s) => `/bookings/${s.ids.paidBooking}/checkout`, () => ({})),
+  fixed(
+    "POST",
+    "/bookings/{id}/checkout",
+    (s) => `/bookings/${s.ids.paidBooking}/checkout`,
+    () => ({}),
+  ),
   op("POST", "/bookings/{id}/payment", {
     prepare: async (s) => (await unpaidBooking(s)).id,
     request: (s, id) => s.api("POST", `/bookings/${id}/payment`, { payment: { reference: `till-${s.next()}` } }),
@@ -218,7 +303,16 @@ const bookings: RouteEntry[] = [
 
 const eventBody = (s: Shop, hour: number) => {
   const day = addDays(s.firstDay, 2 + (s.next() % 60));
-  return { event: { resource_id: s.ids.hall, service_id: s.ids.yoga, capacity: 10, starts_at: `${day} ${String(hour).padStart(2, "0")}:00`, ends_at: `${day} ${String(hour + 1).padStart(2, "0")}:00`, title: "Pilates" } };
+  return {
+    event: {
+      resource_id: s.ids.hall,
+      service_id: s.ids.yoga,
+      capacity: 10,
+      starts_at: `${day} ${String(hour).padStart(2, "0")}:00`,
+      ends_at: `${day} ${String(hour + 1).padStart(2, "0")}:00`,
+      title: "Pilates",
+    },
+  };
 };
 
 const events: RouteEntry[] = [
@@ -227,8 +321,18 @@ const events: RouteEntry[] = [
   fixed("GET", "/events/{id}/bookings", (s) => `/events/${s.ids.event}/bookings`),
   fixed("GET", "/events", () => "/events"),
   fixed("GET", "/events/{id}", (s) => `/events/${s.ids.event}`),
-  fixed("POST", "/events", () => "/events", (s) => eventBody(s, 7)),
-  fixed("PUT", "/events/{id}", (s) => `/events/${s.ids.event}`, (s) => ({ event: { title: `Yoga ${s.next()}` } })),
+  fixed(
+    "POST",
+    "/events",
+    () => "/events",
+    (s) => eventBody(s, 7),
+  ),
+  fixed(
+    "PUT",
+    "/events/{id}",
+    (s) => `/events/${s.ids.event}`,
+    (s) => ({ event: { title: `Yoga ${s.next()}` } }),
+  ),
   op("DELETE", "/events/{id}", {
     prepare: async (s) => (await s.must(s.api("POST", "/events", eventBody(s, 21)))).event.id as number,
     request: (s, id) => s.api("DELETE", `/events/${id}`),
@@ -241,7 +345,12 @@ const integrations: RouteEntry[] = [
   fixed("GET", "/web_hooks", () => "/web_hooks"),
   fixed("GET", "/web_hooks/{id}", (s) => `/web_hooks/${s.ids.webHook}`),
   fixed("POST", "/web_hooks", () => "/web_hooks", webHookBody),
-  fixed("PUT", "/web_hooks/{id}", (s) => `/web_hooks/${s.ids.webHook}`, () => ({ web_hook: { event: "booking.*" } })),
+  fixed(
+    "PUT",
+    "/web_hooks/{id}",
+    (s) => `/web_hooks/${s.ids.webHook}`,
+    () => ({ web_hook: { event: "booking.*" } }),
+  ),
   op("DELETE", "/web_hooks/{id}", {
     prepare: async (s) => (await s.must(s.api("POST", "/web_hooks", webHookBody(s)))).web_hook.id as number,
     request: (s, id) => s.api("DELETE", `/web_hooks/${id}`),
@@ -252,7 +361,12 @@ const integrations: RouteEntry[] = [
   fixed("GET", "/messages/{id}", (s) => `/messages/${s.ids.message}`),
   fixed("GET", "/calendar_feeds", () => "/calendar_feeds"),
   // The account's own feed: rotating it ends no URL another entry reads.
-  fixed("POST", "/calendar_feeds", () => "/calendar_feeds", () => ({})),
+  fixed(
+    "POST",
+    "/calendar_feeds",
+    () => "/calendar_feeds",
+    () => ({}),
+  ),
   op("DELETE", "/calendar_feeds/{id}", {
     prepare: async (s) => (await s.must(s.api("POST", "/calendar_feeds", { calendar_feed: { resource_id: s.ids.hall } }))).calendar_feed.id as number,
     request: (s, id) => s.api("DELETE", `/calendar_feeds/${id}`),
@@ -266,23 +380,37 @@ const integrations: RouteEntry[] = [
   fixed("GET", "/calendar_subscriptions/conflicts", () => "/calendar_subscriptions/conflicts"),
   fixed("GET", "/calendar_subscriptions/{id}", (s) => `/calendar_subscriptions/${s.ids.subscription}`),
   op("DELETE", "/calendar_subscriptions/{id}", {
-    prepare: async (s) => (await s.must(s.api("POST", "/calendar_subscriptions", { calendar_subscription: { resource_id: s.ids.chair, url: s.ids.roomFeedUrl } }))).calendar_subscription.id as number,
+    prepare: async (s) =>
+      (await s.must(s.api("POST", "/calendar_subscriptions", { calendar_subscription: { resource_id: s.ids.chair, url: s.ids.roomFeedUrl } }))).calendar_subscription
+        .id as number,
     request: (s, id) => s.api("DELETE", `/calendar_subscriptions/${id}`),
   }),
 ];
 
 /** Routes on the API host without the key: the document, its page, the icon, the health check, the payment provider's events. */
 const reference: RouteEntry[] = [
-  ...["/api/v1/openapi.json", "/api/v1/docs", "/api/v1/docs.css", "/favicon.ico", "/health"].map((path): RouteEntry => ({
-    name: `GET ${path}`, surface: "private", operation: `GET ${path}`, kind: "read", request: (s) => s.root("GET", path),
-  })),
+  ...["/api/v1/openapi.json", "/api/v1/docs", "/api/v1/docs.css", "/favicon.ico", "/health"].map(
+    (path): RouteEntry => ({
+      name: `GET ${path}`,
+      surface: "private",
+      operation: `GET ${path}`,
+      kind: "read",
+      request: (s) => s.root("GET", path),
+    }),
+  ),
   {
-    name: "POST /api/v1/payments/stripe/events", surface: "private", operation: "POST /api/v1/payments/stripe/events", kind: "write",
+    name: "POST /api/v1/payments/stripe/events",
+    surface: "private",
+    operation: "POST /api/v1/payments/stripe/events",
+    kind: "write",
     // A paid checkout: the stand-in answers the signed checkout.session.completed it made, which confirms the booking.
     prepare: async (s) => s.stripe("POST", `/_test/sessions/${(await unpaidBooking(s)).session}/pay`) as Promise<{ event: string; signature: string }>,
-    request: (s, { event, signature }) => s.root("POST", "/api/v1/payments/stripe/events", event, {
-      "content-type": "application/json", "stripe-signature": signature, "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
-    }),
+    request: (s, { event, signature }) =>
+      s.root("POST", "/api/v1/payments/stripe/events", event, {
+        "content-type": "application/json",
+        "stripe-signature": signature,
+        "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
+      }),
   },
 ];
 
@@ -292,10 +420,24 @@ const reference: RouteEntry[] = [
  */
 const recurrences: RouteEntry[] = [
   fixed("POST", "/bookings/recurring", () => "/bookings/recurring", recurringBody),
-  fixed("POST", "/events/recurring", () => "/events/recurring", (s) => ({ ...eventBody(s, 20), recurrence: { rrule: "FREQ=WEEKLY;COUNT=2" } })),
+  fixed(
+    "POST",
+    "/events/recurring",
+    () => "/events/recurring",
+    (s) => ({ ...eventBody(s, 20), recurrence: { rrule: "FREQ=WEEKLY;COUNT=2" } }),
+  ),
 ];
 
 export const privateEntries: RouteEntry[] = [
-  ...account, ...services, ...catalogueObjects, ...people, ...resources, ...holdsAndWaitlist, ...bookings, ...events, ...integrations, ...reference,
+  ...account,
+  ...services,
+  ...catalogueObjects,
+  ...people,
+  ...resources,
+  ...holdsAndWaitlist,
+  ...bookings,
+  ...events,
+  ...integrations,
+  ...reference,
   ...recurrences,
 ];

@@ -69,7 +69,9 @@ export async function seedShop(options: ShopOptions): Promise<Shop> {
     must({ method, path: `/admin/v1${path}`, headers: { ...base, authorization: `Bearer ${adminToken}`, ...jsonHeaders(json) }, body: body(json) });
   const stripe = async (method: "GET" | "POST", path: string, json?: unknown) => {
     const res = await fetch(`${options.stripe.origin}${path}`, {
-      method, headers: json === undefined ? {} : { "content-type": "application/json" }, body: body(json),
+      method,
+      headers: json === undefined ? {} : { "content-type": "application/json" },
+      body: body(json),
     });
     if (!res.ok) throw new Error(`stripe stand-in ${method} ${path}: ${res.status} ${await res.text()}`);
     return res.json();
@@ -78,9 +80,20 @@ export async function seedShop(options: ShopOptions): Promise<Shop> {
   const subdomain = `routes${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const created = await admin("POST", "/accounts", {
     account: {
-      subdomain, name: "Routes shop", email: `owner@${subdomain}.example.com`, time_zone: ZONE, country_code: "NO", locale: "en",
-      currency: "NOK", payment_provider: "stripe", payment_window_minutes: 120,
-      slot_holds_enabled: true, slot_hold_minutes: 15, waitlist_enabled: true, verification_method: 2, confirm_manually: true,
+      subdomain,
+      name: "Routes shop",
+      email: `owner@${subdomain}.example.com`,
+      time_zone: ZONE,
+      country_code: "NO",
+      locale: "en",
+      currency: "NOK",
+      payment_provider: "stripe",
+      payment_window_minutes: 120,
+      slot_holds_enabled: true,
+      slot_hold_minutes: 15,
+      waitlist_enabled: true,
+      verification_method: 2,
+      confirm_manually: true,
     },
   });
   // The shop's own Stripe account, made and onboarded at the stand-in, linked by the operator.
@@ -100,10 +113,19 @@ export async function seedShop(options: ShopOptions): Promise<Shop> {
     next: () => ++counter,
     nextSlot: hourCounter(firstDay),
     nextChairSlot: hourCounter(firstDay),
-    api: (method, path, json, headers = {}) =>
-      ({ method, path: `/api/v1${path}`, headers: { ...base, authorization: `Bearer ${created.api_key}`, ...jsonHeaders(json), ...headers }, body: body(json) }),
-    site: (method, path, json, headers = {}) =>
-      ({ method, path, host: `${subdomain}.localhost`, headers: { ...base, ...jsonHeaders(json), ...headers }, body: body(json) }),
+    api: (method, path, json, headers = {}) => ({
+      method,
+      path: `/api/v1${path}`,
+      headers: { ...base, authorization: `Bearer ${created.api_key}`, ...jsonHeaders(json), ...headers },
+      body: body(json),
+    }),
+    site: (method, path, json, headers = {}) => ({
+      method,
+      path,
+      host: `${subdomain}.localhost`,
+      headers: { ...base, ...jsonHeaders(json), ...headers },
+      body: body(json),
+    }),
     root: (method, path, raw, headers = {}) => ({ method, path, headers: { ...base, ...headers }, body: raw }),
     must,
     stripe,
@@ -116,10 +138,20 @@ export async function seedShop(options: ShopOptions): Promise<Shop> {
 export const unverifiedBooking = async (shop: Shop) => {
   const slot = shop.nextSlot();
   const n = shop.next();
-  return (await shop.must(shop.api("POST", "/bookings", {
-    confirm: false,
-    booking: { resource_id: shop.ids.room, service_id: shop.ids.cut, booked_from: slot.from, booked_to: slot.to, person_attributes: { name: `Unverified ${n}`, email: `unverified${n}@example.com` } },
-  }))).booking as { id: number; verification_code: string };
+  return (
+    await shop.must(
+      shop.api("POST", "/bookings", {
+        confirm: false,
+        booking: {
+          resource_id: shop.ids.room,
+          service_id: shop.ids.cut,
+          booked_from: slot.from,
+          booked_to: slot.to,
+          person_attributes: { name: `Unverified ${n}`, email: `unverified${n}@example.com` },
+        },
+      }),
+    )
+  ).booking as { id: number; verification_code: string };
 };
 
 /** A booking awaiting the shop's confirmation (the shop confirms by hand): verified, not yet confirmed. */
@@ -132,32 +164,41 @@ export async function unconfirmedBooking(shop: Shop): Promise<number> {
 /** A confirmed booking on a fresh room hour. */
 export const confirmedBooking = async (shop: Shop): Promise<number> => {
   const slot = shop.nextSlot();
-  return (await shop.must(shop.api("POST", "/bookings", { booking: { resource_id: shop.ids.room, service_id: shop.ids.cut, booked_from: slot.from, booked_to: slot.to } }))).booking.id;
+  return (
+    await shop.must(shop.api("POST", "/bookings", { booking: { resource_id: shop.ids.room, service_id: shop.ids.cut, booked_from: slot.from, booked_to: slot.to } }))
+  ).booking.id;
 };
 
 /** A visitor's booking on the site (awaiting verification) and the token that opens it. */
 export async function visitorBooking(shop: Shop, serviceId = shop.ids.cut): Promise<{ id: number; token: string }> {
   const slot = shop.nextSlot();
   const n = shop.next();
-  const made = await shop.must(shop.site("POST", "/bookings", {
-    booking: { service_id: serviceId, booked_from: slot.from, booked_to: slot.to, person_attributes: { name: `Visitor ${n}`, email: `visitor${n}@example.com` } },
-  }));
+  const made = await shop.must(
+    shop.site("POST", "/bookings", {
+      booking: { service_id: serviceId, booked_from: slot.from, booked_to: slot.to, person_attributes: { name: `Visitor ${n}`, email: `visitor${n}@example.com` } },
+    }),
+  );
   return { id: made.booking.id, token: made.booking_token };
 }
 
 /** A private booking of the paid service, awaiting payment, and its checkout session at the stand-in. */
 export async function unpaidBooking(shop: Shop): Promise<{ id: number; session: string }> {
   const slot = shop.nextSlot();
-  const { booking } = await shop.must(shop.api("POST", "/bookings", {
-    checkout: true, booking: { resource_id: shop.ids.room, service_id: shop.ids.massage, booked_from: slot.from, booked_to: slot.to },
-  }));
+  const { booking } = await shop.must(
+    shop.api("POST", "/bookings", {
+      checkout: true,
+      booking: { resource_id: shop.ids.room, service_id: shop.ids.massage, booked_from: slot.from, booked_to: slot.to },
+    }),
+  );
   return { id: booking.id, session: new URL(booking.payment.checkout_url).pathname.split("/").pop()! };
 }
 
 /** A chair hour made full by a booking, so its waitlist takes people. */
 export async function fullChairHour(shop: Shop): Promise<{ slot: Slot; booking: number }> {
   const slot = shop.nextChairSlot();
-  const { booking } = await shop.must(shop.api("POST", "/bookings", { booking: { resource_id: shop.ids.chair, service_id: shop.ids.trim, booked_from: slot.from, booked_to: slot.to } }));
+  const { booking } = await shop.must(
+    shop.api("POST", "/bookings", { booking: { resource_id: shop.ids.chair, service_id: shop.ids.trim, booked_from: slot.from, booked_to: slot.to } }),
+  );
   return { slot, booking: booking.id };
 }
 
@@ -165,7 +206,10 @@ export const waitlistBody = (shop: Shop, slot: Slot) => {
   const n = shop.next();
   return {
     waitlist_entry: {
-      service_id: shop.ids.trim, resource_id: shop.ids.chair, booked_from: slot.from, booked_to: slot.to,
+      service_id: shop.ids.trim,
+      resource_id: shop.ids.chair,
+      booked_from: slot.from,
+      booked_to: slot.to,
       person_attributes: { name: `Waiting ${n}`, email: `waiting${n}@example.com` },
     },
   };
@@ -206,7 +250,8 @@ async function eventually<T>(what: string, ask: () => Promise<T | undefined>, ti
  */
 export async function settled(shop: Shop, kind: "bookings" | "events", collectionId: string): Promise<string> {
   await eventually(`collection ${collectionId}`, async () =>
-    (await shop.must(shop.api("GET", `/${kind}/recurring/${collectionId}/status`))).recurring_collection.status === "pending" ? undefined : true);
+    (await shop.must(shop.api("GET", `/${kind}/recurring/${collectionId}/status`))).recurring_collection.status === "pending" ? undefined : true,
+  );
   return collectionId;
 }
 
@@ -226,9 +271,11 @@ export async function sentCodes(shop: Shop, on: "api" | "site", count: number): 
 
 async function seedObjects(shop: Shop): Promise<ShopIds> {
   const { must, api, site } = shop;
-  const resource = async (title: string, capacity: number) => (await must(api("POST", "/resources", { resource: { title, capacity, ...OPEN_EVERY_DAY } }))).resource.id as number;
+  const resource = async (title: string, capacity: number) =>
+    (await must(api("POST", "/resources", { resource: { title, capacity, ...OPEN_EVERY_DAY } }))).resource.id as number;
   const service = async (attributes: Record<string, unknown>) => (await must(api("POST", "/services", { service: attributes }))).service.id as number;
-  const link = async (resourceId: number, serviceId: number) => (await must(api("POST", "/providers", { provider: { resource_id: resourceId, service_id: serviceId } }))).provider.id as number;
+  const link = async (resourceId: number, serviceId: number) =>
+    (await must(api("POST", "/providers", { provider: { resource_id: resourceId, service_id: serviceId } }))).provider.id as number;
 
   const [room, chair, hall, annex] = [await resource("Room", 1000), await resource("Chair", 1), await resource("Hall", 50), await resource("Annex", 1)];
   const cut = await service({ title: "Cut", interval: 60 });
@@ -243,38 +290,58 @@ async function seedObjects(shop: Shop): Promise<ShopIds> {
   const kari = (await must(api("POST", "/people", { person: { name: "Kari Nordmann", email: "kari@example.com", phone_number: "+4741234567" } }))).person.id;
   const child = (await must(api("POST", "/people", { person: { name: "Ola Nordmann", parent_id: kari } }))).person.id;
   const eventDay = addDays(shop.firstDay, 1);
-  const event = (await must(api("POST", "/events", {
-    event: { resource_id: hall, service_id: yoga, capacity: 30, starts_at: `${eventDay} 10:00`, ends_at: `${eventDay} 11:00`, title: "Yoga class", published: true },
-  }))).event.id;
+  const event = (
+    await must(
+      api("POST", "/events", {
+        event: { resource_id: hall, service_id: yoga, capacity: 30, starts_at: `${eventDay} 10:00`, ends_at: `${eventDay} 11:00`, title: "Yoga class", published: true },
+      }),
+    )
+  ).event.id;
 
   // Subscribed before the first booking, so that booking's events make a delivery to redeliver.
   const webHook = (await must(api("POST", "/web_hooks", { web_hook: { target_url: "http://127.0.0.1:9/hook", event: "booking.*" } }))).web_hook.id;
   const slot = shop.nextSlot();
-  const booking = (await must(api("POST", "/bookings", {
-    confirmation_send_email: true,
-    booking: { resource_id: room, service_id: cut, booked_from: slot.from, booked_to: slot.to, person_id: kari, external_id: "routes-1" },
-  }))).booking.id;
+  const booking = (
+    await must(
+      api("POST", "/bookings", {
+        confirmation_send_email: true,
+        booking: { resource_id: room, service_id: cut, booked_from: slot.from, booked_to: slot.to, person_id: kari, external_id: "routes-1" },
+      }),
+    )
+  ).booking.id;
   const [confirmation] = (await must(api("GET", `/messages?booking_id=${booking}&kind=confirmation`))).map((m: any) => m.message);
   const calendarLink = /(\/calendar\/bookings\/\S+)/.exec(confirmation.body)?.[1];
   if (!calendarLink) throw new Error(`setup: no calendar link in the confirmation e-mail: ${confirmation.body}`);
-  const delivery = await eventually("the web hook's first delivery", async () =>
-    (await must(api("GET", `/web_hooks/${webHook}/deliveries`)))[0]?.webhook_delivery?.id as number | undefined);
+  const delivery = await eventually(
+    "the web hook's first delivery",
+    async () => (await must(api("GET", `/web_hooks/${webHook}/deliveries`)))[0]?.webhook_delivery?.id as number | undefined,
+  );
 
   const userLink = (await must(api("POST", "/client/users", { user: { name: "Staff", email: "staff@example.com" }, role: "staff" }))).client_user_link.id;
   const exceptionDate = addDays(shop.firstDay, 300);
   await must(api("PUT", `/resources/${annex}/exception_dates/${exceptionDate}`, { resource_exception_date: { opening_hours: ["09:00", "12:00"] } }));
   const annexFeed = (await must(api("POST", "/calendar_feeds", { calendar_feed: { resource_id: annex } }))).calendar_feed.url as string;
   const roomFeedUrl = (await must(api("POST", "/calendar_feeds", { calendar_feed: { resource_id: room } }))).calendar_feed.url as string;
-  const subscription = (await must(api("POST", "/calendar_subscriptions", { calendar_subscription: { resource_id: annex, url: roomFeedUrl, name: "Room" } }))).calendar_subscription.id;
+  const subscription = (await must(api("POST", "/calendar_subscriptions", { calendar_subscription: { resource_id: annex, url: roomFeedUrl, name: "Room" } })))
+    .calendar_subscription.id;
 
   const weekly = shop.nextSlot();
-  const bookingCollection = (await must(api("POST", "/bookings/recurring", {
-    booking: { resource_id: room, booked_from: weekly.from, booked_to: weekly.to, title: "Weekly trim" }, recurring: { rrule: "FREQ=WEEKLY;COUNT=2" },
-  }))).collection_id;
-  const eventCollection = (await must(api("POST", "/events/recurring", {
-    event: { resource_id: hall, service_id: yoga, capacity: 10, starts_at: `${eventDay} 18:00`, ends_at: `${eventDay} 19:00`, title: "Evening yoga" },
-    recurrence: { rrule: "FREQ=WEEKLY;COUNT=2" },
-  }))).collection_id;
+  const bookingCollection = (
+    await must(
+      api("POST", "/bookings/recurring", {
+        booking: { resource_id: room, booked_from: weekly.from, booked_to: weekly.to, title: "Weekly trim" },
+        recurring: { rrule: "FREQ=WEEKLY;COUNT=2" },
+      }),
+    )
+  ).collection_id;
+  const eventCollection = (
+    await must(
+      api("POST", "/events/recurring", {
+        event: { resource_id: hall, service_id: yoga, capacity: 10, starts_at: `${eventDay} 18:00`, ends_at: `${eventDay} 19:00`, title: "Evening yoga" },
+        recurrence: { rrule: "FREQ=WEEKLY;COUNT=2" },
+      }),
+    )
+  ).collection_id;
   await settled(shop, "bookings", bookingCollection);
   await settled(shop, "events", eventCollection);
   const held = shop.nextSlot();
@@ -293,10 +360,30 @@ async function seedObjects(shop: Shop): Promise<ShopIds> {
   const siteWaitlist = await must(site("POST", "/waitlist", waitlistBody(shop, fullForSite.slot)));
 
   return {
-    ...ids, provider, category, kari, child, event, booking, externalId: "routes-1", message: confirmation.id,
-    bookingFile: calendarLink, webHook, delivery, userLink, exceptionDate,
-    annexFeedFile: new URL(annexFeed).pathname, roomFeedUrl, subscription, bookingCollection, eventCollection, hold, waitlistEntry,
-    siteBooking, sitePaidBooking, paidBooking,
+    ...ids,
+    provider,
+    category,
+    kari,
+    child,
+    event,
+    booking,
+    externalId: "routes-1",
+    message: confirmation.id,
+    bookingFile: calendarLink,
+    webHook,
+    delivery,
+    userLink,
+    exceptionDate,
+    annexFeedFile: new URL(annexFeed).pathname,
+    roomFeedUrl,
+    subscription,
+    bookingCollection,
+    eventCollection,
+    hold,
+    waitlistEntry,
+    siteBooking,
+    sitePaidBooking,
+    paidBooking,
     siteHold: { id: siteHold.slot_hold.id, secret: siteHold.hold_secret },
     siteWaitlistEntry: { id: siteWaitlist.waitlist_entry.id, token: siteWaitlist.waitlist_token },
   };

@@ -34,7 +34,11 @@ export async function handleScheduled(controller: ScheduledController, env: Env)
   // One failing job (or shard) must not starve the others; each failure is logged with its name.
   // A shard never migrated holds no account (placement skips it): nothing to sweep, nothing to log.
   // One that does not answer is swept anyway, so its jobs log the failure.
-  const neverMigrated = (shard: string) => appliedMigrations(shardD1(env, shard)).then((n) => n < 0, () => false);
+  const neverMigrated = (shard: string) =>
+    appliedMigrations(shardD1(env, shard)).then(
+      (n) => n < 0,
+      () => false,
+    );
   const skipped = await Promise.all(shardNames(env).map(neverMigrated));
   const shards = shardNames(env).filter((_, i) => !skipped[i]);
   const runs = shards.flatMap((shard) => cronJobs.map((job) => ({ shard, job })));

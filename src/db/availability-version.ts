@@ -7,7 +7,7 @@ import { fixedStatement } from "./fixed-statement";
 import { availabilityVersions } from "./schema";
 
 /** Rendered once per isolate; bind `accountId`. Its rows are `{ version }`. */
-export const availabilityVersionStatement = fixedStatement<"accountId">(() => 
+export const availabilityVersionStatement = fixedStatement<"accountId">(() =>
   new QueryBuilder()
     .select({ version: availabilityVersions.version })
     .from(availabilityVersions)

@@ -24,14 +24,15 @@ interface DataTable {
 
 const tables: SQLiteTable[] = (Object.values(schema) as unknown[]).filter((value): value is SQLiteTable => is(value, SQLiteTable));
 
-const isAutoIncrement = (table: SQLiteTable) =>
-  Boolean((getTableColumns(table) as Record<string, { autoIncrement?: boolean }>).id?.autoIncrement);
+const isAutoIncrement = (table: SQLiteTable) => Boolean((getTableColumns(table) as Record<string, { autoIncrement?: boolean }>).id?.autoIncrement);
 
 export const dataTables: DataTable[] = tables
   .map((table) => {
     const columns = getTableColumns(table);
     // Generated columns (bookings' occupied span) follow from the others and cannot be written.
-    const names = Object.values(columns).filter((c) => c.generated === undefined).map((c) => c.name);
+    const names = Object.values(columns)
+      .filter((c) => c.generated === undefined)
+      .map((c) => c.name);
     return {
       name: getTableName(table),
       columns: names,
@@ -40,4 +41,3 @@ export const dataTables: DataTable[] = tables
     };
   })
   .filter((t) => t.columns.includes("account_id") && !DIRECTORY_TABLES.has(t.name) && !DERIVED_TABLES.has(t.name));
-

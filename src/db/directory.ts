@@ -20,9 +20,15 @@ const accountByKeyHash = fixedStatement<"hash">(() =>
     .from(apiKeys)
     .innerJoin(accounts, eq(accounts.id, apiKeys.account_id))
     .where(and(eq(apiKeys.key_hash, sql.placeholder("hash")), isNull(apiKeys.revoked_at)))
-    .limit(1));
+    .limit(1),
+);
 const accountBySubdomain = fixedStatement<"subdomain">(() =>
-  new QueryBuilder().select({ row: accountRow.field }).from(accounts).where(eq(accounts.subdomain, sql.placeholder("subdomain"))).limit(1));
+  new QueryBuilder()
+    .select({ row: accountRow.field })
+    .from(accounts)
+    .where(eq(accounts.subdomain, sql.placeholder("subdomain")))
+    .limit(1),
+);
 
 /** The account an API key (by its SHA-256) opens, unless the key is revoked. */
 export const accountOfKeyHash = async (env: Env, hash: string): Promise<Account | null> =>

@@ -33,8 +33,12 @@ export function fixedStatement<K extends string>(build: () => { toSQL(): { sql: 
     return rendered;
   };
   return {
-    get sql() { return render().sql; },
-    get params() { return render().params; },
+    get sql() {
+      return render().sql;
+    },
+    get params() {
+      return render().params;
+    },
   };
 }
 

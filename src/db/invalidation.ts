@@ -40,15 +40,76 @@ export const AVAILABILITY: VersionedAnswers = {
   versionTable: "availability_versions",
   tag: "availability",
   rules: [
-    { table: "bookings", columns: ["resource_id", "event_id", "booked_from", "booked_to", "buffer_before", "buffer_after", "expires_at", "state", "active", "count"], why: "a booking holds capacity of its resource (or seats of its event) over its times and buffers while it is active" },
-    { table: "events", columns: ["resource_id", "service_id", "published", "capacity", "starts_at", "ends_at", "active"], why: "an event is the slot of an attendance service" },
-    { table: "resources", columns: ["active", "capacity", "opening_hours_mon", "opening_hours_tue", "opening_hours_wed", "opening_hours_thu", "opening_hours_fri", "opening_hours_sat", "opening_hours_sun"], why: "opening hours and capacity bound every slot" },
+    {
+      table: "bookings",
+      columns: ["resource_id", "event_id", "booked_from", "booked_to", "buffer_before", "buffer_after", "expires_at", "state", "active", "count"],
+      why: "a booking holds capacity of its resource (or seats of its event) over its times and buffers while it is active",
+    },
+    {
+      table: "events",
+      columns: ["resource_id", "service_id", "published", "capacity", "starts_at", "ends_at", "active"],
+      why: "an event is the slot of an attendance service",
+    },
+    {
+      table: "resources",
+      columns: [
+        "active",
+        "capacity",
+        "opening_hours_mon",
+        "opening_hours_tue",
+        "opening_hours_wed",
+        "opening_hours_thu",
+        "opening_hours_fri",
+        "opening_hours_sat",
+        "opening_hours_sun",
+      ],
+      why: "opening hours and capacity bound every slot",
+    },
     { table: "resource_exception_dates", columns: ["resource_id", "exception_date", "opening_hours"], why: "an exception date replaces a weekday's hours" },
-    { table: "slot_holds", columns: ["resource_id", "event_id", "occupied_from", "occupied_to", "count", "expires_at", "ended_at"], why: "a live hold takes capacity as a booking does, until it is released, converted or lapses (docs/decisions/holds.md)" },
-    { table: "busy_times", columns: ["resource_id", "occupied_from", "occupied_to"], why: "a busy time read from a calendar subscription takes its resource (docs/decisions/calendar-subscriptions.md)" },
-    { table: "services", columns: ["active", "booking_type", "interval", "interval_rounding", "max_slots", "has_day_booking", "day_booking_specify_time", "same_day", "buffer_before", "buffer_after"], why: "the service's settings shape its slots; its buffers widen what a slot needs free" },
+    {
+      table: "slot_holds",
+      columns: ["resource_id", "event_id", "occupied_from", "occupied_to", "count", "expires_at", "ended_at"],
+      why: "a live hold takes capacity as a booking does, until it is released, converted or lapses (docs/decisions/holds.md)",
+    },
+    {
+      table: "busy_times",
+      columns: ["resource_id", "occupied_from", "occupied_to"],
+      why: "a busy time read from a calendar subscription takes its resource (docs/decisions/calendar-subscriptions.md)",
+    },
+    {
+      table: "services",
+      columns: [
+        "active",
+        "booking_type",
+        "interval",
+        "interval_rounding",
+        "max_slots",
+        "has_day_booking",
+        "day_booking_specify_time",
+        "same_day",
+        "buffer_before",
+        "buffer_after",
+      ],
+      why: "the service's settings shape its slots; its buffers widen what a slot needs free",
+    },
     { table: "providers", columns: ["resource_id", "service_id", "active"], why: "providers say which resources offer a service" },
-    { table: "accounts", columns: ["time_zone", "locale", "country_code", "closed_for_holidays", "interval_rounding", "slot_generation_type", "first_bookable_period", "future_bookable_period", "buffers_within_opening_hours"], accountColumn: "id", updatesOnly: true, why: "the zone, holidays and bookable window apply to every slot" },
+    {
+      table: "accounts",
+      columns: [
+        "time_zone",
+        "locale",
+        "country_code",
+        "closed_for_holidays",
+        "interval_rounding",
+        "slot_generation_type",
+        "first_bookable_period",
+        "future_bookable_period",
+        "buffers_within_opening_hours",
+      ],
+      accountColumn: "id",
+      updatesOnly: true,
+      why: "the zone, holidays and bookable window apply to every slot",
+    },
   ],
 };
 
@@ -95,7 +156,10 @@ const CALENDAR: VersionedAnswers = {
     // A busy time is never an event's: its hours say all there is.
     .filter((rule) => HOUR_BUMPING.find((t) => t.table === rule.table)?.resourceRow !== null)
     .map((rule) =>
-      HOUR_BUMPING_TABLES.includes(rule.table) ? { ...rule, when: BOOKINGS_OF_EVENTS, why: `a ${rule.table === "bookings" ? "booking" : "hold"} of an event holds its seats` } : rule),
+      HOUR_BUMPING_TABLES.includes(rule.table)
+        ? { ...rule, when: BOOKINGS_OF_EVENTS, why: `a ${rule.table === "bookings" ? "booking" : "hold"} of an event holds its seats` }
+        : rule,
+    ),
 };
 
 export const VERSIONED_ANSWERS = [AVAILABILITY, LISTING, CALENDAR] as const;
@@ -119,7 +183,11 @@ const MAX_BUMPED_HOURS = 14 * 24;
  */
 const BOOKING_HOURS = {
   versionTable: "booking_hour_versions",
-  tables: HOUR_BUMPING.map(({ table, resourceRow }) => ({ table, resourceRow, columns: AVAILABILITY.rules.find((r) => r.table === table)!.columns as readonly string[] })),
+  tables: HOUR_BUMPING.map(({ table, resourceRow }) => ({
+    table,
+    resourceRow,
+    columns: AVAILABILITY.rules.find((r) => r.table === table)!.columns as readonly string[],
+  })),
   why: "a booking (or hold, or busy time) of a resource takes its capacity over the hours it covers, and nothing else",
 } as const;
 
@@ -146,12 +214,29 @@ export function bookingHourTriggers(): { name: string; sql: string }[] {
     const name = (op: Operation) => `${table}_booking_hour_${op}`;
     const when = (condition: string | null) => (condition ? [`WHEN ${condition}`] : []);
     return [
-      { name: name("insert"), sql: [`CREATE TRIGGER ${name("insert")} AFTER INSERT ON ${table}`, ...when(resourceRow?.("NEW") ?? null), "BEGIN", bumpHours("NEW", resourceRow), "END"].join("\n") },
+      {
+        name: name("insert"),
+        sql: [`CREATE TRIGGER ${name("insert")} AFTER INSERT ON ${table}`, ...when(resourceRow?.("NEW") ?? null), "BEGIN", bumpHours("NEW", resourceRow), "END"].join(
+          "\n",
+        ),
+      },
       {
         name: name("update"),
-        sql: [`CREATE TRIGGER ${name("update")} AFTER UPDATE OF ${columns.join(", ")} ON ${table}`, ...when(resourceRow ? `${resourceRow("NEW")} OR ${resourceRow("OLD")}` : null), "BEGIN", bumpHours("OLD", resourceRow), bumpHours("NEW", resourceRow), "END"].join("\n"),
+        sql: [
+          `CREATE TRIGGER ${name("update")} AFTER UPDATE OF ${columns.join(", ")} ON ${table}`,
+          ...when(resourceRow ? `${resourceRow("NEW")} OR ${resourceRow("OLD")}` : null),
+          "BEGIN",
+          bumpHours("OLD", resourceRow),
+          bumpHours("NEW", resourceRow),
+          "END",
+        ].join("\n"),
       },
-      { name: name("delete"), sql: [`CREATE TRIGGER ${name("delete")} AFTER DELETE ON ${table}`, ...when(resourceRow?.("OLD") ?? null), "BEGIN", bumpHours("OLD", resourceRow), "END"].join("\n") },
+      {
+        name: name("delete"),
+        sql: [`CREATE TRIGGER ${name("delete")} AFTER DELETE ON ${table}`, ...when(resourceRow?.("OLD") ?? null), "BEGIN", bumpHours("OLD", resourceRow), "END"].join(
+          "\n",
+        ),
+      },
     ];
   });
 }
@@ -175,5 +260,6 @@ export function versionTriggers(answers: VersionedAnswers): { name: string; sql:
           "END",
         ].join("\n"),
       };
-    }));
+    }),
+  );
 }

@@ -15,15 +15,11 @@ export interface JsonRow<R> {
 export const everyColumn = <T extends SQLiteTable>(table: T) => Object.keys(getTableColumns(table)) as (keyof T["$inferSelect"] & string)[];
 
 /** Only the `keys` of the table's rows, through one `json_array` per row. */
-export function jsonRow<T extends SQLiteTable, K extends keyof T["$inferSelect"] & string>(
-  table: T,
-  keys: readonly K[],
-): JsonRow<Pick<T["$inferSelect"], K>> {
+export function jsonRow<T extends SQLiteTable, K extends keyof T["$inferSelect"] & string>(table: T, keys: readonly K[]): JsonRow<Pick<T["$inferSelect"], K>> {
   const all = getTableColumns(table) as Record<string, SQLiteColumn>;
   const columns = keys.map((key) => all[key]);
   // Booleans and JSON texts need Drizzle's mapping; plain integers and texts are as SQLite gives them.
-  const decoders = columns.map((c) =>
-    c.mapFromDriverValue === Column.prototype.mapFromDriverValue ? null : (value: unknown) => c.mapFromDriverValue(value));
+  const decoders = columns.map((c) => (c.mapFromDriverValue === Column.prototype.mapFromDriverValue ? null : (value: unknown) => c.mapFromDriverValue(value)));
   return {
     field: sql<string>`json_array(${sql.join(columns, sql`, `)})`,
     decode(text) {

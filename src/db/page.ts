@@ -23,7 +23,13 @@ export interface PageRequest {
 type Alongside = (pageIds: SQL) => BatchItem<"sqlite">[];
 
 const idsOf = (db: Db, table: SQLiteTable, where: SQL | undefined, orderBy: SQL[], limit: number, offset: number): SQL =>
-  sql`(${db.select({ id: (table as unknown as { id: SQLiteColumn }).id }).from(table).where(where).orderBy(...orderBy).limit(limit).offset(offset)})`;
+  sql`(${db
+    .select({ id: (table as unknown as { id: SQLiteColumn }).id })
+    .from(table)
+    .where(where)
+    .orderBy(...orderBy)
+    .limit(limit)
+    .offset(offset)})`;
 
 /**
  * The total of `where`, up to `limit` rows of `rowsWhere` in `orderBy`, and the statements
@@ -40,8 +46,15 @@ async function batchPage<T extends SQLiteTable, R = T["$inferSelect"]>(
   const extras = alongside?.(idsOf(db, table, rows.where, rows.orderBy, rows.limit, rows.offset)) ?? [];
   const selected = row ? db.select({ row: row.field }).from(table as SQLiteTable) : db.select().from(table as SQLiteTable);
   const [totals, found, ...extra] = await db.batch([
-    db.select({ total: count() }).from(table as SQLiteTable).where(where),
-    selected.where(rows.where).orderBy(...rows.orderBy).limit(rows.limit).offset(rows.offset),
+    db
+      .select({ total: count() })
+      .from(table as SQLiteTable)
+      .where(where),
+    selected
+      .where(rows.where)
+      .orderBy(...rows.orderBy)
+      .limit(rows.limit)
+      .offset(rows.offset),
     ...extras,
   ]);
   const decoded = row ? (found as { row: string }[]).map((r) => row.decode(r.row)) : (found as R[]);
@@ -76,8 +89,14 @@ export async function syncPageOf<T extends SQLiteTable, R = T["$inferSelect"]>(
   row?: JsonRow<R>,
 ): Promise<{ rows: R[]; total: number; nextCursor: string | null; extra: unknown[] }> {
   const rowsWhere = request.cursor ? and(where, afterSyncCursor(columns, request.cursor, direction)) : where;
-  const probed = await batchPage(db, table, where,
-    { where: rowsWhere, orderBy: syncOrder(columns, direction), limit: request.limit + 1, offset: request.offset }, alongside, row);
+  const probed = await batchPage(
+    db,
+    table,
+    where,
+    { where: rowsWhere, orderBy: syncOrder(columns, direction), limit: request.limit + 1, offset: request.offset },
+    alongside,
+    row,
+  );
   const rows = probed.rows.slice(0, request.limit);
   const last = rows.at(-1) as { updated_at: number; id: number } | undefined;
   const nextCursor = probed.rows.length > request.limit && last ? formatSyncCursor(last) : null;

@@ -135,7 +135,10 @@ function asWait<T>(kind: WaitSpan["kind"], call: () => T): T {
   const meter = store.getStore()?.meter;
   if (!meter) return call();
   const startedAt = meter.clock;
-  const ended = () => { meter.clock += 1; meter.spans.push({ kind, startedAt, endedAt: meter.clock }); };
+  const ended = () => {
+    meter.clock += 1;
+    meter.spans.push({ kind, startedAt, endedAt: meter.clock });
+  };
   const result = call() as { then?: (f: () => void, r: () => void) => unknown } | undefined;
   // Only observed: the promise itself is returned untouched (an RPC promise pipelines).
   if (typeof result?.then === "function") result.then(ended, ended);
@@ -219,7 +222,10 @@ const rowsOf = (result: D1Result | undefined) => Number(result?.meta?.rows_read 
  * `all`/`first`/`raw` as a read would. `inner` is what the D1 binding's batch accepts.
  */
 class MeteredStatement {
-  constructor(readonly inner: D1PreparedStatement, readonly mayWrite: boolean) {}
+  constructor(
+    readonly inner: D1PreparedStatement,
+    readonly mayWrite: boolean,
+  ) {}
   bind(...values: unknown[]) {
     return new MeteredStatement(this.inner.bind(...values), this.mayWrite);
   }
@@ -256,8 +262,7 @@ class MeteredStatement {
 const unwrap = (s: D1PreparedStatement) => (s instanceof MeteredStatement ? s.inner : s) as D1PreparedStatement;
 
 /** A batch is one transaction, so one statement that may write holds all of it; a statement prepared elsewhere is taken as a write. */
-const batchMayWrite = (statements: D1PreparedStatement[]) =>
-  statements.some((s) => !(s instanceof MeteredStatement) || s.mayWrite);
+const batchMayWrite = (statements: D1PreparedStatement[]) => statements.some((s) => !(s instanceof MeteredStatement) || s.mayWrite);
 
 /**
  * `onlyReads` per statement text, remembered: most texts are built once per isolate and bound per
@@ -294,7 +299,11 @@ function meteredD1(shard: string, binding: D1Database): D1Database {
       const startedAt = performance.now();
       const run = () => asWait("d1", () => target().batch<T>(statements.map(unwrap)));
       const results = await (batchMayWrite(statements) ? afterVerdict(run) : run());
-      tally(1, results.reduce((sum, r) => sum + rowsOf(r as D1Result), 0), startedAt);
+      tally(
+        1,
+        results.reduce((sum, r) => sum + rowsOf(r as D1Result), 0),
+        startedAt,
+      );
       return results;
     },
     exec: async (query: string) => {
@@ -330,7 +339,9 @@ function meteredNamespace<T extends DurableObjectNamespace<any>>(namespace: T, {
           const result = (gate ? gate.then(call) : call()) as { then?: (f: () => void, r: () => void) => unknown } | undefined;
           if (meter) {
             meter.doHops += 1;
-            const waited = () => { meter.doMs += performance.now() - startedAt; };
+            const waited = () => {
+              meter.doMs += performance.now() - startedAt;
+            };
             // The call's own promise is returned untouched (RPC promises pipeline); this branch only times it.
             if (typeof result?.then === "function") result.then(waited, waited);
           }

@@ -2,14 +2,7 @@
 // Instants are integer epoch milliseconds (UTC); calendar dates are "YYYY-MM-DD" text;
 // opening hours and custom data are JSON text. Every row carries account_id.
 import { sql } from "drizzle-orm";
-import {
-  index,
-  integer,
-  primaryKey,
-  sqliteTable,
-  text,
-  uniqueIndex,
-} from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { BookingPayment } from "./booking-payment";
 import type { OpeningHours } from "../domain/opening-hours";
 
@@ -18,8 +11,7 @@ export type CustomData = Record<string, string> | null;
 
 const id = () => integer("id").primaryKey({ autoIncrement: true });
 const accountId = () => integer("account_id").notNull();
-const flag = (name: string, fallback: boolean) =>
-  integer(name, { mode: "boolean" }).notNull().default(fallback);
+const flag = (name: string, fallback: boolean) => integer(name, { mode: "boolean" }).notNull().default(fallback);
 const instant = (name: string) => integer(name);
 const timestamps = {
   created_at: integer("created_at").notNull(),
@@ -28,7 +20,7 @@ const timestamps = {
 const customData = () => text("custom_data", { mode: "json" }).$type<CustomData>();
 const hours = (name: string) => text(name, { mode: "json" }).$type<OpeningHours>();
 /** An hours column read by a raw statement (JSON text), as Drizzle's json mode would map it. */
-export const hoursFromColumn = (value: unknown): OpeningHours => (typeof value === "string" ? JSON.parse(value) : (value as OpeningHours) ?? null);
+export const hoursFromColumn = (value: unknown): OpeningHours => (typeof value === "string" ? JSON.parse(value) : ((value as OpeningHours) ?? null));
 
 export const accounts = sqliteTable("accounts", {
   id: id(),
@@ -239,10 +231,7 @@ export const providers = sqliteTable(
     active: flag("active", true),
     ...timestamps,
   },
-  (t) => [
-    uniqueIndex("providers_service_resource").on(t.service_id, t.resource_id),
-    index("providers_account").on(t.account_id),
-  ],
+  (t) => [uniqueIndex("providers_service_resource").on(t.service_id, t.resource_id), index("providers_account").on(t.account_id)],
 );
 
 export const categories = sqliteTable(
@@ -325,9 +314,7 @@ export const events = sqliteTable(
   (t) => [
     index("events_account_starts").on(t.account_id, t.starts_at),
     index("events_account_updated").on(t.account_id, t.updated_at),
-    uniqueIndex("events_collection_start")
-      .on(t.collection_id, t.starts_at)
-      .where(sql`collection_id IS NOT NULL`),
+    uniqueIndex("events_collection_start").on(t.collection_id, t.starts_at).where(sql`collection_id IS NOT NULL`),
   ],
 );
 
@@ -394,9 +381,7 @@ export const bookings = sqliteTable(
     index("bookings_account_state_expires_active").on(t.account_id, t.state, t.expires_at, t.active),
     index("bookings_reminder_due").on(t.reminder_at).where(sql`reminded_at IS NULL`),
     // A redelivered recurrence message must not create an occurrence twice.
-    uniqueIndex("bookings_collection_start")
-      .on(t.collection_id, t.booked_from)
-      .where(sql`collection_id IS NOT NULL`),
+    uniqueIndex("bookings_collection_start").on(t.collection_id, t.booked_from).where(sql`collection_id IS NOT NULL`),
   ],
 );
 
@@ -572,10 +557,7 @@ export const perishableTokens = sqliteTable(
     expires_at: integer("expires_at").notNull(),
     created_at: integer("created_at").notNull(),
   },
-  (t) => [
-    index("perishable_tokens_identifier").on(t.account_id, t.identifier),
-    index("perishable_tokens_expires").on(t.expires_at),
-  ],
+  (t) => [index("perishable_tokens_identifier").on(t.account_id, t.identifier), index("perishable_tokens_expires").on(t.expires_at)],
 );
 
 export const messages = sqliteTable(
@@ -598,10 +580,7 @@ export const messages = sqliteTable(
     sent_at: instant("sent_at"),
     ...timestamps,
   },
-  (t) => [
-    index("messages_account_created").on(t.account_id, t.created_at),
-    index("messages_recipient_created").on(t.recipient, t.created_at),
-  ],
+  (t) => [index("messages_account_created").on(t.account_id, t.created_at), index("messages_recipient_created").on(t.recipient, t.created_at)],
 );
 
 export const idempotencyKeys = sqliteTable(
@@ -801,10 +780,7 @@ export const calendarSubscriptions = sqliteTable(
     created_at: instant("created_at").notNull(),
     updated_at: instant("updated_at").notNull(),
   },
-  (t) => [
-    index("calendar_subscriptions_account_resource").on(t.account_id, t.resource_id),
-    index("calendar_subscriptions_due").on(t.next_fetch_at),
-  ],
+  (t) => [index("calendar_subscriptions_account_resource").on(t.account_id, t.resource_id), index("calendar_subscriptions_due").on(t.next_fetch_at)],
 );
 
 /**

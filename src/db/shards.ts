@@ -20,7 +20,9 @@ const namesByEnv = new WeakMap<object, string[]>();
 export function shardNames(env: object): string[] {
   let names = namesByEnv.get(env);
   if (!names) {
-    names = Object.keys(env).filter((name) => isShardName(env, name)).sort((a, b) => shardIndex(a) - shardIndex(b));
+    names = Object.keys(env)
+      .filter((name) => isShardName(env, name))
+      .sort((a, b) => shardIndex(a) - shardIndex(b));
     namesByEnv.set(env, names);
   }
   return names;
@@ -38,8 +40,7 @@ export function shardBindings(env: object): Readonly<Record<string, D1Database>>
   return bindings;
 }
 
-export const isShardName = (env: object, name: string): boolean =>
-  SHARD_NAME.test(name) && isD1((env as Record<string, unknown>)[name]);
+export const isShardName = (env: object, name: string): boolean => SHARD_NAME.test(name) && isD1((env as Record<string, unknown>)[name]);
 
 /** The D1 binding of a shard; an unknown name is a fault (a directory row naming no binding). */
 export function shardD1(env: Env, shard: string): D1Database {

@@ -4,7 +4,10 @@ export class SizedCache<V> {
   readonly #entries = new Map<string, V>();
   #kept = 0;
 
-  constructor(readonly maxSize: number, readonly sizeOf: (value: V) => number) {}
+  constructor(
+    readonly maxSize: number,
+    readonly sizeOf: (value: V) => number,
+  ) {}
 
   /** The entry under `key`, which then counts as the most recently used. */
   get(key: string): V | undefined {

@@ -42,7 +42,13 @@ export function onlyReads(sql: string): boolean {
       i += 1;
     } else if (ch === ";") {
       // Only a trailing semicolon: a second statement in the same text is not looked into.
-      if (sql.slice(i + 1).replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, "").trim() !== "") return false;
+      if (
+        sql
+          .slice(i + 1)
+          .replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, "")
+          .trim() !== ""
+      )
+        return false;
       break;
     } else if (/[A-Za-z_]/.test(ch)) {
       let end = i + 1;

@@ -37,9 +37,7 @@ export const syncOrder = ({ updatedAt, id }: SyncColumns, direction: SyncDirecti
 
 /** Rows after the cursor in the listing's direction; row values use the (account, updated_at) index. */
 export const afterSyncCursor = ({ updatedAt, id }: SyncColumns, cursor: SyncCursor, direction: SyncDirection): SQL =>
-  direction === "asc"
-    ? sql`(${updatedAt}, ${id}) > (${cursor.updatedAt}, ${cursor.id})`
-    : sql`(${updatedAt}, ${id}) < (${cursor.updatedAt}, ${cursor.id})`;
+  direction === "asc" ? sql`(${updatedAt}, ${id}) > (${cursor.updatedAt}, ${cursor.id})` : sql`(${updatedAt}, ${id}) < (${cursor.updatedAt}, ${cursor.id})`;
 
 /**
  * `updated_at` at or after `since`. Inclusive because answers show seconds: a client passing back

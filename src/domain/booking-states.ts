@@ -1,14 +1,18 @@
 // The booking state machine of the spec ("States and transitions"), as pure functions.
 export const BOOKING_STATES = [
-  "awaiting_verification", "awaiting_payment", "awaiting_confirmation", "confirmed",
-  "declined", "cancelled", "deleted", "verification_expired",
+  "awaiting_verification",
+  "awaiting_payment",
+  "awaiting_confirmation",
+  "confirmed",
+  "declined",
+  "cancelled",
+  "deleted",
+  "verification_expired",
 ] as const;
 export type BookingState = (typeof BOOKING_STATES)[number];
 
 /** States that hold capacity and read as `active: true`. */
-export const ACTIVE_STATES: ReadonlySet<BookingState> = new Set([
-  "awaiting_verification", "awaiting_payment", "awaiting_confirmation", "confirmed",
-]);
+export const ACTIVE_STATES: ReadonlySet<BookingState> = new Set(["awaiting_verification", "awaiting_payment", "awaiting_confirmation", "confirmed"]);
 
 export type BookingAction = "verify" | "confirm" | "decline" | "cancel" | "delete" | "expire";
 

@@ -15,7 +15,6 @@ export interface Holiday {
   name: string;
 }
 
-
 const DAY_MS = 86_400_000;
 
 /**
@@ -80,5 +79,4 @@ export function publicHolidays(country: string, locale: string, from: string, to
 }
 
 /** True when `date` is a public holiday of the country: the slot engine closes such days. */
-export const isPublicHoliday = (country: string, date: string): boolean =>
-  publicHolidays(country, "en", date, date).length > 0;
+export const isPublicHoliday = (country: string, date: string): boolean => publicHolidays(country, "en", date, date).length > 0;

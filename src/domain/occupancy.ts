@@ -90,5 +90,8 @@ export class Occupancy {
 
 /** Counts of the bookings in the order their `key` instants sort. */
 function countsInOrder(held: readonly Held[], key: "from" | "to"): number[] {
-  return held.map((_, i) => i).sort((a, b) => held[a][key] - held[b][key]).map((i) => held[i].count);
+  return held
+    .map((_, i) => i)
+    .sort((a, b) => held[a][key] - held[b][key])
+    .map((i) => held[i].count);
 }

@@ -49,8 +49,7 @@ function checkoutRank(fact: LedgerFact): number {
   return fact.status === "complete" ? 1 : 0;
 }
 
-const rankOf = (fact: LedgerFact) =>
-  fact.kind === "refund" ? REFUND_RANK[fact.status] ?? 0 : fact.kind === "checkout" ? checkoutRank(fact) : 0;
+const rankOf = (fact: LedgerFact) => (fact.kind === "refund" ? (REFUND_RANK[fact.status] ?? 0) : fact.kind === "checkout" ? checkoutRank(fact) : 0);
 
 /** The furthest of two facts about one object; a snapshot (a charge's total) by the provider's time. */
 function further(a: LedgerFact, b: LedgerFact): LedgerFact {
@@ -84,8 +83,15 @@ export function ledgerOf(facts: readonly LedgerFact[]): Ledger {
       const first = firstPaid.get(fact.object_id) ?? fact;
       if (!payments.has(key)) {
         payments.set(key, {
-          key, paymentIntentId: fact.payment_intent_id, sessionId: fact.kind === "checkout" ? fact.object_id : null, amount: fact.amount,
-          refunded: 0, failedRefunds: 0, lastRefundId: null, firstSeen: first.id, paidAt: first.observed_at,
+          key,
+          paymentIntentId: fact.payment_intent_id,
+          sessionId: fact.kind === "checkout" ? fact.object_id : null,
+          amount: fact.amount,
+          refunded: 0,
+          failedRefunds: 0,
+          lastRefundId: null,
+          firstSeen: first.id,
+          paidAt: first.observed_at,
         });
       }
     }

@@ -3,12 +3,23 @@
 import { Temporal } from "@js-temporal/polyfill";
 
 const UNITS: Record<string, keyof Temporal.DurationLike> = {
-  minute: "minutes", minutes: "minutes", min: "minutes", mins: "minutes",
-  hour: "hours", hours: "hours", h: "hours",
-  day: "days", days: "days", d: "days",
-  week: "weeks", weeks: "weeks", w: "weeks",
-  month: "months", months: "months",
-  year: "years", years: "years",
+  minute: "minutes",
+  minutes: "minutes",
+  min: "minutes",
+  mins: "minutes",
+  hour: "hours",
+  hours: "hours",
+  h: "hours",
+  day: "days",
+  days: "days",
+  d: "days",
+  week: "weeks",
+  weeks: "weeks",
+  w: "weeks",
+  month: "months",
+  months: "months",
+  year: "years",
+  years: "years",
 };
 
 /** Longest accepted period: anything longer is a typo, and would overflow date arithmetic later. */

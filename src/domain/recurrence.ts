@@ -20,18 +20,18 @@ export interface Occurrence {
   to: number;
 }
 
-type Expansion =
-  | { ok: true; occurrences: Occurrence[] }
-  | { ok: false; errors: Record<string, string[]> };
+type Expansion = { ok: true; occurrences: Occurrence[] } | { ok: false; errors: Record<string, string[]> };
 
 const WEEKDAY = "(?:MO|TU|WE|TH|FR|SA|SU)";
 
-const numbers = (min: number, max: number, signed = false) => (value: string) =>
-  value.split(",").every((part) => {
-    if (!/^[+-]?\d{1,3}$/.test(part) || (!signed && /^[+-]/.test(part))) return false;
-    const n = Math.abs(Number(part));
-    return n >= min && n <= max;
-  });
+const numbers =
+  (min: number, max: number, signed = false) =>
+  (value: string) =>
+    value.split(",").every((part) => {
+      if (!/^[+-]?\d{1,3}$/.test(part) || (!signed && /^[+-]/.test(part))) return false;
+      const n = Math.abs(Number(part));
+      return n >= min && n <= max;
+    });
 
 const positive = (value: string) => /^\d{1,6}$/.test(value) && Number(value) >= 1;
 
@@ -54,28 +54,19 @@ const RULE_PARTS: Record<string, (value: string) => boolean> = {
 };
 
 /** Wall-clock date-times as rrule.js wants them: "floating" UTC fields that mean local time. */
-const toFloating = (wall: Temporal.PlainDateTime) =>
-  new Date(Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second));
+const toFloating = (wall: Temporal.PlainDateTime) => new Date(Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second));
 
 const fromFloating = (date: Date) =>
-  new Temporal.PlainDateTime(
-    date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(),
-    date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds(),
-  );
+  new Temporal.PlainDateTime(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds());
 
-const wallOf = (epochMs: number, timeZone: string) =>
-  Temporal.Instant.fromEpochMilliseconds(epochMs).toZonedDateTimeISO(timeZone).toPlainDateTime();
+const wallOf = (epochMs: number, timeZone: string) => Temporal.Instant.fromEpochMilliseconds(epochMs).toZonedDateTimeISO(timeZone).toPlainDateTime();
 
 /** A wall time skipped by DST moves forward, as `parseDateTimeInput` reads input. */
-const instantOf = (wall: Temporal.PlainDateTime, timeZone: string) =>
-  wall.toZonedDateTime(timeZone, { disambiguation: "compatible" }).epochMilliseconds;
+const instantOf = (wall: Temporal.PlainDateTime, timeZone: string) => wall.toZonedDateTime(timeZone, { disambiguation: "compatible" }).epochMilliseconds;
 
 function plainDateTime(y: string, mo: string, d: string, h = "00", mi = "00", s = "00"): Temporal.PlainDateTime | null {
   try {
-    return Temporal.PlainDateTime.from(
-      { year: +y, month: +mo, day: +d, hour: +h, minute: +mi, second: Math.min(+s, 59) },
-      { overflow: "reject" },
-    );
+    return Temporal.PlainDateTime.from({ year: +y, month: +mo, day: +d, hour: +h, minute: +mi, second: Math.min(+s, 59) }, { overflow: "reject" });
   } catch {
     return null;
   }
@@ -97,7 +88,10 @@ function untilWall(value: string, timeZone: string): Temporal.PlainDateTime | nu
 }
 
 function parseRule(text: string, timeZone: string): RuleParse {
-  const body = text.trim().toUpperCase().replace(/^RRULE:/, "");
+  const body = text
+    .trim()
+    .toUpperCase()
+    .replace(/^RRULE:/, "");
   const parts = new Map<string, string>();
   const errors: string[] = [];
   for (const part of body.split(";").filter((p) => p !== "")) {
@@ -114,7 +108,10 @@ function parseRule(text: string, timeZone: string): RuleParse {
   if (!parts.has("COUNT") && !parts.has("UNTIL")) return { errors: ["needs COUNT or UNTIL: a rule without an end has no last occurrence"] };
   if (parts.has("COUNT") && parts.has("UNTIL")) return { errors: ["can't have both COUNT and UNTIL (RFC 5545)"] };
 
-  const withoutUntil = [...parts].filter(([k]) => k !== "UNTIL").map(([k, v]) => `${k}=${v}`).join(";");
+  const withoutUntil = [...parts]
+    .filter(([k]) => k !== "UNTIL")
+    .map(([k, v]) => `${k}=${v}`)
+    .join(";");
   const options = RRule.parseString(withoutUntil);
   if (parts.has("UNTIL")) {
     const wall = untilWall(parts.get("UNTIL")!, timeZone);
@@ -153,7 +150,10 @@ function parseDateList(text: string, timeZone: string): { values: ListedDate[]; 
     rest = rest.slice(colon + 1);
   }
   const values: ListedDate[] = [];
-  for (const raw of rest.split(",").map((v) => v.trim()).filter((v) => v !== "")) {
+  for (const raw of rest
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v !== "")) {
     const m = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?(Z)?)?$/i.exec(raw.replace(/[-:]/g, ""));
     const wall = m && plainDateTime(m[1], m[2], m[3], m[4], m[5], m[6]);
     if (!m || !wall) return invalid(raw);
@@ -174,12 +174,7 @@ function parseDateList(text: string, timeZone: string): { values: ListedDate[]; 
  * (10:00–11:00 stays 10:00–11:00). The first item is always an occurrence unless exdate removes
  * it. More than `limit` occurrences is an error on `collection_id`, found without expanding all.
  */
-export function expandRecurrence(input: {
-  recurrence: RecurrenceInput;
-  first: Occurrence;
-  timeZone: string;
-  limit?: number;
-}): Expansion {
+export function expandRecurrence(input: { recurrence: RecurrenceInput; first: Occurrence; timeZone: string; limit?: number }): Expansion {
   const { recurrence, first, timeZone } = input;
   const limit = input.limit ?? MAX_OCCURRENCES;
   const errors: Record<string, string[]> = {};

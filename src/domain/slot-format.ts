@@ -52,8 +52,7 @@ function textsOfDay(dayNumber: number): DateTexts {
   if (texts === undefined) {
     const date = new Date(dayNumber * DAY_MS);
     const weekday = (dayNumber + 3) % 7; // 1970-01-01 was a Thursday
-    const local = (words: Words) =>
-      `${words.weekdays[weekday]}, ${words.day(date.getUTCDate())} ${words.months[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+    const local = (words: Words) => `${words.weekdays[weekday]}, ${words.day(date.getUTCDate())} ${words.months[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
     texts = { iso: date.toISOString().slice(0, 10), local: { en: local(WORDS.en), sv: local(WORDS.sv), nb: local(WORDS.nb) } };
     if (dateTexts.size > 20_000) dateTexts.clear();
     dateTexts.set(dayNumber, texts);

@@ -4,9 +4,7 @@ import { occupiedSpan } from "./buffers";
 import { Occupancy } from "./occupancy";
 import { WEEKDAYS, type OpeningHours, type WeeklyHours } from "./opening-hours";
 import { slotTimeTexts, type Locale } from "./slot-format";
-import {
-  DAY_MS, MINUTE_MS, dayNumberOf, minutesOfDay, offsetOn, wallMinutesToEpoch, zoneDay, type ZoneDay,
-} from "./zone-days";
+import { DAY_MS, MINUTE_MS, dayNumberOf, minutesOfDay, offsetOn, wallMinutesToEpoch, zoneDay, type ZoneDay } from "./zone-days";
 
 export type { Locale } from "./slot-format";
 
@@ -193,9 +191,7 @@ function candidatesOfDay(input: SlotInput, p: Prepared, day: ZoneDay, spans: num
     const found: Candidate[] = [];
     for (const s of spans) {
       if (s.length === 0) continue;
-      const candidate = service.day_booking_specify_time
-        ? { start: s[0], end: s[s.length - 1] }
-        : { start: day.startMs, end: day.endMs };
+      const candidate = service.day_booking_specify_time ? { start: s[0], end: s[s.length - 1] } : { start: day.startMs, end: day.endMs };
       if (!found.some((c) => c.start === candidate.start && c.end === candidate.end)) found.push(candidate);
     }
     return found.sort((a, b) => a.start - b.start || a.end - b.end);
@@ -260,10 +256,16 @@ export function computeSlots(input: SlotInput): Slot[] {
       const start = slotTimeTexts(raw.startMs, offsetOn(day, raw.startMs, input.timeZone), input.locale);
       const end = slotTimeTexts(raw.endMs, offsetOn(day, raw.endMs, input.timeZone), input.locale);
       out.push({
-        startMs: raw.startMs, endMs: raw.endMs, date: day.date,
-        timestamp: start.iso, timestamp_end: end.iso,
-        formatted_timestamp: start.local, formatted_timestamp_end: end.local,
-        free: raw.free, available_resources: raw.available_resources, maximum_capacity: raw.maximum_capacity,
+        startMs: raw.startMs,
+        endMs: raw.endMs,
+        date: day.date,
+        timestamp: start.iso,
+        timestamp_end: end.iso,
+        formatted_timestamp: start.local,
+        formatted_timestamp_end: end.local,
+        free: raw.free,
+        available_resources: raw.available_resources,
+        maximum_capacity: raw.maximum_capacity,
       });
     }
     return true;

@@ -70,16 +70,14 @@ export function formatInstant(epochMs: number, timeZone: string): string {
   return `${prefix}${twoDigits(Math.floor(seconds / 3600))}:${twoDigits(Math.floor(seconds / 60) % 60)}:${twoDigits(seconds % 60)}${offset.text}`;
 }
 
-export const formatNullableInstant = (epochMs: number | null | undefined, timeZone: string) =>
-  epochMs == null ? null : formatInstant(epochMs, timeZone);
+export const formatNullableInstant = (epochMs: number | null | undefined, timeZone: string) => (epochMs == null ? null : formatInstant(epochMs, timeZone));
 
 /** The calendar date of an instant in the zone, `YYYY-MM-DD`. */
 export function dateInZone(epochMs: number, timeZone: string): string {
   return new Date(epochMs + offsetMsAt(epochMs, timeZone)).toISOString().slice(0, 10);
 }
 
-const DATE_TIME_INPUT =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const DATE_TIME_INPUT = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 /**
  * Reads a datetime as the spec allows it: ISO 8601 with or without an offset, or the
@@ -91,7 +89,12 @@ export function parseDateTimeInput(text: string, timeZone: string): number | nul
   const match = DATE_TIME_INPUT.exec(text.trim());
   if (!match) return null;
   const [, y, mo, d, h = "00", mi = "00", s = "00", frac = "", zone] = match;
-  const year = Number(y), month = Number(mo), day = Number(d), hour = Number(h), minute = Number(mi), second = Number(s);
+  const year = Number(y),
+    month = Number(mo),
+    day = Number(d),
+    hour = Number(h),
+    minute = Number(mi),
+    second = Number(s);
   const millisecond = Number(frac.padEnd(3, "0").slice(0, 3));
   // Temporal's own limits with overflow "reject", checked without it: a create parses two
   // times per request, and the polyfill's property-bag parsing was most of that.

@@ -17,8 +17,7 @@ export interface ZoneDay {
   fixedOffset: number | null;
 }
 
-export const dayNumberOf = (date: string): number =>
-  Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
+export const dayNumberOf = (date: string): number => Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
 
 const dateOfDayNumber = (dayNumber: number): string => new Date(dayNumber * DAY_MS).toISOString().slice(0, 10);
 
@@ -47,8 +46,12 @@ export function zoneDay(dayNumber: number, timeZone: string): ZoneDay {
   const offset = offsetMsAt(startMs, timeZone);
   const fixed = endMs - startMs === DAY_MS && startMs === wall - offset && offsetMsAt(endMs - 1, timeZone) === offset;
   return {
-    date: dateOfDayNumber(dayNumber), dayNumber, weekday: (dayNumber + 3) % 7, // 1970-01-01 was a Thursday
-    startMs, endMs, fixedOffset: fixed ? offset : null,
+    date: dateOfDayNumber(dayNumber),
+    dayNumber,
+    weekday: (dayNumber + 3) % 7, // 1970-01-01 was a Thursday
+    startMs,
+    endMs,
+    fixedOffset: fixed ? offset : null,
   };
 }
 
@@ -61,9 +64,7 @@ export function wallMinutesToEpoch(day: ZoneDay, minutes: number, timeZone: stri
 
 /** The zone's offset at an instant, without the cache lookup for instants inside a day that has one offset. */
 export function offsetOn(day: ZoneDay, epochMs: number, timeZone: string): number {
-  return day.fixedOffset !== null && epochMs >= day.startMs && epochMs < day.endMs
-    ? day.fixedOffset
-    : offsetMsAt(epochMs, timeZone);
+  return day.fixedOffset !== null && epochMs >= day.startMs && epochMs < day.endMs ? day.fixedOffset : offsetMsAt(epochMs, timeZone);
 }
 
 /** `hh:mm` as minutes since midnight. */

@@ -12,8 +12,9 @@ export class CapacityGuard extends DurableObject<Env> implements CapacityGuardOb
     const shard = batch.shard ?? DIRECTORY_SHARD;
     const run = this.#tail.then(async () => ({ ...(await applyBatch(shardD1(this.env, shard), batch)), shard }));
     this.#tail = run.catch(() => undefined);
-    return run.catch((error: unknown): GuardedResult =>
-      ({ applied: false, rows: [], bookmark: null, shard, failure: error instanceof Error ? error.message : String(error) }));
+    return run.catch(
+      (error: unknown): GuardedResult => ({ applied: false, rows: [], bookmark: null, shard, failure: error instanceof Error ? error.message : String(error) }),
+    );
   }
 }
 
@@ -31,7 +32,10 @@ async function applyBatch(binding: D1Database, { statements, atomic, appliedBy =
     return { applied: changedItsRow(results[appliedBy]), rows: results.map((r) => r.results as SqlRow[]), bookmark: db.getBookmark() };
   }
   const [guarded, ...rest] = statements;
-  const first = await db.prepare(guarded.sql).bind(...guarded.params).run();
+  const first = await db
+    .prepare(guarded.sql)
+    .bind(...guarded.params)
+    .run();
   if (!changedItsRow(first)) return { applied: false, rows: [first.results as SqlRow[]], bookmark: db.getBookmark() };
   // Follow-up writes (e.g. moving an event's bookings) only run when the guard let the write in.
   const others = rest.length ? await db.batch(rest.map((s) => db.prepare(s.sql).bind(...s.params))) : [];

@@ -32,8 +32,7 @@ export function lazyRoutes(table: RouteTable, load: () => Promise<Hono<AppEnv>>)
  * another route's handler (an out-of-date table answers 500, never a wrong handler's answer).
  */
 function handlersMatching(table: RouteTable, routes: Hono<AppEnv>): RouterRoute["handler"][] {
-  const same = routes.routes.length === table.length
-    && routes.routes.every((route, at) => route.method === table[at][0] && route.path === table[at][1]);
+  const same = routes.routes.length === table.length && routes.routes.every((route, at) => route.method === table[at][0] && route.path === table[at][1]);
   if (!same) throw new Error("A feature's routes differ from its route table: run npm run routes:tables.");
   return routes.routes.map((route) => route.handler);
 }

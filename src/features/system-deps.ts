@@ -9,7 +9,12 @@ import { durableCapacityGuard } from "../durable-objects/guard-client";
 import type { Db, Deps, Env } from "../env";
 
 export const systemDeps = (db: Db, env: Env, account: Account, now: number): Deps => ({
-  db, env, account, now, surface: "system", capacityGuard: durableCapacityGuard(env, account.shard),
+  db,
+  env,
+  account,
+  now,
+  surface: "system",
+  capacityGuard: durableCapacityGuard(env, account.shard),
 });
 
 /** Cron jobs act across accounts: the rows they changed on one shard, handled one account at a time. */
@@ -27,6 +32,9 @@ export async function byAccount<T extends { account_id: number }>(
   // between its import and its cleanup) is not the account's data.
   const db = openDb(shardD1(env, shard));
   for (const account of found.filter((a) => a.shard === shard)) {
-    await handle(systemDeps(db, env, account, now), rows.filter((r) => r.account_id === account.id));
+    await handle(
+      systemDeps(db, env, account, now),
+      rows.filter((r) => r.account_id === account.id),
+    );
   }
 }

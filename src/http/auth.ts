@@ -14,8 +14,7 @@ import { answeredBesideDatabase, tellAccount } from "./near-database";
 import { ApiError } from "./errors";
 import { secretsEqual, sha256Hex } from "./secrets";
 
-const unauthorized = (message: string) =>
-  new ApiError(401, { error: message }, { "WWW-Authenticate": 'Bearer realm="api"' });
+const unauthorized = (message: string) => new ApiError(401, { error: message }, { "WWW-Authenticate": 'Bearer realm="api"' });
 
 /** The API key from `Bearer <key>`, or from deprecated Basic with the key as user name. */
 export function apiKeyFrom(header: string | undefined): string | null {

@@ -57,7 +57,10 @@ async function parseBody(c: Context): Promise<{ value: Record<string, unknown>; 
   if (type === "application/x-www-form-urlencoded") {
     // curl -d sends this type unless told otherwise; a JSON body parsed as a form is nonsense.
     if (/^\s*[[{]/.test(text)) {
-      throw ApiError.invalid("base", "the body looks like JSON but was sent as application/x-www-form-urlencoded (curl's default for -d): send the header Content-Type: application/json");
+      throw ApiError.invalid(
+        "base",
+        "the body looks like JSON but was sent as application/x-www-form-urlencoded (curl's default for -d): send the header Content-Type: application/json",
+      );
     }
     return { value: await parseBracketQuery(text), notUtf8 };
   }

@@ -4,7 +4,5 @@ import { etag, RETAINED_304_HEADERS } from "hono/etag";
 
 /** A 304 keeps what a widget still needs: its request id, CORS and (set later) the rate-limit headers. */
 export const conditionalGet = etag({
-  retainedHeaders: [
-    ...RETAINED_304_HEADERS, "x-request-id", "access-control-allow-origin", "access-control-expose-headers", "server-timing",
-  ],
+  retainedHeaders: [...RETAINED_304_HEADERS, "x-request-id", "access-control-allow-origin", "access-control-expose-headers", "server-timing"],
 });

@@ -33,12 +33,14 @@ export const text = (max = SHORT_TEXT) =>
   });
 
 /** Text that must be present and non-blank. */
-export const requiredText = (max = SHORT_TEXT) =>
-  text(max).refine((s) => s.trim().length > 0, "can't be blank");
+export const requiredText = (max = SHORT_TEXT) => text(max).refine((s) => s.trim().length > 0, "can't be blank");
 
 /** Optional, clearable text: "" and null both clear the attribute. */
 export const optionalText = (max = SHORT_TEXT) =>
-  z.union([text(max), z.null()]).transform((s) => (s === null || s === "" ? null : s)).optional();
+  z
+    .union([text(max), z.null()])
+    .transform((s) => (s === null || s === "" ? null : s))
+    .optional();
 
 export const integer = (opts: { min?: number; max?: number } = {}) =>
   z.union([z.number(), z.string()]).transform((value, ctx) => {
@@ -50,7 +52,10 @@ export const integer = (opts: { min?: number; max?: number } = {}) =>
   });
 
 export const nullableInteger = (opts: { min?: number; max?: number } = {}) =>
-  z.union([integer(opts), z.null(), z.literal("")]).transform((v) => (v === "" ? null : v)).optional();
+  z
+    .union([integer(opts), z.null(), z.literal("")])
+    .transform((v) => (v === "" ? null : v))
+    .optional();
 
 const TRUE_WORDS = new Set(["true", "1", "t", "yes", "on"]);
 const FALSE_WORDS = new Set(["false", "0", "f", "no", "off"]);
@@ -67,12 +72,14 @@ export const boolean = () =>
 
 /** A datetime as text; converted to an instant in the account zone by the service. */
 export const dateTime = () =>
-  z.string().refine((s) => DATE_TIME_SHAPE.test(s.trim()) && isPlausibleDateTime(s), {
-    message: "is not a valid datetime: use YYYY-MM-DD hh:mm or ISO 8601",
-  }).meta({ description: "`YYYY-MM-DD hh:mm` in the account's zone, or ISO 8601 with an offset.", examples: ["2030-01-07 10:00"] });
+  z
+    .string()
+    .refine((s) => DATE_TIME_SHAPE.test(s.trim()) && isPlausibleDateTime(s), {
+      message: "is not a valid datetime: use YYYY-MM-DD hh:mm or ISO 8601",
+    })
+    .meta({ description: "`YYYY-MM-DD hh:mm` in the account's zone, or ISO 8601 with an offset.", examples: ["2030-01-07 10:00"] });
 
-const DATE_TIME_SHAPE =
-  /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?\s*(?:Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const DATE_TIME_SHAPE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?\s*(?:Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 function isPlausibleDateTime(s: string): boolean {
   const trimmed = s.trim();
@@ -83,12 +90,18 @@ function isPlausibleDateTime(s: string): boolean {
 }
 
 export const nullableDateTime = () =>
-  z.union([dateTime(), z.null(), z.literal("")]).transform((v) => (v === "" ? null : v)).optional();
+  z
+    .union([dateTime(), z.null(), z.literal("")])
+    .transform((v) => (v === "" ? null : v))
+    .optional();
 
 export const date = () => z.string().refine(isIsoDate, { message: "is not a valid date: use YYYY-MM-DD" }).meta({ format: "date" });
 
 export const nullableDate = () =>
-  z.union([date(), z.null(), z.literal("")]).transform((v) => (v === "" ? null : v)).optional();
+  z
+    .union([date(), z.null(), z.literal("")])
+    .transform((v) => (v === "" ? null : v))
+    .optional();
 
 export const timeZone = () => z.string().refine(isTimeZone, { message: "is not a known IANA time zone" });
 
@@ -96,12 +109,10 @@ export const timeZone = () => z.string().refine(isTimeZone, { message: "is not a
 export const idParam = integer({ min: 1 });
 
 /** One id or several (`service_id=1` or `service_id[]=1&service_id[]=2`). */
-export const idOrIds = () =>
-  z.union([idParam, z.array(idParam).max(1000)]).transform((v) => (Array.isArray(v) ? v : [v]));
+export const idOrIds = () => z.union([idParam, z.array(idParam).max(1000)]).transform((v) => (Array.isArray(v) ? v : [v]));
 
 /** Ids list for writes such as `service_id_list`; a form's empty value clears it. */
-export const idList = () =>
-  z.union([z.array(idParam).max(1000), z.literal(""), z.null()]).transform((v) => (Array.isArray(v) ? v : []));
+export const idList = () => z.union([z.array(idParam).max(1000), z.literal(""), z.null()]).transform((v) => (Array.isArray(v) ? v : []));
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 
@@ -123,20 +134,18 @@ const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.
  * overlapping; `null` (or a form's empty value) means closed.
  */
 export const openingHours = () =>
-  z
-    .union([z.array(z.string()).max(48), z.null(), z.literal("")])
-    .transform((value, ctx) => {
-      if (value === null || value === "") return null;
-      if (value.length === 0 || value.length % 2 !== 0) return fail(ctx, "must be pairs of opening and closing times");
-      const times = value.map(wallClockTime);
-      if (!times.every((t) => t !== null)) return fail(ctx, "must be times written hh:mm");
-      const minutes = times.map(minutesOf);
-      for (let i = 0; i < minutes.length; i += 2) {
-        if (minutes[i] >= minutes[i + 1]) return fail(ctx, "must close after it opens");
-        if (i > 0 && minutes[i] < minutes[i - 1]) return fail(ctx, "must be in order without overlaps");
-      }
-      return times;
-    });
+  z.union([z.array(z.string()).max(48), z.null(), z.literal("")]).transform((value, ctx) => {
+    if (value === null || value === "") return null;
+    if (value.length === 0 || value.length % 2 !== 0) return fail(ctx, "must be pairs of opening and closing times");
+    const times = value.map(wallClockTime);
+    if (!times.every((t) => t !== null)) return fail(ctx, "must be times written hh:mm");
+    const minutes = times.map(minutesOf);
+    for (let i = 0; i < minutes.length; i += 2) {
+      if (minutes[i] >= minutes[i + 1]) return fail(ctx, "must close after it opens");
+      if (i > 0 && minutes[i] < minutes[i - 1]) return fail(ctx, "must be in order without overlaps");
+    }
+    return times;
+  });
 
 const MAX_CUSTOM_DATA_KEYS = 100;
 

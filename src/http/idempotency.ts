@@ -28,8 +28,7 @@ export interface StoredAnswer {
   body: string;
 }
 
-const keyOf = ({ account }: KeyScope, key: string) =>
-  and(eq(idempotencyKeys.account_id, account.id), eq(idempotencyKeys.key, key));
+const keyOf = ({ account }: KeyScope, key: string) => and(eq(idempotencyKeys.account_id, account.id), eq(idempotencyKeys.key, key));
 
 function checkIdempotencyKey(key: string): void {
   if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
@@ -69,10 +68,7 @@ export async function claimIdempotencyKey(scope: KeyScope, key: string, fingerpr
 
 /** Keeps the first request's answer for the key's replays. */
 export async function keepIdempotentAnswer(scope: KeyScope, key: string, answer: StoredAnswer): Promise<void> {
-  await scope.db
-    .update(idempotencyKeys)
-    .set({ response_status: answer.status, response_body: answer.body })
-    .where(keyOf(scope, key));
+  await scope.db.update(idempotencyKeys).set({ response_status: answer.status, response_body: answer.body }).where(keyOf(scope, key));
 }
 
 /** Frees the key: the request failed in a way a retry should run again. */

@@ -9,8 +9,7 @@ const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 /** Methods with a real route (not middleware or a catch-all, which Hono records as ALL) at the request's path. */
 function allowedMethods(app: Hono<AppEnv>, c: Context<AppEnv>): string[] {
   const path = app.getPath(c.req.raw, { env: c.env });
-  const allowed: string[] = METHODS.filter((method) =>
-    app.router.match(method, path)[0].some(([[, route]]) => route.method !== "ALL"));
+  const allowed: string[] = METHODS.filter((method) => app.router.match(method, path)[0].some(([[, route]]) => route.method !== "ALL"));
   return allowed.includes("GET") ? [...allowed, "HEAD"] : allowed;
 }
 
@@ -18,9 +17,5 @@ function allowedMethods(app: Hono<AppEnv>, c: Context<AppEnv>): string[] {
 export const notFoundOrMethodNotAllowed = (app: Hono<AppEnv>) => (c: Context<AppEnv>) => {
   const allowed = allowedMethods(app, c);
   if (allowed.length === 0 || allowed.includes(c.req.method)) return renderNotFound(c);
-  return c.json(
-    { error: `${c.req.method} is not allowed at this path; it answers ${allowed.join(", ")}.` },
-    405,
-    { Allow: allowed.join(", ") },
-  );
+  return c.json({ error: `${c.req.method} is not allowed at this path; it answers ${allowed.join(", ")}.` }, 405, { Allow: allowed.join(", ") });
 };

@@ -28,10 +28,14 @@ const NEAR_DATABASE_OBJECTS = 16;
  * cost where it ran, beside what the request cost the Worker.
  */
 const besideDatabaseEntries = (timing: string | null): string | undefined =>
-  timing ? timing.split(/,\s*(?=[\w-]+(?:;|$))/).map((entry) => `beside-database-${entry.trim()}`).join(", ") : undefined;
+  timing
+    ? timing
+        .split(/,\s*(?=[\w-]+(?:;|$))/)
+        .map((entry) => `beside-database-${entry.trim()}`)
+        .join(", ")
+    : undefined;
 
-const forwarding = (c: Context<AppEnv>): boolean =>
-  c.var.forwardsBesideDatabase === true && c.env.NEAR_DATABASE !== undefined;
+const forwarding = (c: Context<AppEnv>): boolean => c.var.forwardsBesideDatabase === true && c.env.NEAR_DATABASE !== undefined;
 
 /** Whether a known account's writes go beside the database (the setting, or what this isolate measured). */
 function writesGoBesideDatabase(c: Context<AppEnv>): boolean {
@@ -90,7 +94,9 @@ async function forward(c: Context<AppEnv>, reads: boolean): Promise<string | nul
   // may have read it): a stream would still be read after an early answer.
   const body = request.method === "GET" || request.method === "HEAD" ? null : await c.req.arrayBuffer();
   const sentAt = performance.now();
-  const answer = await c.env.NEAR_DATABASE!.getByName(name, locationHint ? { locationHint } : undefined).fetch(new Request(request.url, { method: request.method, headers, body }));
+  const answer = await c.env
+    .NEAR_DATABASE!.getByName(name, locationHint ? { locationHint } : undefined)
+    .fetch(new Request(request.url, { method: request.method, headers, body }));
   // The hop without the object's own time: a round trip to where the database is.
   noteRoundTrip(performance.now() - sentAt - objectTotalMs(answer.headers.get("Server-Timing")), Date.now());
   const response = new Response(answer.body, answer);

@@ -10,12 +10,14 @@ export const requestId = honoRequestId({ generator: (c) => c.req.header("cf-ray"
 export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   const started = Date.now();
   await next();
-  console.log(JSON.stringify({
-    request_id: c.var.requestId,
-    method: c.req.method,
-    // The path only: query strings may carry search terms or tokens.
-    path: new URL(c.req.url).pathname,
-    status: c.res.status,
-    duration_ms: Date.now() - started,
-  }));
+  console.log(
+    JSON.stringify({
+      request_id: c.var.requestId,
+      method: c.req.method,
+      // The path only: query strings may carry search terms or tokens.
+      path: new URL(c.req.url).pathname,
+      status: c.res.status,
+      duration_ms: Date.now() - started,
+    }),
+  );
 });

@@ -38,8 +38,7 @@ const refuse = (decision: RateLimitDecision, policy: RateLimitPolicy, who: strin
 };
 
 /** The key a private-API request presents, unverified: its budget is named by the key's hash, so no D1 read runs first. */
-const presentedKey = (path: string, authorization: string | undefined) =>
-  /^\/api\/v1(\/|$)/.test(path) ? apiKeyFrom(authorization) : null;
+const presentedKey = (path: string, authorization: string | undefined) => (/^\/api\/v1(\/|$)/.test(path) ? apiKeyFrom(authorization) : null);
 
 /**
  * Where request budgets are kept: the RateLimiter Durable Objects, or whatever a test or build
@@ -106,29 +105,30 @@ async function verdictOf(limiter: RateLimiter, env: Env, ip: string | undefined,
  * for the verdict (db/request-scope.ts, `holdWritesUntil`). A refusal wins over whatever the route
  * answered or threw, which is discarded: the 429 carries only what was set before the route ran.
  */
-export const rateLimitWith = (limiterOf: (env: Env) => RateLimiter) => createMiddleware<AppEnv>(async (c, next) => {
-  const key = presentedKey(c.req.path, c.req.header("authorization"));
-  const verdict = verdictOf(limiterOf(c.env), c.env, c.req.header("cf-connecting-ip"), key);
-  holdWritesUntil(verdict);
-  const headersBefore = new Headers(c.res.headers);
-  let failure: { error: unknown } | undefined;
-  try {
-    await next();
-  } catch (error) {
-    failure = { error };
-  }
-  let binding: RateLimitDecision;
-  try {
-    binding = await verdict;
-  } catch (refusal) {
-    // Assigning a response merges the previous one's headers into it, so the route's answer is dropped first.
-    c.res = undefined;
-    c.res = new Response(null, { headers: headersBefore });
-    throw refusal;
-  }
-  if (failure) throw failure.error;
-  // Errors and 404s rendered downstream pass back through here, so every answer carries them.
-  for (const [name, value] of Object.entries(rateLimitHeaders(binding))) c.res.headers.set(name, value);
-});
+export const rateLimitWith = (limiterOf: (env: Env) => RateLimiter) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const key = presentedKey(c.req.path, c.req.header("authorization"));
+    const verdict = verdictOf(limiterOf(c.env), c.env, c.req.header("cf-connecting-ip"), key);
+    holdWritesUntil(verdict);
+    const headersBefore = new Headers(c.res.headers);
+    let failure: { error: unknown } | undefined;
+    try {
+      await next();
+    } catch (error) {
+      failure = { error };
+    }
+    let binding: RateLimitDecision;
+    try {
+      binding = await verdict;
+    } catch (refusal) {
+      // Assigning a response merges the previous one's headers into it, so the route's answer is dropped first.
+      c.res = undefined;
+      c.res = new Response(null, { headers: headersBefore });
+      throw refusal;
+    }
+    if (failure) throw failure.error;
+    // Errors and 404s rendered downstream pass back through here, so every answer carries them.
+    for (const [name, value] of Object.entries(rateLimitHeaders(binding))) c.res.headers.set(name, value);
+  });
 
 export const rateLimit = rateLimitWith(durableRateLimiter);

@@ -10,7 +10,14 @@ const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * the two in step). Named here so that deciding costs the Worker no load of the MCP feature.
  */
 export const READ_ONLY_MCP_TOOLS: ReadonlySet<string> = new Set([
-  "list_services", "find_available_dates", "find_times", "show_booking", "get_booking", "list_bookings", "list_people", "get_person",
+  "list_services",
+  "find_available_dates",
+  "find_times",
+  "show_booking",
+  "get_booking",
+  "list_bookings",
+  "list_people",
+  "get_person",
 ]);
 
 /** JSON-RPC methods that read: the handshake, listings, and notifications (which answer nothing). */

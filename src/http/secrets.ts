@@ -1,10 +1,12 @@
 // Key material: API keys and webhook secrets are random, keys are kept only as SHA-256.
-const toHex = (bytes: ArrayBuffer | Uint8Array) =>
-  [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
+const toHex = (bytes: ArrayBuffer | Uint8Array) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
 
 export function randomToken(prefix: string, bytes = 24): string {
   const raw = crypto.getRandomValues(new Uint8Array(bytes));
-  const b64 = btoa(String.fromCharCode(...raw)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  const b64 = btoa(String.fromCharCode(...raw))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
   return `${prefix}${b64}`;
 }
 

@@ -27,12 +27,14 @@ const ms = (value: number) => Math.round(value * 10) / 10;
  */
 const serverTimingValue = (m: RequestMeter, totalMs: number, besideDatabase: string | undefined) => {
   const waits = sequentialWaits(m.spans);
-  return `total;dur=${ms(totalMs)}, d1;desc="${m.d1RoundTrips} round trips";dur=${ms(m.d1Ms)}, d1-rows;desc="${m.rowsRead} rows read", do;desc="${m.doHops} calls";dur=${ms(m.doMs)}`
-    + `, waits;desc="${waits.total} in sequence: ${waits.d1} d1, ${waits.do} do"`
-    + (m.cache ? `, cache;desc="${m.cache}"` : "")
+  return (
+    `total;dur=${ms(totalMs)}, d1;desc="${m.d1RoundTrips} round trips";dur=${ms(m.d1Ms)}, d1-rows;desc="${m.rowsRead} rows read", do;desc="${m.doHops} calls";dur=${ms(m.doMs)}` +
+    `, waits;desc="${waits.total} in sequence: ${waits.d1} d1, ${waits.do} do"` +
+    (m.cache ? `, cache;desc="${m.cache}"` : "") +
     // The NearDatabase object's, when it answered (http/near-database.ts): short hops, all inside
     // one of the Worker's own waits above.
-    + (besideDatabase ? `, ${besideDatabase}` : "");
+    (besideDatabase ? `, ${besideDatabase}` : "")
+  );
 };
 
 export const meterRequest = createMiddleware<AppEnv>(async (c, next) => {

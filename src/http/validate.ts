@@ -36,10 +36,11 @@ export function parseSyncFirst<S extends z.ZodType>(schema: S, raw: unknown) {
  * than Hono's json validator, which rejects an empty JSON body before the schema can say that
  * every attribute is optional.
  */
-export const body = <S extends z.ZodType>(
-  schema: S,
-  opts: { root?: string; /** Rewrites another client's shape of the same input into the schema's. */ lift?: (raw: unknown) => unknown } = {},
-): MiddlewareHandler<AppEnv, string, { in: { json: unknown }; out: { json: z.output<S> } }> =>
+export const body =
+  <S extends z.ZodType>(
+    schema: S,
+    opts: { root?: string /** Rewrites another client's shape of the same input into the schema's. */; lift?: (raw: unknown) => unknown } = {},
+  ): MiddlewareHandler<AppEnv, string, { in: { json: unknown }; out: { json: z.output<S> } }> =>
   async (c, next) => {
     const raw = await readBody(c, opts.root);
     const parsed = await parseSyncFirst(schema, opts.lift ? opts.lift(raw) : raw);
@@ -64,8 +65,4 @@ const notFoundHook = (result: { success: boolean }) => {
 
 /** Path parameters that are numeric ids, e.g. `params("id")` or `params("id", "booking_id")`. */
 export const params = <K extends string>(...names: K[]) =>
-  zValidator(
-    "param",
-    z.object(Object.fromEntries(names.map((n) => [n, idParam])) as { [P in K]: typeof idParam }),
-    notFoundHook,
-  );
+  zValidator("param", z.object(Object.fromEntries(names.map((n) => [n, idParam])) as { [P in K]: typeof idParam }), notFoundHook);

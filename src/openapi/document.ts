@@ -15,13 +15,15 @@ const refTo = (kind: "responses" | "headers" | "parameters", id: string) => ({ $
 
 outputs.add(z.object({ error: z.string().meta({ description: "One sentence a person understands." }) }), { id: "Error" });
 outputs.add(
-  z.record(z.string(), z.union([
-    z.array(z.string()),
-    z.record(z.string(), z.array(z.string())).meta({ description: "`person_attributes`: messages per nested attribute." }),
-  ])).meta({
-    description: "Messages per attribute (`base` when no attribute is to blame).",
-    examples: [{ booked_to: ["can't be blank"] }, { user_agent: ["is required: name your application or website"] }],
-  }),
+  z
+    .record(
+      z.string(),
+      z.union([z.array(z.string()), z.record(z.string(), z.array(z.string())).meta({ description: "`person_attributes`: messages per nested attribute." })]),
+    )
+    .meta({
+      description: "Messages per attribute (`base` when no attribute is to blame).",
+      examples: [{ booked_to: ["can't be blank"] }, { user_agent: ["is required: name your application or website"] }],
+    }),
   { id: "AttributeErrors" },
 );
 
@@ -57,38 +59,55 @@ const RESPONSES = {
   PayloadTooLarge: errorResponse("The body is larger than 1 MiB."),
   UnsupportedMediaType: errorResponse("A body that is neither JSON nor a form."),
   UnprocessableEntity: errorResponse("This Idempotency-Key was used for a different request."),
-  MoveRefused: errorResponse("The account still has background work on its shard, or the target shard already uses some of its ids: nothing was moved (docs/scaling.md)."),
+  MoveRefused: errorResponse(
+    "The account still has background work on its shard, or the target shard already uses some of its ids: nothing was moved (docs/scaling.md).",
+  ),
   HoldsDisabled: errorResponse("The account has not enabled slot holds on its booking site (`slot_holds_enabled`)."),
   WaitlistDisabled: errorResponse("The account has not enabled the waitlist on its booking site (`waitlist_enabled`)."),
-  TooManyRequests: errorResponse("Over the per-address budget (80 requests per 20 s by default), or, for POST /slots/holds, over the live holds a visitor (3) or an account (50) may have; `Retry-After` says when one lapses.", "Error", [...RATE_HEADERS, "Retry-After"]),
-  ServerError: errorResponse("`{\"error\": \"system error\"}`; details only in the service's logs."),
-  EventRefused: errorResponse("Not an event of Stripe's for a linked account (unsigned, badly signed, outside the 5-minute tolerance, of an unlinked connected account, or an amount that is not the booking's): nothing changed."),
+  TooManyRequests: errorResponse(
+    "Over the per-address budget (80 requests per 20 s by default), or, for POST /slots/holds, over the live holds a visitor (3) or an account (50) may have; `Retry-After` says when one lapses.",
+    "Error",
+    [...RATE_HEADERS, "Retry-After"],
+  ),
+  ServerError: errorResponse('`{"error": "system error"}`; details only in the service\'s logs.'),
+  EventRefused: errorResponse(
+    "Not an event of Stripe's for a linked account (unsigned, badly signed, outside the 5-minute tolerance, of an unlinked connected account, or an amount that is not the booking's): nothing changed.",
+  ),
   PaymentsUnavailable: errorResponse("The deployment has no Stripe keys (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET): no payment can be taken."),
   ProviderUnreachable: errorResponse("A booking of a paid service: the payment provider could not be reached, so nothing was booked (docs/decisions/payments.md)."),
 };
 
 const PARAMETERS = {
   IdempotencyKey: {
-    name: "Idempotency-Key", in: "header", required: false,
-    description: "Makes a POST or PUT safe to retry: a replay within 24 h answers the stored response (with `Idempotent-Replayed: true`). Keys are per account, 1–255 characters.",
+    name: "Idempotency-Key",
+    in: "header",
+    required: false,
+    description:
+      "Makes a POST or PUT safe to retry: a replay within 24 h answers the stored response (with `Idempotent-Replayed: true`). Keys are per account, 1–255 characters.",
     schema: { type: "string", minLength: 1, maxLength: 255 },
   },
 };
 
 const BOOKING_TOKEN = {
-  name: "X-Booking-Token", in: "header", required: true,
+  name: "X-Booking-Token",
+  in: "header",
+  required: true,
   description: "The `booking_token` POST /bookings answered: it opens that one booking. A missing or wrong token is a 404.",
   schema: { type: "string" },
 };
 
 const HOLD_SECRET = {
-  name: "X-Hold-Secret", in: "header", required: true,
+  name: "X-Hold-Secret",
+  in: "header",
+  required: true,
   description: "The `hold_secret` POST /slots/holds answered: it opens that one hold. A missing or wrong secret is a 404.",
   schema: { type: "string" },
 };
 
 const WAITLIST_TOKEN = {
-  name: "X-Waitlist-Token", in: "header", required: true,
+  name: "X-Waitlist-Token",
+  in: "header",
+  required: true,
   description: "The `waitlist_token` POST /waitlist answered: it opens that one place in line. A missing or wrong token is a 404.",
   schema: { type: "string" },
 };
@@ -102,11 +121,13 @@ const PATH_PARAMS: Record<string, Json> = {
   file: { type: "string", pattern: "\\.ics$" },
 };
 
-const PUBLIC_SERVERS = [{
-  url: "{scheme}://{subdomain}.{root_domain}",
-  description: "An account's booking site: the account is the one whose subdomain the Host names; no key.",
-  variables: { scheme: { default: "http", enum: ["http", "https"] }, subdomain: { default: "demo" }, root_domain: { default: "localhost:8787" } },
-}];
+const PUBLIC_SERVERS = [
+  {
+    url: "{scheme}://{subdomain}.{root_domain}",
+    description: "An account's booking site: the account is the one whose subdomain the Host names; no key.",
+    variables: { scheme: { default: "http", enum: ["http", "https"] }, subdomain: { default: "demo" }, root_domain: { default: "localhost:8787" } },
+  },
+];
 
 const SECURITY: Record<Operation["surface"], Json[]> = {
   private: [{ bearerAuth: [] }, { basicAuth: [] }],
@@ -115,7 +136,13 @@ const SECURITY: Record<Operation["surface"], Json[]> = {
   reference: [],
 };
 
-const pascal = (s: string) => s.replace(/[{}]/g, "").split(/[/_.]/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join("");
+const pascal = (s: string) =>
+  s
+    .replace(/[{}]/g, "")
+    .split(/[/_.]/)
+    .filter(Boolean)
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join("");
 
 function operationId(op: Operation): string {
   const prefix = { private: "", reference: "", public: "public", operator: "operator" }[op.surface];
@@ -131,7 +158,10 @@ function queryParameters(schema: z.ZodType): Json[] {
   return Object.entries<Json>(json.properties ?? {}).map(([name, property]) => {
     const many = JSON.stringify(property).includes('"type":"array"');
     return {
-      name, in: "query", required: required.has(name), schema: property,
+      name,
+      in: "query",
+      required: required.has(name),
+      schema: property,
       ...(many ? { style: "form", explode: true, description: `One value, or several as \`${name}[]=1&${name}[]=2\` (or \`${name}=1&${name}=2\`).` } : {}),
     };
   });
@@ -152,8 +182,11 @@ function notModified(op: Operation): Json {
 function errorsOf(op: Operation): Json {
   const refs: Record<string, keyof typeof RESPONSES> = {};
   if (op.surface === "reference" && op.path.startsWith("/api/v1/payments/")) {
-    return Object.fromEntries(Object.entries({ "400": "EventRefused", "413": "PayloadTooLarge", "429": "TooManyRequests", "500": "ServerError", "503": "PaymentsUnavailable" })
-      .map(([status, name]) => [status, refTo("responses", name as keyof typeof RESPONSES)]));
+    return Object.fromEntries(
+      Object.entries({ "400": "EventRefused", "413": "PayloadTooLarge", "429": "TooManyRequests", "500": "ServerError", "503": "PaymentsUnavailable" }).map(
+        ([status, name]) => [status, refTo("responses", name as keyof typeof RESPONSES)],
+      ),
+    );
   }
   if (op.surface === "reference") return { "429": refTo("responses", "TooManyRequests"), "500": refTo("responses", "ServerError") };
   refs["400"] = "BadRequest";
@@ -187,7 +220,9 @@ function jsonRpcResponses(op: Operation): Json {
   return {
     "202": { description: "A notification was taken (`notifications/initialized`); no body.", headers: headerRefs(RATE_HEADERS) },
     "400": jsonRpcOr("Not one JSON-RPC message (a batch, or not JSON): a JSON-RPC error; or no User-Agent.", "AttributeErrors"),
-    ...(op.surface === "private" ? { "401": refTo("responses", "Unauthorized"), "402": refTo("responses", "PaymentRequired") } : { "404": refTo("responses", "NotFound") }),
+    ...(op.surface === "private"
+      ? { "401": refTo("responses", "Unauthorized"), "402": refTo("responses", "PaymentRequired") }
+      : { "404": refTo("responses", "NotFound") }),
     "406": jsonRpcOr("Accept must list both application/json and text/event-stream, and not XML only.", "Error"),
     "413": refTo("responses", "PayloadTooLarge"),
     "415": jsonRpcOr("Content-Type must be application/json.", "Error"),
@@ -200,7 +235,8 @@ function jsonRpcOperation(op: Operation): Json {
   return {
     operationId: operationId(op),
     summary: op.summary,
-    description: "JSON-RPC 2.0 over Streamable HTTP (MCP 2025-11-25 and earlier), stateless: no `Mcp-Session-Id`, no stream (GET is 405), one message per request. Every call draws on the request budgets. docs/decisions/mcp.md.",
+    description:
+      "JSON-RPC 2.0 over Streamable HTTP (MCP 2025-11-25 and earlier), stateless: no `Mcp-Session-Id`, no stream (GET is 405), one message per request. Every call draws on the request budgets. docs/decisions/mcp.md.",
     tags: [op.tag],
     security: SECURITY[op.surface],
     requestBody: { required: true, content: { "application/json": { schema: ref(op.body!.id) } } },
@@ -222,13 +258,14 @@ function operationObject(op: Operation, inputSchemas: Json): Json {
     ...(op.waitlistToken ? [WAITLIST_TOKEN] : []),
     ...(op.surface !== "operator" && (op.method === "post" || op.method === "put") ? [refTo("parameters", "IdempotencyKey")] : []),
   ];
-  const ok = op.html || op.media
-    ? { description: op.media ?? "HTML", content: { [op.media ?? "text/html"]: { schema: ref(op.answer.id) } } }
-    : {
-      description: "OK",
-      headers: headerRefs([...RATE_HEADERS, ...(op.answer.paginated ? PAGE_HEADERS : [])]),
-      content: { "application/json": { schema: ref(op.answer.id) } },
-    };
+  const ok =
+    op.html || op.media
+      ? { description: op.media ?? "HTML", content: { [op.media ?? "text/html"]: { schema: ref(op.answer.id) } } }
+      : {
+          description: "OK",
+          headers: headerRefs([...RATE_HEADERS, ...(op.answer.paginated ? PAGE_HEADERS : [])]),
+          content: { "application/json": { schema: ref(op.answer.id) } },
+        };
   const out: Json = {
     operationId: operationId(op),
     summary: op.summary,

@@ -18,18 +18,22 @@ const nullableText = z.string().nullable();
 const instant = z.string().meta({ format: "date-time", examples: ["2020-01-27T14:00:00+01:00"] });
 const nullableInstant = instant.nullable();
 const calendarDate = z.string().meta({ format: "date", examples: ["2020-01-27"] });
-const hours = z.array(z.string()).nullable().meta({ description: "`hh:mm` pairs (open, close), several for breaks; null is closed.", examples: [["09:00", "12:00", "13:00", "17:00"]] });
+const hours = z
+  .array(z.string())
+  .nullable()
+  .meta({ description: "`hh:mm` pairs (open, close), several for breaks; null is closed.", examples: [["09:00", "12:00", "13:00", "17:00"]] });
 const customData = z.record(z.string(), z.unknown()).nullable().meta({
   description: "Flat key/value pairs; null until set. Values that look boolean come back as booleans, keys ending in `_at` as datetimes.",
 });
 const timestamps = { created_at: instant, updated_at: instant };
-const nullableTexts = <K extends string>(...keys: K[]) =>
-  Object.fromEntries(keys.map((k) => [k, nullableText])) as { [P in K]: typeof nullableText };
+const nullableTexts = <K extends string>(...keys: K[]) => Object.fromEntries(keys.map((k) => [k, nullableText])) as { [P in K]: typeof nullableText };
 
 /** The operator's view of an account: where its data lives too. */
-export const OperatorAccount = z.lazy(() => Account.extend({
-  shard: z.string().meta({ description: "The D1 binding holding the account's data (DB, DB_SHARD_1, …)." }),
-}));
+export const OperatorAccount = z.lazy(() =>
+  Account.extend({
+    shard: z.string().meta({ description: "The D1 binding holding the account's data (DB, DB_SHARD_1, …)." }),
+  }),
+);
 
 export const Account = z.object({
   id,
@@ -48,14 +52,34 @@ export const Account = z.object({
   reminder_sms: z.boolean(),
   closed_for_holidays: z.boolean(),
   allow_cancellation: z.boolean(),
-  allow_rescheduling: z.boolean().nullable().meta({ description: "A visitor may move their own booking to another time of its service on the booking site (PUT /bookings/{id}/move, with its booking token), under the cancellation_period as a cancel. null (the default): as allow_cancellation." }),
-  slot_holds_enabled: z.boolean().meta({ description: "The booking page and widget hold a picked time while the visitor fills in the form, and the booking site's POST /slots/holds answers (403 otherwise). The private API's holds work either way." }),
-  slot_hold_minutes: z.number().int().min(1).max(MAX_HOLD_MINUTES).meta({ description: "How long a slot hold lives, in minutes (default 5, at most 15); it cannot be extended." }),
-  buffers_within_opening_hours: z.boolean().meta({ description: "Services' buffers must fall inside opening hours too (slots and public bookings). Off (the default): a buffer may reach into closed hours, e.g. the clean-up after the day's last appointment." }),
+  allow_rescheduling: z.boolean().nullable().meta({
+    description:
+      "A visitor may move their own booking to another time of its service on the booking site (PUT /bookings/{id}/move, with its booking token), under the cancellation_period as a cancel. null (the default): as allow_cancellation.",
+  }),
+  slot_holds_enabled: z.boolean().meta({
+    description:
+      "The booking page and widget hold a picked time while the visitor fills in the form, and the booking site's POST /slots/holds answers (403 otherwise). The private API's holds work either way.",
+  }),
+  slot_hold_minutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_HOLD_MINUTES)
+    .meta({ description: "How long a slot hold lives, in minutes (default 5, at most 15); it cannot be extended." }),
+  buffers_within_opening_hours: z.boolean().meta({
+    description:
+      "Services' buffers must fall inside opening hours too (slots and public bookings). Off (the default): a buffer may reach into closed hours, e.g. the clean-up after the day's last appointment.",
+  }),
   waitlist_enabled: z.boolean().meta({ description: "Visitors may join the waitlist of a full time on the booking site (docs/decisions/waitlist.md)." }),
   waitlist_offer_minutes: z.number().int().min(1).max(1440).meta({ description: "How long a seat offered to the first in line is held for them (default 30)." }),
-  payment_window_minutes: z.number().int().min(PAYMENT_WINDOW_MIN).max(PAYMENT_WINDOW_MAX).optional().meta({ description: "Paid bookings (answered once payment_provider is \"stripe\"): how long a booking's seat waits for its payment (default 15); then the seat is free again." }),
-  refund_until_hours: z.number().int().min(0).max(87_600).nullable().optional().meta({ description: "Paid bookings: a cancel this many hours or more before the start is refunded in full, a later one not at all (default 24); null refunds every cancel in full. A decline or delete by the shop is always refunded in full." }),
+  payment_window_minutes: z.number().int().min(PAYMENT_WINDOW_MIN).max(PAYMENT_WINDOW_MAX).optional().meta({
+    description:
+      'Paid bookings (answered once payment_provider is "stripe"): how long a booking\'s seat waits for its payment (default 15); then the seat is free again.',
+  }),
+  refund_until_hours: z.number().int().min(0).max(87_600).nullable().optional().meta({
+    description:
+      "Paid bookings: a cancel this many hours or more before the start is refunded in full, a later one not at all (default 24); null refunds every cancel in full. A decline or delete by the shop is always refunded in full.",
+  }),
   stripe_account_id: z.string().nullable().optional().meta({ description: "Paid bookings: the shop's connected Stripe account (acct_…), where its payments go." }),
   settings: z.record(z.string(), z.unknown()).nullable(),
   interval_rounding: z.number().int(),
@@ -63,13 +87,43 @@ export const Account = z.object({
   api_enabled: z.boolean(),
   billing_status: z.enum(["ok", "unpaid"]),
   ...nullableTexts(
-    "currency", "gateway_analytics", "css_url", "address", "phone_number", "footer", "payment_provider",
-    "gateway_merchant_id", "logo", "service_template", "verification_methods", "mail_notification_recipient",
-    "future_bookable_period", "first_bookable_period", "cancellation_period", "new_user_text", "new_booking_text",
-    "booking_form", "person_form", "resource_form", "service_form", "event_form", "appointment_form", "category_form",
-    "sms_verification", "sms_confirmation", "sms_modification", "sms_cancellation", "sms_reminder",
-    "mail_verification", "mail_confirmation", "mail_modification", "mail_cancellation",
-    "mail_verification_subject", "mail_confirmation_subject", "mail_modification_subject", "mail_cancellation_subject",
+    "currency",
+    "gateway_analytics",
+    "css_url",
+    "address",
+    "phone_number",
+    "footer",
+    "payment_provider",
+    "gateway_merchant_id",
+    "logo",
+    "service_template",
+    "verification_methods",
+    "mail_notification_recipient",
+    "future_bookable_period",
+    "first_bookable_period",
+    "cancellation_period",
+    "new_user_text",
+    "new_booking_text",
+    "booking_form",
+    "person_form",
+    "resource_form",
+    "service_form",
+    "event_form",
+    "appointment_form",
+    "category_form",
+    "sms_verification",
+    "sms_confirmation",
+    "sms_modification",
+    "sms_cancellation",
+    "sms_reminder",
+    "mail_verification",
+    "mail_confirmation",
+    "mail_modification",
+    "mail_cancellation",
+    "mail_verification_subject",
+    "mail_confirmation_subject",
+    "mail_modification_subject",
+    "mail_cancellation_subject",
   ),
   ...timestamps,
 });
@@ -84,7 +138,10 @@ export const Resource = z.object({
   capacity: z.number().int().min(1),
   ...Object.fromEntries(WEEKDAYS.map((day) => [`opening_hours_${day}`, hours])),
   ...Object.fromEntries(
-    WEEKDAYS.flatMap((_, n) => [[`open_${n}`, nullableText.meta({ deprecated: true })], [`close_${n}`, nullableText.meta({ deprecated: true })]]),
+    WEEKDAYS.flatMap((_, n) => [
+      [`open_${n}`, nullableText.meta({ deprecated: true })],
+      [`close_${n}`, nullableText.meta({ deprecated: true })],
+    ]),
   ),
   custom_data: customData,
   ...timestamps,
@@ -96,7 +153,8 @@ export const ResourceOpeningHours = z.object({ date: calendarDate, opening_hours
 /** The private API's only: the booking site's service leaves them out (services/serializer.ts). */
 const serviceBuffers = {
   buffer_before: z.number().int().min(0).max(MAX_BUFFER_MINUTES).meta({
-    description: "Minutes the resource is held before each booking of this service (preparation). A booking keeps the buffers it was made with; its booked_from and booked_to stay the customer's times.",
+    description:
+      "Minutes the resource is held before each booking of this service (preparation). A booking keeps the buffers it was made with; its booked_from and booked_to stay the customer's times.",
   }),
   buffer_after: z.number().int().min(0).max(MAX_BUFFER_MINUTES).meta({
     description: "Minutes the resource is held after each booking of this service (clean-up); may reach into closed hours.",
@@ -112,9 +170,19 @@ const serviceFields = {
   has_day_booking: z.boolean(),
   interval: z.number().int(),
   max_slots: z.number().int(),
-  price: z.string().nullable().meta({ examples: ["450.0"] }),
-  payment: z.enum(["full", "deposit"]).optional().meta({ description: "Answered only for a service that takes payment online: a booking pays its price × count (full) or its deposit × count, in the account's currency (docs/decisions/payments.md)." }),
-  deposit: z.string().nullable().optional().meta({ description: "Per seat, when payment is deposit.", examples: ["100.0"] }),
+  price: z
+    .string()
+    .nullable()
+    .meta({ examples: ["450.0"] }),
+  payment: z.enum(["full", "deposit"]).optional().meta({
+    description:
+      "Answered only for a service that takes payment online: a booking pays its price × count (full) or its deposit × count, in the account's currency (docs/decisions/payments.md).",
+  }),
+  deposit: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: "Per seat, when payment is deposit.", examples: ["100.0"] }),
   same_day: z.boolean(),
   template: nullableText,
   interval_rounding: z.number().int().nullable(),
@@ -135,7 +203,12 @@ export const PublicService = z.object(serviceFields);
 export const Provider = z.object({ id, resource_id: id, service_id: id, active: z.boolean(), ...timestamps });
 
 export const Category = z.object({
-  id, title: z.string(), parent_id: id.nullable(), custom_data: customData, service_id_list: z.array(id), ...timestamps,
+  id,
+  title: z.string(),
+  parent_id: id.nullable(),
+  custom_data: customData,
+  service_id_list: z.array(id),
+  ...timestamps,
 });
 
 const publicPersonFields = {
@@ -238,7 +311,9 @@ export const Booking = z.object({
 /** The booking site's answer: no code, person data or back-office fields. */
 export const PublicBooking = z.object({
   ...bookingCore,
-  person_id: id.nullable().meta({ description: "The visitor's own person, created or matched for this booking; only in the booking site's answers about the visitor's own booking." }),
+  person_id: id
+    .nullable()
+    .meta({ description: "The visitor's own person, created or matched for this booking; only in the booking site's answers about the visitor's own booking." }),
   payment: PublicBookingPayment.optional(),
   resource: Brief.nullable(),
   service: Brief.nullable(),
@@ -313,7 +388,12 @@ export const UserLink = z.object({
   role: z.enum(ROLES),
   ...timestamps,
   user: z.object({
-    id, name: z.string(), email: z.string(), phone_number: nullableText, phonenumber: nullableText.meta({ deprecated: true }), ...timestamps,
+    id,
+    name: z.string(),
+    email: z.string(),
+    phone_number: nullableText,
+    phonenumber: nullableText.meta({ deprecated: true }),
+    ...timestamps,
   }),
 });
 
@@ -326,9 +406,7 @@ export const WebhookDelivery = z.object({
   idempotency_id: z.string(),
   state: z.enum(["pending", "delivered", "failed"]),
   attempt_count: count,
-  attempts: z.array(
-    z.object({ attempt: z.number().int(), status_code: z.number().int().nullable(), duration_ms: count, error: nullableText, created_at: instant }),
-  ),
+  attempts: z.array(z.object({ attempt: z.number().int(), status_code: z.number().int().nullable(), duration_ms: count, error: nullableText, created_at: instant })),
   payload: z.unknown().meta({ description: "The body that was (or will be) posted: see the webhooks of this document." }),
   ...timestamps,
 });
@@ -342,9 +420,18 @@ export const Message = z.object({
   recipient: z.string(),
   subject: nullableText,
   body: z.string(),
-  status: z.enum(["queued", "sending", "sent", "failed"]).meta({ description: "queued → sending → sent, or failed: refused by an SMS cap, refused for good by the receiving server or API (SMTP: a 5xx to the recipient; Resend: a request it calls invalid), or retries exhausted." }),
-  provider: nullableText.meta({ description: "Who delivered it (or last tried): \"sink\" (stored only), \"http\", \"smtp\", \"resend\" or \"twilio\" (the deployment's MESSAGE_PROVIDER, or SMS_PROVIDER for an SMS)." }),
-  error: nullableText.meta({ description: "Why the last attempt failed, e.g. \"SMTP RCPT TO: 550 5.1.1 …\" (the stage and the server's reply) or \"Resend 429 rate_limit_exceeded: …\"; null once sent." }),
+  status: z.enum(["queued", "sending", "sent", "failed"]).meta({
+    description:
+      "queued → sending → sent, or failed: refused by an SMS cap, refused for good by the receiving server or API (SMTP: a 5xx to the recipient; Resend: a request it calls invalid), or retries exhausted.",
+  }),
+  provider: nullableText.meta({
+    description:
+      'Who delivered it (or last tried): "sink" (stored only), "http", "smtp", "resend" or "twilio" (the deployment\'s MESSAGE_PROVIDER, or SMS_PROVIDER for an SMS).',
+  }),
+  error: nullableText.meta({
+    description:
+      'Why the last attempt failed, e.g. "SMTP RCPT TO: 550 5.1.1 …" (the stage and the server\'s reply) or "Resend 429 rate_limit_exceeded: …"; null once sent.',
+  }),
   sent_at: nullableInstant,
   ...timestamps,
 });
@@ -353,7 +440,10 @@ export const CalendarFeed = z.object({
   id,
   resource_id: id.nullable().meta({ description: "The resource whose bookings the feed shows; null: every booking and event of the account." }),
   created_at: instant,
-  url: z.string().optional().meta({ description: "The secret subscription URL (`https://<subdomain>.<root>/calendar/cal_….ics`): only in the answer that created it; stored as a hash." }),
+  url: z
+    .string()
+    .optional()
+    .meta({ description: "The secret subscription URL (`https://<subdomain>.<root>/calendar/cal_….ics`): only in the answer that created it; stored as a hash." }),
 });
 
 export const CalendarSubscription = z.object({
@@ -362,7 +452,9 @@ export const CalendarSubscription = z.object({
   name: z.string().nullable(),
   url_hint: z.string().meta({ description: "The address's host and last characters: the address itself is a secret." }),
   url: z.string().optional().meta({ description: "The calendar's address (webcal:// answered as https://): only in the answer that created it." }),
-  status: z.enum(["pending", "ok", "failing"]).meta({ description: "pending: not fetched yet; ok: the last fetch was good; failing: fetches fail since the last good one, whose busy times are kept." }),
+  status: z
+    .enum(["pending", "ok", "failing"])
+    .meta({ description: "pending: not fetched yet; ok: the last fetch was good; failing: fetches fail since the last good one, whose busy times are kept." }),
   events_read: z.number().int().min(0).meta({ description: "Events the last good fetch read (moved and cancelled occurrences included)." }),
   busy_count: z.number().int().min(0).meta({ description: "Busy intervals stored from it, overlapping ones merged." }),
   last_fetched_at: instant.nullable(),

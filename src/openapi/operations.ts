@@ -5,7 +5,17 @@ import * as z from "zod";
 import { holidaysQuery, updateClientBody } from "../features/account/schema";
 import { LISTINGS } from "../features/bookings/list";
 import {
-  actionBody, checkoutBody, recordPaymentBody, createBookingBody, listQuery, showQuery, siteMoveBody, siteVerifyCodeBody, statusBody, updateBookingBody, verifyCodeBody,
+  actionBody,
+  checkoutBody,
+  recordPaymentBody,
+  createBookingBody,
+  listQuery,
+  showQuery,
+  siteMoveBody,
+  siteVerifyCodeBody,
+  statusBody,
+  updateBookingBody,
+  verifyCodeBody,
 } from "../features/bookings/schema";
 import { bookingFileQuery, createCalendarFeedBody } from "../features/calendar-feeds/schema";
 import { createCalendarSubscriptionBody, listCalendarSubscriptionsQuery } from "../features/calendar-subscriptions/schema";
@@ -62,20 +72,34 @@ export interface Operation {
 
 type Json = Record<string, unknown>;
 
-type Entry = [method: Method, path: string, summary: string, answer: Answer, extra?: Pick<Operation, "query" | "body" | "html" | "media" | "bookingToken" | "holdSecret" | "waitlistToken" | "jsonRpc">];
+type Entry = [
+  method: Method,
+  path: string,
+  summary: string,
+  answer: Answer,
+  extra?: Pick<Operation, "query" | "body" | "html" | "media" | "bookingToken" | "holdSecret" | "waitlistToken" | "jsonRpc">,
+];
 
 const body = (id: string, schema: z.ZodType) => ({ body: { id, schema } });
 const query = (schema: z.ZodType) => ({ query: schema });
 
-const holdCreated = other("SlotHoldCreated", z.object({
-  slot_hold: SlotHold,
-  hold_secret: z.string().meta({ description: "Opens this one hold (X-Hold-Secret on the booking site) and converts it: send it as `hold_secret` with POST /bookings. Shown only here." }),
-}));
+const holdCreated = other(
+  "SlotHoldCreated",
+  z.object({
+    slot_hold: SlotHold,
+    hold_secret: z
+      .string()
+      .meta({ description: "Opens this one hold (X-Hold-Secret on the booking site) and converts it: send it as `hold_secret` with POST /bookings. Shown only here." }),
+  }),
+);
 
-const waitlistJoined = other("WaitlistJoined", z.object({
-  waitlist_entry: WaitlistEntry,
-  waitlist_token: z.string().meta({ description: "Opens this one place (X-Waitlist-Token on the booking site), and accepts its offer. Shown only here." }),
-}));
+const waitlistJoined = other(
+  "WaitlistJoined",
+  z.object({
+    waitlist_entry: WaitlistEntry,
+    waitlist_token: z.string().meta({ description: "Opens this one place (X-Waitlist-Token on the booking site), and accepts its offer. Shown only here." }),
+  }),
+);
 
 const jsonRpcId = z.union([z.string(), z.number().int()]);
 
@@ -87,21 +111,35 @@ const jsonRpcMessage = z.object({
   params: z.record(z.string(), z.unknown()).optional(),
 });
 
-const jsonRpcAnswer = other("JsonRpcAnswer", z.object({
-  jsonrpc: z.literal("2.0"),
-  id: jsonRpcId.nullable(),
-  result: z.record(z.string(), z.unknown()).optional().meta({
-    description: "`tools/call`: the tool's answer as `structuredContent` (and as text), or `isError: true` with the API's sentences as text.",
+const jsonRpcAnswer = other(
+  "JsonRpcAnswer",
+  z.object({
+    jsonrpc: z.literal("2.0"),
+    id: jsonRpcId.nullable(),
+    result: z.record(z.string(), z.unknown()).optional().meta({
+      description: "`tools/call`: the tool's answer as `structuredContent` (and as text), or `isError: true` with the API's sentences as text.",
+    }),
+    error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }).optional(),
   }),
-  error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }).optional(),
-}));
+);
 
-const mcpEntry = (who: string): Entry =>
-  ["post", "", `The Model Context Protocol endpoint: ${who}`, jsonRpcAnswer, { ...body("JsonRpcMessage", jsonRpcMessage), jsonRpc: true }];
+const mcpEntry = (who: string): Entry => [
+  "post",
+  "",
+  `The Model Context Protocol endpoint: ${who}`,
+  jsonRpcAnswer,
+  { ...body("JsonRpcMessage", jsonRpcMessage), jsonRpc: true },
+];
 
 const group = (surface: Surface, prefix: string, tag: Tag, entries: Entry[]): Operation[] =>
   entries.map(([method, path, summary, answer, extra]) => ({
-    method, path: `${prefix}${path}`.replace(/\/$/, "") || "/", surface, tag, summary, answer, ...extra,
+    method,
+    path: `${prefix}${path}`.replace(/\/$/, "") || "/",
+    surface,
+    tag,
+    summary,
+    answer,
+    ...extra,
   }));
 
 const P = "/api/v1";
@@ -117,40 +155,87 @@ const bookingLists = (prefix: string, what: string): Entry[] =>
 
 const slotEntries = (summaryPrefix: string): Entry[] => [
   ["get", "/{id}/slots", `${summaryPrefix}slots of a service`, list("slot", "Slot"), query(slotsQuery)],
-  ["get", "/{id}/next_available_date", `${summaryPrefix}first date with a free slot within 30 days`,
-    other("NextAvailableDate", z.array(z.object({ available_date: z.string().meta({ format: "date" }) })).meta({
-      description: "One element with the date, or an empty list when nothing is free in the window.",
-    })), query(slotsQuery)],
-  ["get", "/{id}/available_dates", `${summaryPrefix}dates with a free slot`,
-    other("AvailableDates", z.array(z.object({ available_date: z.object({ date: z.string().meta({ format: "date" }) }) }))), query(slotsQuery)],
+  [
+    "get",
+    "/{id}/next_available_date",
+    `${summaryPrefix}first date with a free slot within 30 days`,
+    other(
+      "NextAvailableDate",
+      z.array(z.object({ available_date: z.string().meta({ format: "date" }) })).meta({
+        description: "One element with the date, or an empty list when nothing is free in the window.",
+      }),
+    ),
+    query(slotsQuery),
+  ],
+  [
+    "get",
+    "/{id}/available_dates",
+    `${summaryPrefix}dates with a free slot`,
+    other("AvailableDates", z.array(z.object({ available_date: z.object({ date: z.string().meta({ format: "date" }) }) }))),
+    query(slotsQuery),
+  ],
 ];
 
 const tokenVerified = (person: z.ZodType, id: string) =>
   other(id, z.object({ person: z.union([person, z.object({}).meta({ description: "No person has that number." })]) }));
 
-const webhookSecretAnswer = other("WebhookSecretAnswer", z.object({
-  webhook_secret: z.object({
-    secret: z.string().meta({ description: "Standard Webhooks form: `whsec_` and base64." }),
-    previous_secret_expires_at: z.string().nullable().meta({ format: "date-time", description: "Until when the previous secret also signs; null when it no longer does." }),
+const webhookSecretAnswer = other(
+  "WebhookSecretAnswer",
+  z.object({
+    webhook_secret: z.object({
+      secret: z.string().meta({ description: "Standard Webhooks form: `whsec_` and base64." }),
+      previous_secret_expires_at: z
+        .string()
+        .nullable()
+        .meta({ format: "date-time", description: "Until when the previous secret also signs; null when it no longer does." }),
+    }),
   }),
-}));
+);
 
-const accountWithKey = other("OperatorAccountCreated", z.object({
-  account: OperatorAccount, api_key: z.string().meta({ description: "Shown only here." }), webhook_secret: z.string(),
-}));
+const accountWithKey = other(
+  "OperatorAccountCreated",
+  z.object({
+    account: OperatorAccount,
+    api_key: z.string().meta({ description: "Shown only here." }),
+    webhook_secret: z.string(),
+  }),
+);
 
 export const operations: Operation[] = [
-  ...group("reference", P, "Reference", [
-    ["get", "/openapi.json", "This OpenAPI document", other("OpenApiDocument", z.record(z.string(), z.unknown()))],
-  ]),
+  ...group("reference", P, "Reference", [["get", "/openapi.json", "This OpenAPI document", other("OpenApiDocument", z.record(z.string(), z.unknown()))]]),
   {
-    method: "get", path: "/health", surface: "reference", tag: "Reference", summary: "The service and its database answer (root host; no data)",
+    method: "get",
+    path: "/health",
+    surface: "reference",
+    tag: "Reference",
+    summary: "The service and its database answer (root host; no data)",
     answer: other("Health", z.object({ status: z.literal("ok") })),
-    unavailable: { description: "The database does not answer", content: { "application/json": { schema: { type: "object", properties: { status: { const: "unavailable" }, error: { type: "string" } }, required: ["status", "error"] } } } },
+    unavailable: {
+      description: "The database does not answer",
+      content: {
+        "application/json": { schema: { type: "object", properties: { status: { const: "unavailable" }, error: { type: "string" } }, required: ["status", "error"] } },
+      },
+    },
   },
   { method: "get", path: `${P}/docs`, surface: "reference", tag: "Reference", summary: "The API reference page (HTML)", answer: other("Html", z.string()), html: true },
-  { method: "get", path: "/favicon.ico", surface: "reference", tag: "Reference", summary: "The icon browsers ask for (every host)", answer: other("Icon", z.string()), media: "image/vnd.microsoft.icon" },
-  { method: "get", path: `${P}/docs.css`, surface: "reference", tag: "Reference", summary: "The reference page's stylesheet", answer: other("Stylesheet", z.string()), media: "text/css" },
+  {
+    method: "get",
+    path: "/favicon.ico",
+    surface: "reference",
+    tag: "Reference",
+    summary: "The icon browsers ask for (every host)",
+    answer: other("Icon", z.string()),
+    media: "image/vnd.microsoft.icon",
+  },
+  {
+    method: "get",
+    path: `${P}/docs.css`,
+    surface: "reference",
+    tag: "Reference",
+    summary: "The reference page's stylesheet",
+    answer: other("Stylesheet", z.string()),
+    media: "text/css",
+  },
   ...group("private", `${P}/client`, "Account", [
     ["get", "", "The caller's account", one("client", "Account")],
     ["put", "", "Update the caller's account", one("client", "Account"), body("UpdateClientBody", updateClientBody)],
@@ -160,10 +245,20 @@ export const operations: Operation[] = [
     ["get", "/users", "User links", list("client_user_link", "UserLink")],
     ["get", "/users/{id}", "One user link", one("client_user_link", "UserLink")],
     ["post", "/users", "Add a user", one("client_user_link", "UserLink"), body("CreateUserLinkBody", createUserLinkBody)],
-    ["post", "/stripe_onboarding", "Paid bookings: make and link the shop's own Stripe account (once), and answer Stripe's onboarding link where the shop finishes it", other("StripeOnboarding", z.object({
-      client: Account,
-      onboarding_url: z.string().meta({ description: "Stripe's onboarding page for the shop's connected account; it lapses after a few minutes: ask again for a new one." }),
-    }))],
+    [
+      "post",
+      "/stripe_onboarding",
+      "Paid bookings: make and link the shop's own Stripe account (once), and answer Stripe's onboarding link where the shop finishes it",
+      other(
+        "StripeOnboarding",
+        z.object({
+          client: Account,
+          onboarding_url: z
+            .string()
+            .meta({ description: "Stripe's onboarding page for the shop's connected account; it lapses after a few minutes: ask again for a new one." }),
+        }),
+      ),
+    ],
   ]),
   ...group("private", `${P}/services`, "Services", [
     ["get", "", "Services", list("service", "Service")],
@@ -191,7 +286,13 @@ export const operations: Operation[] = [
   ]),
   ...group("private", `${P}/people`, "People", [
     ...bookingLists("/{id}/bookings", "A person's bookings"),
-    ["post", "/perishable_token/send", "Send a one-time code by SMS", other("PerishableTokenAnswer", z.object({ perishable_token: PerishableToken })), body("SendTokenBody", sendTokenBody)],
+    [
+      "post",
+      "/perishable_token/send",
+      "Send a one-time code by SMS",
+      other("PerishableTokenAnswer", z.object({ perishable_token: PerishableToken })),
+      body("SendTokenBody", sendTokenBody),
+    ],
     ["post", "/perishable_token/verify", "Verify a one-time code", tokenVerified(Person, "TokenVerifiedAnswer"), body("VerifyTokenBody", verifyTokenBody)],
     ["get", "", "Active people", list("person", "Person", { paginated: true }), query(peopleQuery)],
     ["get", "/all", "People, inactive included", list("person", "Person", { paginated: true }), query(peopleQuery)],
@@ -211,11 +312,35 @@ export const operations: Operation[] = [
     ["delete", "/{id}", "Deactivate a resource", one("resource", "Resource")],
     ["get", "/{id}/opening_hours", "Opening hours per date", list("resource_opening_hours", "ResourceOpeningHours"), query(dateRangeQuery)],
     ["get", "/{id}/exception_dates", "Exception dates", list("resource_exception_date", "ResourceExceptionDate", { paginated: true }), query(exceptionDatesQuery)],
-    ["post", "/{id}/exception_dates", "Set or remove several exception dates", list("resource_exception_date", "ResourceExceptionDate"), body("ExceptionDatesBody", exceptionDatesBody)],
-    ["put", "/{id}/exception_dates", "Set or remove several exception dates", list("resource_exception_date", "ResourceExceptionDate"), body("ExceptionDatesBody", exceptionDatesBody)],
+    [
+      "post",
+      "/{id}/exception_dates",
+      "Set or remove several exception dates",
+      list("resource_exception_date", "ResourceExceptionDate"),
+      body("ExceptionDatesBody", exceptionDatesBody),
+    ],
+    [
+      "put",
+      "/{id}/exception_dates",
+      "Set or remove several exception dates",
+      list("resource_exception_date", "ResourceExceptionDate"),
+      body("ExceptionDatesBody", exceptionDatesBody),
+    ],
     ["get", "/{id}/exception_dates/{date}", "One exception date", one("resource_exception_date", "ResourceExceptionDate")],
-    ["post", "/{id}/exception_dates/{date}", "Set one exception date", one("resource_exception_date", "ResourceExceptionDate"), body("ExceptionDateBody", exceptionDateBody)],
-    ["put", "/{id}/exception_dates/{date}", "Set one exception date", one("resource_exception_date", "ResourceExceptionDate"), body("ExceptionDateBody", exceptionDateBody)],
+    [
+      "post",
+      "/{id}/exception_dates/{date}",
+      "Set one exception date",
+      one("resource_exception_date", "ResourceExceptionDate"),
+      body("ExceptionDateBody", exceptionDateBody),
+    ],
+    [
+      "put",
+      "/{id}/exception_dates/{date}",
+      "Set one exception date",
+      one("resource_exception_date", "ResourceExceptionDate"),
+      body("ExceptionDateBody", exceptionDateBody),
+    ],
     ["delete", "/{id}/exception_dates/{date}", "Remove one exception date", one("resource_exception_date", "ResourceExceptionDate")],
   ]),
   ...group("private", `${P}/slots/holds`, "Slot holds", [
@@ -230,10 +355,22 @@ export const operations: Operation[] = [
     ["delete", "/{id}", "Remove an entry (an offer it holds is released at once)", one("waitlist_entry", "WaitlistEntry")],
   ]),
   ...group("private", `${P}/bookings/recurring`, "Recurring bookings", [
-    ["post", "", "Create a recurring booking collection", other("CollectionCreated", z.object({ collection_id: z.string() })), body("RecurringBookingBody", recurringBookingBody)],
+    [
+      "post",
+      "",
+      "Create a recurring booking collection",
+      other("CollectionCreated", z.object({ collection_id: z.string() })),
+      body("RecurringBookingBody", recurringBookingBody),
+    ],
     ["get", "/{collection_id}", "The collection's bookings", list("booking", "Booking", { paginated: true }), query(collectionQuery)],
     ["get", "/{collection_id}/status", "The collection's progress", one("recurring_collection", "RecurringCollection")],
-    ["delete", "/{collection_id}", "Delete the collection's bookings", list("booking", "Booking", { paginated: true }), { ...query(collectionQuery), ...body("ActionBody", actionBody) }],
+    [
+      "delete",
+      "/{collection_id}",
+      "Delete the collection's bookings",
+      list("booking", "Booking", { paginated: true }),
+      { ...query(collectionQuery), ...body("ActionBody", actionBody) },
+    ],
   ]),
   ...group("private", `${P}/bookings`, "Bookings", [
     ...bookingLists("", "Bookings"),
@@ -241,16 +378,35 @@ export const operations: Operation[] = [
     ["get", "/{id}", "One booking", one("booking", "Booking"), query(showQuery)],
     ["post", "", "Create a booking", one("booking", "Booking"), body("CreateBookingBody", createBookingBody)],
     ["put", "/{id}", "Update a booking", one("booking", "Booking"), body("UpdateBookingBody", updateBookingBody)],
-    ...(["verify", "confirm", "decline", "cancel"] as const).map((action): Entry =>
-      ["put", `/{id}/${action}`, `${action[0].toUpperCase()}${action.slice(1)} a booking`, one("booking", "Booking"), body("ActionBody", actionBody)]),
+    ...(["verify", "confirm", "decline", "cancel"] as const).map(
+      (action): Entry => ["put", `/{id}/${action}`, `${action[0].toUpperCase()}${action.slice(1)} a booking`, one("booking", "Booking"), body("ActionBody", actionBody)],
+    ),
     ["put", "/{id}/verify_code", "Verify a booking with its code", one("booking", "Booking"), body("VerifyCodeBody", verifyCodeBody)],
     ["put", "/{id}/status", "Set a booking's free-text status", one("booking", "Booking"), body("StatusBody", statusBody)],
     ["delete", "/{id}", "Delete a booking", one("booking", "Booking"), body("ActionBody", actionBody)],
-    ["post", "/{id}/checkout", "The checkout of a booking awaiting payment again: its open session, or a new one for the same booking", one("booking", "Booking"), body("CheckoutBody", checkoutBody)],
-    ["post", "/{id}/payment", "Record a payment taken elsewhere: the booking's own amount, paid; a booking awaiting payment is confirmed if its time is still free", one("booking", "Booking"), body("RecordPaymentBody", recordPaymentBody)],
+    [
+      "post",
+      "/{id}/checkout",
+      "The checkout of a booking awaiting payment again: its open session, or a new one for the same booking",
+      one("booking", "Booking"),
+      body("CheckoutBody", checkoutBody),
+    ],
+    [
+      "post",
+      "/{id}/payment",
+      "Record a payment taken elsewhere: the booking's own amount, paid; a booking awaiting payment is confirmed if its time is still free",
+      one("booking", "Booking"),
+      body("RecordPaymentBody", recordPaymentBody),
+    ],
   ]),
   ...group("private", `${P}/events/recurring`, "Recurring events", [
-    ["post", "", "Create a recurring event collection", other("CollectionCreated", z.object({ collection_id: z.string() })), body("RecurringEventBody", recurringEventBody)],
+    [
+      "post",
+      "",
+      "Create a recurring event collection",
+      other("CollectionCreated", z.object({ collection_id: z.string() })),
+      body("RecurringEventBody", recurringEventBody),
+    ],
     ["get", "/{collection_id}", "The collection's events", list("event", "Event", { paginated: true }), query(collectionQuery)],
     ["get", "/{collection_id}/status", "The collection's progress", one("recurring_collection", "RecurringCollection")],
   ]),
@@ -268,7 +424,13 @@ export const operations: Operation[] = [
     ["post", "", "Subscribe", one("web_hook", "WebHook"), body("CreateWebHookBody", createWebHookBody)],
     ["put", "/{id}", "Update a subscription", one("web_hook", "WebHook"), body("UpdateWebHookBody", updateWebHookBody)],
     ["delete", "/{id}", "Unsubscribe", one("web_hook", "WebHook")],
-    ["get", "/{id}/deliveries", "A subscription's deliveries and their attempts", list("webhook_delivery", "WebhookDelivery", { paginated: true }), query(deliveriesQuery)],
+    [
+      "get",
+      "/{id}/deliveries",
+      "A subscription's deliveries and their attempts",
+      list("webhook_delivery", "WebhookDelivery", { paginated: true }),
+      query(deliveriesQuery),
+    ],
     ["post", "/{id}/deliveries/{delivery_id}/redeliver", "Deliver again", one("webhook_delivery", "WebhookDelivery")],
   ]),
   ...group("private", `${P}/messages`, "Messages", [
@@ -277,13 +439,37 @@ export const operations: Operation[] = [
   ]),
   ...group("private", `${P}/calendar_feeds`, "Calendar feeds", [
     ["get", "", "The account's calendar feeds (without their URLs)", list("calendar_feed", "CalendarFeed")],
-    ["post", "", "Create or rotate the feed of a resource (or, without resource_id, of the account); answers its URL once, the old URL ends at once", one("calendar_feed", "CalendarFeed"), body("CreateCalendarFeedBody", createCalendarFeedBody)],
+    [
+      "post",
+      "",
+      "Create or rotate the feed of a resource (or, without resource_id, of the account); answers its URL once, the old URL ends at once",
+      one("calendar_feed", "CalendarFeed"),
+      body("CreateCalendarFeedBody", createCalendarFeedBody),
+    ],
     ["delete", "/{id}", "Delete a calendar feed: its URL ends at once", one("calendar_feed", "CalendarFeed")],
   ]),
   ...group("private", `${P}/calendar_subscriptions`, "Calendar subscriptions", [
-    ["get", "", "The account's calendar subscriptions (without their addresses), of one resource with resource_id", list("calendar_subscription", "CalendarSubscription"), query(listCalendarSubscriptionsQuery)],
-    ["post", "", "Subscribe a resource to a calendar kept elsewhere (an https or webcal iCalendar address, answered once): its busy times take the resource from the first fetch, queued at once", one("calendar_subscription", "CalendarSubscription"), body("CreateCalendarSubscriptionBody", createCalendarSubscriptionBody)],
-    ["get", "/conflicts", "Bookings made before a busy time arrived that now overlap it (not ended; never changed by a fetch), of one resource with resource_id", list("calendar_conflict", "CalendarConflict"), query(listCalendarSubscriptionsQuery)],
+    [
+      "get",
+      "",
+      "The account's calendar subscriptions (without their addresses), of one resource with resource_id",
+      list("calendar_subscription", "CalendarSubscription"),
+      query(listCalendarSubscriptionsQuery),
+    ],
+    [
+      "post",
+      "",
+      "Subscribe a resource to a calendar kept elsewhere (an https or webcal iCalendar address, answered once): its busy times take the resource from the first fetch, queued at once",
+      one("calendar_subscription", "CalendarSubscription"),
+      body("CreateCalendarSubscriptionBody", createCalendarSubscriptionBody),
+    ],
+    [
+      "get",
+      "/conflicts",
+      "Bookings made before a busy time arrived that now overlap it (not ended; never changed by a fetch), of one resource with resource_id",
+      list("calendar_conflict", "CalendarConflict"),
+      query(listCalendarSubscriptionsQuery),
+    ],
     ["get", "/{id}", "One subscription and how its fetches stand", one("calendar_subscription", "CalendarSubscription")],
     ["delete", "/{id}", "End a subscription: its busy times free the resource at once", one("calendar_subscription", "CalendarSubscription")],
   ]),
@@ -294,8 +480,20 @@ export const operations: Operation[] = [
     mcpEntry("an assistant finds a time and books it for a visitor under the booking site's rules; the booking token opens it again"),
   ]),
   ...group("public", "/calendar", "Calendar feeds", [
-    ["get", "/{file}", "A calendar feed (`cal_….ics`, the secret URL): iCalendar with ETag; If-None-Match answers 304", other("Calendar", z.string()), { media: "text/calendar" }],
-    ["get", "/bookings/{file}", "One booking's calendar file (`<id>.ics?signature=…`, the link its messages carry)", other("Calendar", z.string()), { ...query(bookingFileQuery), media: "text/calendar" }],
+    [
+      "get",
+      "/{file}",
+      "A calendar feed (`cal_….ics`, the secret URL): iCalendar with ETag; If-None-Match answers 304",
+      other("Calendar", z.string()),
+      { media: "text/calendar" },
+    ],
+    [
+      "get",
+      "/bookings/{file}",
+      "One booking's calendar file (`<id>.ics?signature=…`, the link its messages carry)",
+      other("Calendar", z.string()),
+      { ...query(bookingFileQuery), media: "text/calendar" },
+    ],
   ]),
   ...group("public", "/services", "Booking site", [
     ["get", "", "Services (booking site)", list("service", "PublicService")],
@@ -303,65 +501,139 @@ export const operations: Operation[] = [
     ...slotEntries("Booking site: "),
   ]),
   ...group("public", "/bookings", "Booking site", [
-    ["post", "", "Book under the public rules; answers the visitor's booking token. Attributes only the product or the shop may set are ignored here: person_id, expires_at, reminder_at, paid_at, external_id, gateway_order_number. A service that takes payment answers awaiting_payment with its checkout; a visitor's retry of their own pending booking of the same time answers it again with a new checkout; at most 3 unpaid bookings per visitor address wait at once (429)", other("PublicBookingCreated", z.object({
-      booking: PublicBooking,
-      booking_token: z.string().meta({ description: "Opens this one booking (send it as X-Booking-Token); shown only here." }),
-    })), body("CreateBookingBody", createBookingBody)],
+    [
+      "post",
+      "",
+      "Book under the public rules; answers the visitor's booking token. Attributes only the product or the shop may set are ignored here: person_id, expires_at, reminder_at, paid_at, external_id, gateway_order_number. A service that takes payment answers awaiting_payment with its checkout; a visitor's retry of their own pending booking of the same time answers it again with a new checkout; at most 3 unpaid bookings per visitor address wait at once (429)",
+      other(
+        "PublicBookingCreated",
+        z.object({
+          booking: PublicBooking,
+          booking_token: z.string().meta({ description: "Opens this one booking (send it as X-Booking-Token); shown only here." }),
+        }),
+      ),
+      body("CreateBookingBody", createBookingBody),
+    ],
     ["get", "/{id}", "The visitor's own booking (booking token)", one("booking", "PublicBooking"), { bookingToken: true }],
-    ["put", "/{id}/verify_code", "Verify the visitor's booking with the sent code; five wrong codes, then 429 (booking token)", one("booking", "PublicBooking"),
-      { ...body("SiteVerifyCodeBody", siteVerifyCodeBody), bookingToken: true }],
+    [
+      "put",
+      "/{id}/verify_code",
+      "Verify the visitor's booking with the sent code; five wrong codes, then 429 (booking token)",
+      one("booking", "PublicBooking"),
+      { ...body("SiteVerifyCodeBody", siteVerifyCodeBody), bookingToken: true },
+    ],
     ["put", "/{id}/cancel", "Cancel the visitor's booking while the account allows it (booking token)", one("booking", "PublicBooking"), { bookingToken: true }],
-    ["put", "/{id}/move", "Move the visitor's booking to another time of its service, or another event of it, in one guarded write: the new time is taken and the old one released together, or nothing changes (booking token; allow_rescheduling, cancellation_period)", one("booking", "PublicBooking"),
-      { ...body("SiteMoveBody", siteMoveBody), bookingToken: true }],
+    [
+      "put",
+      "/{id}/move",
+      "Move the visitor's booking to another time of its service, or another event of it, in one guarded write: the new time is taken and the old one released together, or nothing changes (booking token; allow_rescheduling, cancellation_period)",
+      one("booking", "PublicBooking"),
+      { ...body("SiteMoveBody", siteMoveBody), bookingToken: true },
+    ],
     ["post", "/{id}/checkout", "Back to the checkout of the visitor's booking awaiting payment (booking token)", one("booking", "PublicBooking"), { bookingToken: true }],
   ]),
   ...group("reference", `${P}/payments`, "Payments", [
-    ["post", "/stripe/events", "Stripe's events (signed with the platform's webhook secret, Stripe-Signature header; no key): a paid checkout confirms its booking, refunds update it; anything unsigned, badly signed, stale or of an unlinked account is a 400 and changes nothing",
-      other("PaymentEventApplied", z.object({
-        received: z.literal(true),
-        applied: z.enum(["confirmed", "already", "kept", "refunded", "duplicate", "ignored", "checkout_unpaid", "checkout_failed", "checkout_expired", "refund_updated"]).meta({
-          description: "What the event did: a paid checkout `confirmed` its booking, was `kept` by a booking the shop confirmed by hand, or was `refunded` (its seat gone, its booking ended, or a second payment); `duplicate` for an event applied before; `kept` also for a refund whose payment is not known yet (recorded, and applied when the payment's checkout arrives).",
+    [
+      "post",
+      "/stripe/events",
+      "Stripe's events (signed with the platform's webhook secret, Stripe-Signature header; no key): a paid checkout confirms its booking, refunds update it; anything unsigned, badly signed, stale or of an unlinked account is a 400 and changes nothing",
+      other(
+        "PaymentEventApplied",
+        z.object({
+          received: z.literal(true),
+          applied: z
+            .enum(["confirmed", "already", "kept", "refunded", "duplicate", "ignored", "checkout_unpaid", "checkout_failed", "checkout_expired", "refund_updated"])
+            .meta({
+              description:
+                "What the event did: a paid checkout `confirmed` its booking, was `kept` by a booking the shop confirmed by hand, or was `refunded` (its seat gone, its booking ended, or a second payment); `duplicate` for an event applied before; `kept` also for a refund whose payment is not known yet (recorded, and applied when the payment's checkout arrives).",
+            }),
         }),
-      })), body("StripeEvent", z.record(z.string(), z.unknown()).meta({ description: "A Stripe Event object, as Stripe sends it." }))],
+      ),
+      body("StripeEvent", z.record(z.string(), z.unknown()).meta({ description: "A Stripe Event object, as Stripe sends it." })),
+    ],
   ]),
   ...group("public", "/slots/holds", "Booking site", [
-    ["post", "", "Hold seats of a time while the visitor fills in the form (when the account enables holds); answers the hold's secret", holdCreated, body("CreateHoldBody", createHoldBody)],
+    [
+      "post",
+      "",
+      "Hold seats of a time while the visitor fills in the form (when the account enables holds); answers the hold's secret",
+      holdCreated,
+      body("CreateHoldBody", createHoldBody),
+    ],
     ["get", "/{id}", "The visitor's own hold (hold secret)", one("slot_hold", "SlotHold"), { holdSecret: true }],
     ["delete", "/{id}", "Release the visitor's hold at once (hold secret)", one("slot_hold", "SlotHold"), { holdSecret: true }],
   ]),
   ...group("public", "/waitlist", "Booking site", [
-    ["post", "", "Join the waitlist of a full time or event (when the account enables it); answers the place's token", waitlistJoined, body("JoinWaitlistBody", joinWaitlistBody)],
+    [
+      "post",
+      "",
+      "Join the waitlist of a full time or event (when the account enables it); answers the place's token",
+      waitlistJoined,
+      body("JoinWaitlistBody", joinWaitlistBody),
+    ],
     ["get", "/{id}", "The visitor's own place in line (waitlist token)", one("waitlist_entry", "WaitlistEntry"), { waitlistToken: true }],
     ["delete", "/{id}", "Leave the line, or decline an offer (waitlist token)", one("waitlist_entry", "WaitlistEntry"), { waitlistToken: true }],
-    ["post", "/{id}/accept", "Accept the offered seat: books exactly it (waitlist token)", other("WaitlistAccepted", z.object({
-      waitlist_entry: WaitlistEntry,
-      booking: PublicBooking,
-      booking_token: z.string().meta({ description: "Opens the booking (X-Booking-Token), as POST /bookings answers." }),
-    })), { waitlistToken: true }],
+    [
+      "post",
+      "/{id}/accept",
+      "Accept the offered seat: books exactly it (waitlist token)",
+      other(
+        "WaitlistAccepted",
+        z.object({
+          waitlist_entry: WaitlistEntry,
+          booking: PublicBooking,
+          booking_token: z.string().meta({ description: "Opens the booking (X-Booking-Token), as POST /bookings answers." }),
+        }),
+      ),
+      { waitlistToken: true },
+    ],
   ]),
   ...group("public", "", "Booking page", [
     ["get", "/", "The booking page (HTML; the choice in the query string)", other("Html", z.string()), { html: true }],
     ["get", "/booking-page.js", "The booking page's script", other("Script", z.string()), { media: "text/javascript" }],
     ["get", "/booking-page.css", "The booking page's stylesheet", other("Stylesheet", z.string()), { media: "text/css" }],
-    ["get", "/widget.js", "The embeddable widget: <booking-widget service-id=\"…\">", other("Script", z.string()), { media: "text/javascript" }],
+    ["get", "/widget.js", 'The embeddable widget: <booking-widget service-id="…">', other("Script", z.string()), { media: "text/javascript" }],
   ]),
   ...group("public", "/people/perishable_token", "Booking site", [
-    ["post", "/send", "Send a one-time code by SMS (booking site)", other("PerishableTokenAnswer", z.object({ perishable_token: PerishableToken })), body("SendTokenBody", sendTokenBody)],
+    [
+      "post",
+      "/send",
+      "Send a one-time code by SMS (booking site)",
+      other("PerishableTokenAnswer", z.object({ perishable_token: PerishableToken })),
+      body("SendTokenBody", sendTokenBody),
+    ],
     ["post", "/verify", "Verify a one-time code (booking site)", tokenVerified(PublicPerson, "PublicTokenVerifiedAnswer"), body("VerifyTokenBody", verifyTokenBody)],
   ]),
   ...group("operator", "/admin/v1/accounts", "Operator", [
     ["post", "", "Create an account (tenant)", accountWithKey, body("CreateAccountBody", createAccountBody)],
     ["get", "", "Accounts", list("account", "OperatorAccount")],
-    ["post", "/{id}/api_key", "Rotate the account's API key", other("ApiKeyAnswer", z.object({
-      api_key: z.string(),
-      previous_key_stops_within_seconds: z.number().int().meta({
-        description: "The old key stops at once on the isolate that answered and within this many seconds on every other (accounts are cached per isolate).",
-      }),
-    }))],
+    [
+      "post",
+      "/{id}/api_key",
+      "Rotate the account's API key",
+      other(
+        "ApiKeyAnswer",
+        z.object({
+          api_key: z.string(),
+          previous_key_stops_within_seconds: z.number().int().meta({
+            description: "The old key stops at once on the isolate that answered and within this many seconds on every other (accounts are cached per isolate).",
+          }),
+        }),
+      ),
+    ],
     ["put", "/{id}", "Update operator-only fields", one("account", "OperatorAccount"), body("OperatorUpdateBody", operatorUpdateBody)],
-    ["post", "/{id}/move", "Move a frozen account's data to another shard", other("AccountMoved", z.object({
-      account: OperatorAccount,
-      moved: z.object({ from: z.string(), to: z.string(), rows: z.record(z.string(), z.number().int()).meta({ description: "Rows copied, by table." }) }),
-    })), body("MoveAccountBody", moveAccountBody)],
+    [
+      "post",
+      "/{id}/move",
+      "Move a frozen account's data to another shard",
+      other(
+        "AccountMoved",
+        z.object({
+          account: OperatorAccount,
+          moved: z.object({ from: z.string(), to: z.string(), rows: z.record(z.string(), z.number().int()).meta({ description: "Rows copied, by table." }) }),
+        }),
+      ),
+      body("MoveAccountBody", moveAccountBody),
+    ],
   ]),
 ];

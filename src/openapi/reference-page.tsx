@@ -26,8 +26,7 @@ a{color:#0a4fb5}
 const METHODS = ["get", "post", "put", "patch", "delete"];
 
 /** `#/components/schemas/Booking` → `Booking`; anything else as its JSON type. */
-const schemaName = (schema: Json | undefined): string =>
-  schema?.$ref ? String(schema.$ref).split("/").pop()! : schema?.type ? String(schema.type) : "object";
+const schemaName = (schema: Json | undefined): string => (schema?.$ref ? String(schema.$ref).split("/").pop()! : schema?.type ? String(schema.type) : "object");
 
 const anchorOf = (value: string) => value.toLowerCase().replace(/[^a-z0-9]+/g, "-");
 
@@ -35,10 +34,24 @@ function Parameters({ parameters }: { parameters: Json[] }) {
   if (parameters.length === 0) return null;
   return (
     <table>
-      <thead><tr><th>parameter</th><th>in</th><th>required</th><th>description</th></tr></thead>
+      <thead>
+        <tr>
+          <th>parameter</th>
+          <th>in</th>
+          <th>required</th>
+          <th>description</th>
+        </tr>
+      </thead>
       <tbody>
         {parameters.map((p) => (
-          <tr><td><code>{String(p.name)}</code></td><td>{String(p.in)}</td><td>{p.required ? "yes" : ""}</td><td>{String(p.description ?? "")}</td></tr>
+          <tr>
+            <td>
+              <code>{String(p.name)}</code>
+            </td>
+            <td>{String(p.in)}</td>
+            <td>{p.required ? "yes" : ""}</td>
+            <td>{String(p.description ?? "")}</td>
+          </tr>
         ))}
       </tbody>
     </table>
@@ -50,11 +63,17 @@ function Operation({ path, method, op }: { path: string; method: string; op: Jso
   const answers = Object.entries(op.responses ?? {}).map(([status, answer]) => `${status} ${String((answer as Json).description ?? "")}`);
   return (
     <section id={anchorOf(`${method} ${path}`)}>
-      <h3><span class="method">{method}</span> <code>{path}</code></h3>
+      <h3>
+        <span class="method">{method}</span> <code>{path}</code>
+      </h3>
       <p>{String(op.summary ?? "")}</p>
       {op.description ? <p class="muted">{String(op.description)}</p> : null}
       <Parameters parameters={(op.parameters ?? []) as Json[]} />
-      {body ? <p>Body: <code>{schemaName(body)}</code></p> : null}
+      {body ? (
+        <p>
+          Body: <code>{schemaName(body)}</code>
+        </p>
+      ) : null}
       <p class="muted">{answers.join(" · ")}</p>
     </section>
   );
@@ -80,8 +99,7 @@ function operationsByTag(document: Json): [string, Entry[]][] {
 }
 
 /** The whole page as sent: the routes module stays free of JSX, so hono/jsx loads with this module. */
-export const referencePageHtml = (document: Json, documentUrl: string): string =>
-  `<!doctype html>${<ReferencePage document={document} documentUrl={documentUrl} />}`;
+export const referencePageHtml = (document: Json, documentUrl: string): string => `<!doctype html>${<ReferencePage document={document} documentUrl={documentUrl} />}`;
 
 export function ReferencePage({ document, documentUrl }: { document: Json; documentUrl: string }) {
   const descriptions = new Map(((document.tags ?? []) as Json[]).map((t) => [String(t.name), String(t.description ?? "")]));
@@ -97,15 +115,33 @@ export function ReferencePage({ document, documentUrl }: { document: Json; docum
       </head>
       <body>
         <main>
-          <h1>{String(document.info?.title ?? "")} <span class="muted">{String(document.info?.version ?? "")}</span></h1>
+          <h1>
+            {String(document.info?.title ?? "")} <span class="muted">{String(document.info?.version ?? "")}</span>
+          </h1>
           <p>{String(document.info?.description ?? "")}</p>
-          <p>The machine-readable description: <a href={documentUrl}><code>{documentUrl}</code></a> (OpenAPI {String(document.openapi)}).</p>
-          <nav><ul>{tags.map(([tag]) => <li><a href={`#${anchorOf(tag)}`}>{tag}</a></li>)}</ul></nav>
+          <p>
+            The machine-readable description:{" "}
+            <a href={documentUrl}>
+              <code>{documentUrl}</code>
+            </a>{" "}
+            (OpenAPI {String(document.openapi)}).
+          </p>
+          <nav>
+            <ul>
+              {tags.map(([tag]) => (
+                <li>
+                  <a href={`#${anchorOf(tag)}`}>{tag}</a>
+                </li>
+              ))}
+            </ul>
+          </nav>
           {tags.map(([tag, entries]) => (
             <>
               <h2 id={anchorOf(tag)}>{tag}</h2>
               <p class="muted">{descriptions.get(tag) ?? ""}</p>
-              {entries.map((entry) => <Operation {...entry} />)}
+              {entries.map((entry) => (
+                <Operation {...entry} />
+              ))}
             </>
           ))}
         </main>

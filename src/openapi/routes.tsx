@@ -18,8 +18,13 @@ let referenceHeaders: MiddlewareHandler | undefined;
 const withReferenceHeaders: MiddlewareHandler = async (c, next) => {
   referenceHeaders ??= (await import("hono/secure-headers")).secureHeaders({
     contentSecurityPolicy: {
-      defaultSrc: ["'none'"], scriptSrc: ["'none'"], styleSrc: ["'self'"], imgSrc: ["'self'"],
-      formAction: ["'none'"], baseUri: ["'none'"], frameAncestors: ["'none'"],
+      defaultSrc: ["'none'"],
+      scriptSrc: ["'none'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'"],
+      formAction: ["'none'"],
+      baseUri: ["'none'"],
+      frameAncestors: ["'none'"],
     },
     referrerPolicy: "no-referrer",
   });
@@ -31,7 +36,8 @@ export const openApiRoutes = new Hono<AppEnv>();
 // The app strips a `.json` suffix from every path (spec: Output format), so this is also /openapi.json.
 openApiRoutes.get("/openapi", async (c) => c.json(await openApiDocument()));
 
-openApiRoutes.get("/docs", withReferenceHeaders, async (c) =>
-  c.html((await referencePage()).referencePageHtml(await openApiDocument(), "/api/v1/openapi.json")));
+openApiRoutes.get("/docs", withReferenceHeaders, async (c) => c.html((await referencePage()).referencePageHtml(await openApiDocument(), "/api/v1/openapi.json")));
 
-openApiRoutes.get("/docs.css", async (c) => c.body((await referencePage()).REFERENCE_CSS, 200, { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=3600" }));
+openApiRoutes.get("/docs.css", async (c) =>
+  c.body((await referencePage()).REFERENCE_CSS, 200, { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=3600" }),
+);

@@ -19,7 +19,7 @@ const isLoopback = (hostname: string) => hostname === "127.0.0.1" || hostname ==
 describe("the API reference page", () => {
   it("renders the document's operations with every request off this machine refused, within its CSP", async () => {
     const origin = `http://127.0.0.1:${port()}`;
-    const doc = await (await fetch(`${origin}/api/v1/openapi.json`, { headers: { "user-agent": "booking-browser-tests/1.0" } })).json() as any;
+    const doc = (await (await fetch(`${origin}/api/v1/openapi.json`, { headers: { "user-agent": "booking-browser-tests/1.0" } })).json()) as any;
     // The first tag's first operation, which the reference opens on load; read from the document
     // so the test follows its wording.
     const summary: string = doc.paths["/api/v1/openapi.json"].get.summary;

@@ -65,7 +65,9 @@ describe("the booking page", () => {
     await page.goto(`${siteOrigin(subdomain)}/?service=${serviceId}&day=${DAY}`);
     await Promise.all([page.waitForNavigation(), page.click("a.slot")]);
     const posts: string[] = [];
-    page.on("request", (r) => { if (r.method() === "POST") posts.push(r.url()); });
+    page.on("request", (r) => {
+      if (r.method() === "POST") posts.push(r.url());
+    });
     await page.type("#f-name", "Ola");
     await page.type("#f-email", "ola@example.com");
     await page.type("#f-phone", "91234567");
@@ -107,7 +109,8 @@ describe("the booking page", () => {
     expect(await page.$eval('link[rel="icon"]', (l) => l.getAttribute("href"))).toBe("/favicon.ico");
     // Asked of the real server on the booking site's host: the static asset answers before the Worker.
     const icon = await page.evaluate<[], () => { status: number; type: string | null }>(
-      `fetch("/favicon.ico").then((r) => ({ status: r.status, type: r.headers.get("content-type") }))`);
+      `fetch("/favicon.ico").then((r) => ({ status: r.status, type: r.headers.get("content-type") }))`,
+    );
     expect(icon).toEqual({ status: 200, type: expect.stringMatching(/^image\//) });
     await page.close();
   });
@@ -125,7 +128,12 @@ describe("the booking page", () => {
     await page.goto(`${origin}/?service=${serviceId}&day=${DAY}`);
     await page.waitForSelector("a.slot");
     const firstSlotsMs = performance.now() - started;
-    console.log(JSON.stringify({ gzipped_bytes: { html: gzipped[0], js: gzipped[1], css: gzipped[2], total: gzipped.reduce((a, b) => a + b) }, first_slot_list_ms: Math.round(firstSlotsMs) }));
+    console.log(
+      JSON.stringify({
+        gzipped_bytes: { html: gzipped[0], js: gzipped[1], css: gzipped[2], total: gzipped.reduce((a, b) => a + b) },
+        first_slot_list_ms: Math.round(firstSlotsMs),
+      }),
+    );
     expect(gzipped[0] + gzipped[1]).toBeLessThan(20_000);
     expect(firstSlotsMs).toBeLessThan(5_000);
     await page.close();
@@ -143,9 +151,13 @@ describe("the widget on another website", () => {
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on("pageerror", (e) => problems.push(String(e)));
-    page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
+    page.on("console", (m) => {
+      if (m.type() === "error") problems.push(m.text());
+    });
     const apiCalls: string[] = [];
-    page.on("request", (r) => { if (r.resourceType() === "fetch") apiCalls.push(new URL(r.url()).origin); });
+    page.on("request", (r) => {
+      if (r.resourceType() === "fetch") apiCalls.push(new URL(r.url()).origin);
+    });
     /** An element in the widget's shadow root, polled for (mutation observers do not see into it). */
     const inWidget = async (selector: string) => {
       const find = `document.querySelector("booking-widget")?.shadowRoot?.querySelector(${JSON.stringify(selector)})`;

@@ -66,15 +66,44 @@ export default async function setup(project: TestProject) {
   const stripe = await startStripeStandIn({ webhookSecret: STRIPE_WEBHOOK_SECRET, deliverTo: `${relay.origin}/events` });
 
   let output = "";
-  const child = spawn(wrangler, ["dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", stateDir,
-    "--var", `ADMIN_TOKEN:${ADMIN_TOKEN}`, "--var", "RATE_LIMIT_REQUESTS:1000000", "--var", "MESSAGE_PROVIDER:sink",
-    "--var", `STRIPE_API_BASE:${stripe.origin}`, "--var", `STRIPE_SECRET_KEY:${STRIPE_SECRET_KEY}`, "--var", `STRIPE_WEBHOOK_SECRET:${STRIPE_WEBHOOK_SECRET}`],
-  { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout!.on("data", (d) => { output += d; });
-  child.stderr!.on("data", (d) => { output += d; });
+  const child = spawn(
+    wrangler,
+    [
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--persist-to",
+      stateDir,
+      "--var",
+      `ADMIN_TOKEN:${ADMIN_TOKEN}`,
+      "--var",
+      "RATE_LIMIT_REQUESTS:1000000",
+      "--var",
+      "MESSAGE_PROVIDER:sink",
+      "--var",
+      `STRIPE_API_BASE:${stripe.origin}`,
+      "--var",
+      `STRIPE_SECRET_KEY:${STRIPE_SECRET_KEY}`,
+      "--var",
+      `STRIPE_WEBHOOK_SECRET:${STRIPE_WEBHOOK_SECRET}`,
+    ],
+    { env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  child.stdout!.on("data", (d) => {
+    output += d;
+  });
+  child.stderr!.on("data", (d) => {
+    output += d;
+  });
   const stop = () => {
     // wrangler starts workerd as a child: end the whole process group this setup started.
-    try { process.kill(-child.pid!, "SIGTERM"); } catch { /* already gone */ }
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {
+      /* already gone */
+    }
     return Promise.all([stripe.close(), relay.close()]);
   };
   try {

@@ -37,26 +37,33 @@ const secondsIn = (text: string) => {
 async function siteFetch(page: Page, url: string, init: { method: string; secret?: string; body?: unknown }) {
   const headers: Record<string, string> = { "content-type": "application/json", ...(init.secret ? { "x-hold-secret": init.secret } : {}) };
   const options = JSON.stringify({ method: init.method, headers, body: init.body ? JSON.stringify(init.body) : undefined });
-  return page.evaluate(`fetch(${JSON.stringify(url)}, ${options}).then(async (r) => ({ status: r.status, body: await r.json() }))`) as
-    Promise<{ status: number; body: any }>;
+  return page.evaluate(`fetch(${JSON.stringify(url)}, ${options}).then(async (r) => ({ status: r.status, body: await r.json() }))`) as Promise<{
+    status: number;
+    body: any;
+  }>;
 }
 
 /** Another visitor's hold on the slot at `from`, taken through the booking site from `page`. */
 async function holdElsewhere(page: Page, site: string, serviceId: number, from: string) {
   const slots = await siteFetch(page, `${site}/services/${serviceId}/slots?from=${DAY}&to=${DAY}`, { method: "GET" });
   const slot = slots.body.map((s: any) => s.slot).find((s: any) => s.timestamp === from);
-  const hold = await siteFetch(page, `${site}/slots/holds`, { method: "POST", body: { slot_hold: { service_id: serviceId, booked_from: from, booked_to: slot.timestamp_end } } });
+  const hold = await siteFetch(page, `${site}/slots/holds`, {
+    method: "POST",
+    body: { slot_hold: { service_id: serviceId, booked_from: from, booked_to: slot.timestamp_end } },
+  });
   expect(hold.status, JSON.stringify(hold.body)).toBe(200);
   return { id: hold.body.slot_hold.id as number, secret: hold.body.hold_secret as string };
 }
 
 /** Resolves with the hold the page's own POST /slots/holds answered (its id and secret). */
-const nextHold = (page: Page) => page.waitForResponse((r) => r.url().endsWith("/slots/holds") && r.request().method() === "POST")
-  .then(async (r) => {
-    expect(r.status()).toBe(200);
-    const body = await r.json();
-    return { id: body.slot_hold.id as number, secret: body.hold_secret as string };
-  });
+const nextHold = (page: Page) =>
+  page
+    .waitForResponse((r) => r.url().endsWith("/slots/holds") && r.request().method() === "POST")
+    .then(async (r) => {
+      expect(r.status()).toBe(200);
+      const body = await r.json();
+      return { id: body.slot_hold.id as number, secret: body.hold_secret as string };
+    });
 
 describe("slot holds on the booking page", () => {
   it("holds the picked time with a countdown, releases it on back, shows the lapse, and books with the hold", async () => {
@@ -76,8 +83,11 @@ describe("slot holds on the booking page", () => {
     expect(first).toBeGreaterThan(100); // two minutes, less the time since the answer
     expect(first).toBeLessThanOrEqual(120);
     await expectFreeSeats(key, serviceId, from, 0);
-    await page.waitForFunction(`(() => { const m = ${HOLD_TEXT}.exec(document.getElementById("slot-hold").textContent);
-      return m && Number(m[1]) * 60 + Number(m[2]) < ${first}; })()`, { polling: 100, timeout: 5_000 });
+    await page.waitForFunction(
+      `(() => { const m = ${HOLD_TEXT}.exec(document.getElementById("slot-hold").textContent);
+      return m && Number(m[1]) * 60 + Number(m[2]) < ${first}; })()`,
+      { polling: 100, timeout: 5_000 },
+    );
 
     // The back link leaves the form: the hold is released as the page goes.
     await Promise.all([page.waitForNavigation(), page.click('a[href="/"]')]);
@@ -94,7 +104,9 @@ describe("slot holds on the booking page", () => {
     expect(await page.$eval("#slot-hold", (e) => e.getAttribute("role"))).toBe("alert");
 
     const bookingBodies: any[] = [];
-    page.on("request", (r) => { if (r.method() === "POST" && r.url().endsWith("/bookings")) bookingBodies.push(JSON.parse(r.postData() ?? "{}")); });
+    page.on("request", (r) => {
+      if (r.method() === "POST" && r.url().endsWith("/bookings")) bookingBodies.push(JSON.parse(r.postData() ?? "{}"));
+    });
     await page.type("#f-name", "Nora");
     await page.type("#f-email", "nora@example.com");
     await Promise.all([page.waitForNavigation(), page.click("#book-form button[type=submit]")]);
@@ -117,7 +129,9 @@ describe("slot holds on the booking page", () => {
     // The page is drawn with the time free; its hold is let through only once another holds it.
     await page.setRequestInterception(true);
     let release!: () => void;
-    const otherHolds = new Promise<void>((r) => { release = r; });
+    const otherHolds = new Promise<void>((r) => {
+      release = r;
+    });
     page.on("request", (r) => {
       if (r.method() === "POST" && r.url().endsWith("/slots/holds")) void otherHolds.then(() => r.continue());
       else void r.continue();
@@ -129,7 +143,8 @@ describe("slot holds on the booking page", () => {
 
     expect(new URL(page.url()).searchParams.get("taken")).toBe("1");
     expect(await page.$eval("#taken-notice", (e: any) => e.textContent)).toBe(
-      "That time was just taken. Please choose another. (is not available: the resource is fully booked at this time)");
+      "That time was just taken. Please choose another. (is not available: the resource is fully booked at this time)",
+    );
     expect(await page.$$eval(".slot.full", (s) => s.map((e: any) => e.textContent))).toEqual(["09:00 taken"]);
     await siteFetch(other, `/slots/holds/${theirs.id}`, { method: "DELETE", secret: theirs.secret });
     await expectFreeSeats(key, serviceId, from, 1);
@@ -148,7 +163,9 @@ describe("slot holds in the widget on another website", () => {
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on("pageerror", (e) => problems.push(String(e)));
-    page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
+    page.on("console", (m) => {
+      if (m.type() === "error") problems.push(m.text());
+    });
     await page.evaluateOnNewDocument(JUMPABLE_CLOCK);
     const shadow = (selector: string) => `document.querySelector("booking-widget")?.shadowRoot?.querySelector(${JSON.stringify(selector)})`;
     const inWidget = async (selector: string) => {
@@ -182,8 +199,11 @@ describe("slot holds in the widget on another website", () => {
     expect(first).toBeGreaterThan(100);
     expect(first).toBeLessThanOrEqual(120);
     await expectFreeSeats(key, serviceId, from, 0);
-    await page.waitForFunction(`(() => { const m = ${HOLD_TEXT}.exec(${shadow("[role=timer]")}?.textContent);
-      return m && Number(m[1]) * 60 + Number(m[2]) < ${first}; })()`, { polling: 100, timeout: 5_000 });
+    await page.waitForFunction(
+      `(() => { const m = ${HOLD_TEXT}.exec(${shadow("[role=timer]")}?.textContent);
+      return m && Number(m[1]) * 60 + Number(m[2]) < ${first}; })()`,
+      { polling: 100, timeout: 5_000 },
+    );
 
     // The widget's back button releases the hold before it reads the day again.
     await (await inWidget("button")).click(); // the first button of the form view: "← Back"
@@ -200,7 +220,9 @@ describe("slot holds in the widget on another website", () => {
     expect(await page.evaluate(`${shadow(".notice")}.getAttribute("role")`)).toBe("alert");
 
     const bookingBodies: any[] = [];
-    page.on("request", (r) => { if (r.method() === "POST" && r.url().endsWith("/bookings")) bookingBodies.push(JSON.parse(r.postData() ?? "{}")); });
+    page.on("request", (r) => {
+      if (r.method() === "POST" && r.url().endsWith("/bookings")) bookingBodies.push(JSON.parse(r.postData() ?? "{}"));
+    });
     await (await inWidget("#w-name")).type("Kari");
     await (await inWidget("#w-email")).type("kari@example.com");
     await (await inWidget("button[type=submit]")).click();
@@ -223,8 +245,7 @@ describe("slot holds in the widget on another website", () => {
 
     await (await inWidget("button[data-timestamp]")).click();
     await inWidget(".notice[role=alert]");
-    expect(await textOf(".notice[role=alert]")).toBe(
-      "That time was just taken. Please choose another. (is not available: the resource is fully booked at this time)");
+    expect(await textOf(".notice[role=alert]")).toBe("That time was just taken. Please choose another. (is not available: the resource is fully booked at this time)");
     expect(await textOf(".slot.full")).toBe("09:00 taken");
     await siteFetch(page, `${site}/slots/holds/${theirs.id}`, { method: "DELETE", secret: theirs.secret });
     await expectFreeSeats(key, serviceId, from, 1);

@@ -18,8 +18,10 @@ afterAll(async () => {
 /** A request to the booking site from a page on it (Node cannot resolve *.localhost). */
 async function siteFetch(page: Page, url: string, method: string, body?: unknown) {
   const options = JSON.stringify({ method, headers: { "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
-  return page.evaluate(`fetch(${JSON.stringify(url)}, ${options}).then(async (r) => ({ status: r.status, body: await r.json() }))`) as
-    Promise<{ status: number; body: any }>;
+  return page.evaluate(`fetch(${JSON.stringify(url)}, ${options}).then(async (r) => ({ status: r.status, body: await r.json() }))`) as Promise<{
+    status: number;
+    body: any;
+  }>;
 }
 
 /** The slot's timestamp at `hour` ("10:00") on DAY, with Oslo's offset that day. */
@@ -29,7 +31,12 @@ const at = (hour: string) => `${DAY}T${hour}:00${OFFSET}`;
 /** A booking made on the site at `hour` (09, 10 or 11 on DAY): its id and token. */
 async function bookOnSite(page: Page, site: string, serviceId: number, hour: string, who: string) {
   const made = await siteFetch(page, `${site}/bookings`, "POST", {
-    booking: { service_id: serviceId, booked_from: `${DAY} ${hour}:00`, booked_to: `${DAY} ${Number(hour) + 1}:00`, person_attributes: { name: who, email: `${who.toLowerCase()}@example.com` } },
+    booking: {
+      service_id: serviceId,
+      booked_from: `${DAY} ${hour}:00`,
+      booked_to: `${DAY} ${Number(hour) + 1}:00`,
+      person_attributes: { name: who, email: `${who.toLowerCase()}@example.com` },
+    },
   });
   expect(made.status, JSON.stringify(made.body)).toBe(200);
   return { id: made.body.booking.id as number, token: made.body.booking_token as string };
@@ -140,7 +147,7 @@ describe("the widget on another website", () => {
 
     const notice = await inWidget(page, ".moved", problems);
     expect(await notice.evaluate((e: any) => e.textContent)).toBe("Your booking has been moved.");
-    const shown = await page.evaluate(`document.querySelector("booking-widget").shadowRoot.textContent`) as string;
+    const shown = (await page.evaluate(`document.querySelector("booking-widget").shadowRoot.textContent`)) as string;
     expect(shown).toContain(`${DAY} 11:00–12:00`);
     await expectNoViolations(page, "widget booking after the move");
     expect((await privateApi(key, "GET", `/bookings/${id}`)).booking.booked_from).toBe(at("11:00"));

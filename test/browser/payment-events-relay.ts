@@ -35,7 +35,14 @@ export async function startPaymentEventsRelay(target: string) {
     try {
       if (req.url === "/events") {
         // The signature covers the body and is checked by the Worker: both go on untouched.
-        const delivery = { body, headers: { "content-type": String(req.headers["content-type"]), "stripe-signature": String(req.headers["stripe-signature"]), "user-agent": String(req.headers["user-agent"]) } };
+        const delivery = {
+          body,
+          headers: {
+            "content-type": String(req.headers["content-type"]),
+            "stripe-signature": String(req.headers["stripe-signature"]),
+            "user-agent": String(req.headers["user-agent"]),
+          },
+        };
         if (held) {
           held.push(delivery);
           return answer(200, { held: true });
@@ -63,6 +70,10 @@ export async function startPaymentEventsRelay(target: string) {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -6,9 +6,7 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import {
-  axeViolations, DAY, inWidget, launchBrowser, paidAccount, privateApi, siteOrigin, useHostWebsite, withPaymentEventsHeld,
-} from "./support";
+import { axeViolations, DAY, inWidget, launchBrowser, paidAccount, privateApi, siteOrigin, useHostWebsite, withPaymentEventsHeld } from "./support";
 
 const SCREENSHOTS = "test/browser/screenshots";
 let browser: Browser;
@@ -30,7 +28,9 @@ function problemsOf(page: Page): string[] {
   const problems: string[] = [];
   const standInIcon = `${inject("stripeOrigin")}/favicon.ico`;
   page.on("pageerror", (e) => problems.push(String(e)));
-  page.on("console", (m) => { if (m.type() === "error" && m.location().url !== standInIcon) problems.push(`${m.text()} ${m.location().url ?? ""}`); });
+  page.on("console", (m) => {
+    if (m.type() === "error" && m.location().url !== standInIcon) problems.push(`${m.text()} ${m.location().url ?? ""}`);
+  });
   return problems;
 }
 
@@ -74,8 +74,10 @@ async function expectConfirmedAndPaid(page: Page, key: string) {
   expect(await text(page, "#payment-line")).toBe("450.00 NOK · paid");
   expect(await page.$("#ics-link")).not.toBeNull();
   expect(await axeViolations(page)).toEqual([]);
-  expect((await privateApi(key, "GET", `/bookings/${bookingIdOf(page.url())}`)).booking)
-    .toMatchObject({ state: "confirmed", payment: { status: "paid", amount: "450.00" } });
+  expect((await privateApi(key, "GET", `/bookings/${bookingIdOf(page.url())}`)).booking).toMatchObject({
+    state: "confirmed",
+    payment: { status: "paid", amount: "450.00" },
+  });
 }
 
 describe("paying on the booking page", () => {

@@ -33,7 +33,7 @@ async function call(method: string, path: string, token: string, body?: unknown)
     headers: { "user-agent": USER_AGENT, authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
-  const json = await res.json() as any;
+  const json = (await res.json()) as any;
   expect(res.status, `${method} ${path}: ${JSON.stringify(json)}`).toBe(200);
   return json;
 }
@@ -47,7 +47,15 @@ export async function bookableAccount(closes = "12:00") {
   serial += 1;
   const subdomain = `b${Date.now().toString(36)}${serial}`;
   const created = await call("POST", "/admin/v1/accounts", inject("adminToken"), {
-    account: { subdomain, name: `Salon ${serial}`, email: `owner${serial}@example.com`, time_zone: "Europe/Oslo", country_code: "NO", locale: "en", verification_method: 2 },
+    account: {
+      subdomain,
+      name: `Salon ${serial}`,
+      email: `owner${serial}@example.com`,
+      time_zone: "Europe/Oslo",
+      country_code: "NO",
+      locale: "en",
+      verification_method: 2,
+    },
   });
   const key: string = created.api_key;
   const hours = ["09:00", closes];
@@ -71,7 +79,7 @@ export async function paidAccount() {
     headers: { authorization: `Bearer ${inject("stripeSecretKey")}`, "content-type": "application/x-www-form-urlencoded" },
     body: "type=express&country=NO",
   });
-  const { id: stripeAccountId } = await res.json() as { id: string };
+  const { id: stripeAccountId } = (await res.json()) as { id: string };
   expect((await fetch(`${inject("stripeOrigin")}/_test/accounts/${stripeAccountId}/onboard`, { method: "POST" })).status).toBe(200);
   await call("PUT", `/admin/v1/accounts/${account.accountId}`, inject("adminToken"), { account: { stripe_account_id: stripeAccountId } });
   await call("PUT", `/api/v1/services/${account.serviceId}`, account.key, { service: { price: "450", payment: "full" } });
@@ -104,7 +112,10 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core
 /** axe-core's violations of the page as it is now (shadow roots included), each as its rule and the nodes it names. */
 export async function axeViolations(page: Page): Promise<{ id: string; impact: string; nodes: string[] }[]> {
   await page.evaluate(AXE_SOURCE);
-  return page.evaluate<[], () => Promise<{ id: string; impact: string; nodes: string[] }[]>>(`axe.run(document, { resultTypes: ["violations"] }).then((result) => result.violations.map((v) =>
+  return page.evaluate<
+    [],
+    () => Promise<{ id: string; impact: string; nodes: string[] }[]>
+  >(`axe.run(document, { resultTypes: ["violations"] }).then((result) => result.violations.map((v) =>
     ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => JSON.stringify(n.target) + " " + n.failureSummary) })))`);
 }
 
@@ -130,7 +141,11 @@ export async function expectFreeSeats(key: string, serviceId: number, timestamp:
   const deadline = Date.now() + 10_000;
   let seen: number | undefined;
   for (;;) {
-    const slots: { slot: { timestamp: string; free: number } }[] = await call("GET", `/api/v1/services/${serviceId}/slots?from=${timestamp.slice(0, 10)}&to=${timestamp.slice(0, 10)}`, key);
+    const slots: { slot: { timestamp: string; free: number } }[] = await call(
+      "GET",
+      `/api/v1/services/${serviceId}/slots?from=${timestamp.slice(0, 10)}&to=${timestamp.slice(0, 10)}`,
+      key,
+    );
     seen = slots.find((s) => s.slot.timestamp === timestamp)?.slot.free;
     if (seen === free) return;
     if (Date.now() > deadline) break;
@@ -181,8 +196,14 @@ async function hostWebsite() {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return {
     origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-    serve(page: string) { html = page; },
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    serve(page: string) {
+      html = page;
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -194,7 +215,9 @@ export function useHostWebsite() {
   });
   afterAll(() => host?.close());
   return {
-    get origin() { return host!.origin; },
+    get origin() {
+      return host!.origin;
+    },
     serve: (page: string) => host!.serve(page),
   };
 }

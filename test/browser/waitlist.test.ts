@@ -22,8 +22,10 @@ afterAll(async () => {
 /** A request to the booking site from a page on it (Node cannot resolve *.localhost). */
 async function siteFetch(page: Page, url: string, init: { method: string; body?: unknown }) {
   const options = JSON.stringify({ method: init.method, headers: { "content-type": "application/json" }, body: init.body ? JSON.stringify(init.body) : undefined });
-  return page.evaluate(`fetch(${JSON.stringify(url)}, ${options}).then(async (r) => ({ status: r.status, body: await r.json() }))`) as
-    Promise<{ status: number; body: any }>;
+  return page.evaluate(`fetch(${JSON.stringify(url)}, ${options}).then(async (r) => ({ status: r.status, body: await r.json() }))`) as Promise<{
+    status: number;
+    body: any;
+  }>;
 }
 
 /**
@@ -35,14 +37,23 @@ async function fullSlot() {
   await privateApi(key, "PUT", "/client", { client: { waitlist_enabled: true } });
   const slots: { slot: { timestamp: string; timestamp_end: string } }[] = await privateApi(key, "GET", `/services/${serviceId}/slots?from=${DAY}&to=${DAY}`);
   const slot = slots[0].slot;
-  const booking = (await privateApi(key, "POST", "/bookings", { booking: { service_id: serviceId, booked_from: slot.timestamp, booked_to: slot.timestamp_end } })).booking;
+  const booking = (await privateApi(key, "POST", "/bookings", { booking: { service_id: serviceId, booked_from: slot.timestamp, booked_to: slot.timestamp_end } }))
+    .booking;
   const origin = siteOrigin(subdomain);
   const page = await browser.newPage();
   await page.goto(`${origin}/`);
   const join = async (name: string) => {
-    const joined = await siteFetch(page, `${origin}/waitlist`, { method: "POST", body: { waitlist_entry: {
-      service_id: serviceId, booked_from: slot.timestamp, booked_to: slot.timestamp_end, person_attributes: { name, email: `${name.toLowerCase()}@example.com` },
-    } } });
+    const joined = await siteFetch(page, `${origin}/waitlist`, {
+      method: "POST",
+      body: {
+        waitlist_entry: {
+          service_id: serviceId,
+          booked_from: slot.timestamp,
+          booked_to: slot.timestamp_end,
+          person_attributes: { name, email: `${name.toLowerCase()}@example.com` },
+        },
+      },
+    });
     expect(joined.status, JSON.stringify(joined.body)).toBe(200);
     expect(joined.body.waitlist_entry.state).toBe("waiting");
     return joined.body.waitlist_entry.id as number;
@@ -122,11 +133,18 @@ describe("the waitlist offer on the booking page", () => {
     await page.click("#wait-form button[type=submit]");
     await page.waitForFunction(`document.getElementById("in-line")?.textContent === "You are in line. We will e-mail you if a seat frees."`);
 
-    const line: { waitlist_entry: { state: string; booked_from: string; person_attributes: { email: string } } }[] =
-      await privateApi(key, "GET", `/waitlist?service_id=${serviceId}`);
-    expect(line.map((e) => e.waitlist_entry)).toEqual([expect.objectContaining({
-      state: "waiting", booked_from: slot.timestamp, person_attributes: expect.objectContaining({ name: "Cai", email: "cai@example.com" }),
-    })]);
+    const line: { waitlist_entry: { state: string; booked_from: string; person_attributes: { email: string } } }[] = await privateApi(
+      key,
+      "GET",
+      `/waitlist?service_id=${serviceId}`,
+    );
+    expect(line.map((e) => e.waitlist_entry)).toEqual([
+      expect.objectContaining({
+        state: "waiting",
+        booked_from: slot.timestamp,
+        person_attributes: expect.objectContaining({ name: "Cai", email: "cai@example.com" }),
+      }),
+    ]);
     await privateApi(key, "PUT", `/bookings/${booking.id}/cancel`, {});
     await linkFor("cai@example.com");
     await page.close();
@@ -155,14 +173,17 @@ describe("the waitlist in the widget on another website", () => {
     if (waitlist) await privateApi(key, "PUT", "/client", { client: { waitlist_enabled: true } });
     const slots: { slot: { timestamp: string; timestamp_end: string } }[] = await privateApi(key, "GET", `/services/${serviceId}/slots?from=${DAY}&to=${DAY}`);
     const slot = slots[0].slot;
-    const booking = (await privateApi(key, "POST", "/bookings", { booking: { service_id: serviceId, booked_from: slot.timestamp, booked_to: slot.timestamp_end } })).booking;
+    const booking = (await privateApi(key, "POST", "/bookings", { booking: { service_id: serviceId, booked_from: slot.timestamp, booked_to: slot.timestamp_end } }))
+      .booking;
     host.serve(`<!doctype html><title>My salon</title><h1>Book with us</h1>
 <script src="${siteOrigin(subdomain)}/widget.js"></script>
 <booking-widget service-id="${serviceId}"></booking-widget>`);
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on("pageerror", (e) => problems.push(String(e)));
-    page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
+    page.on("console", (m) => {
+      if (m.type() === "error") problems.push(m.text());
+    });
     const shadow = (selector: string) => `document.querySelector("booking-widget")?.shadowRoot?.querySelector(${JSON.stringify(selector)})`;
     // Puppeteer's selector waits do not see into shadow roots: poll the root itself.
     const inWidget = async (selector: string) => {
@@ -194,9 +215,13 @@ describe("the waitlist in the widget on another website", () => {
     await page.screenshot({ path: `${SCREENSHOTS}/waitlist-widget.png`, fullPage: true });
 
     const line: { waitlist_entry: { id: number; state: string; booked_from: string } }[] = await privateApi(key, "GET", `/waitlist?service_id=${serviceId}`);
-    expect(line.map((e) => e.waitlist_entry)).toEqual([expect.objectContaining({
-      state: "waiting", booked_from: slot.timestamp, person_attributes: expect.objectContaining({ name: "Dag", email: "dag@example.com" }),
-    })]);
+    expect(line.map((e) => e.waitlist_entry)).toEqual([
+      expect.objectContaining({
+        state: "waiting",
+        booked_from: slot.timestamp,
+        person_attributes: expect.objectContaining({ name: "Dag", email: "dag@example.com" }),
+      }),
+    ]);
     await privateApi(key, "PUT", `/bookings/${booking.id}/cancel`, {});
     await offerLink(key, "dag@example.com");
     expect((await privateApi(key, "GET", `/waitlist/${line[0].waitlist_entry.id}`)).waitlist_entry.state).toBe("offered");
@@ -219,7 +244,7 @@ describe("the waitlist in the widget on another website", () => {
     await page.close();
   });
 
-  it("a full slot stays a plain, disabled \"taken\" while the account has the waitlist off", async () => {
+  it('a full slot stays a plain, disabled "taken" while the account has the waitlist off', async () => {
     const { slot, page, problems, inWidget, textOf, shadow } = await widgetOnFullDay(false);
     const full = await inWidget(".slot.full");
     expect(await textOf(".slot.full")).toBe(`${slot.timestamp.slice(11, 16)} taken`);

@@ -7,8 +7,23 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount, send, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
 import {
-  anyValue, depthOf, badBoolean, badCustomData, badDate, badDateTime, badEmail, badEnum, badIdList, badInteger, badOpeningHours,
-  badPhone, badRequiredText, badText, badTimeZone, notAnObject, READ_ONLY_KEYS,
+  anyValue,
+  depthOf,
+  badBoolean,
+  badCustomData,
+  badDate,
+  badDateTime,
+  badEmail,
+  badEnum,
+  badIdList,
+  badInteger,
+  badOpeningHours,
+  badPhone,
+  badRequiredText,
+  badText,
+  badTimeZone,
+  notAnObject,
+  READ_ONLY_KEYS,
 } from "../support/junk";
 import { dbSnapshot, expectAttributeErrors, expectClientError } from "../support/security";
 
@@ -35,7 +50,17 @@ beforeAll(async () => {
   const booking = await make.booking({ resource_id: resource.id, booked_from: "2030-01-08 10:00", booked_to: "2030-01-08 11:00" });
   // Paused, so a write that slipped through could not start deliveries in the background.
   const webHook = (await must(api.post("/web_hooks", { web_hook: { target_url: "https://hooks.example.com/x", event: "*", active: false } }))).web_hook;
-  ids = { resource: resource.id, service: service.id, attendance: attendance.id, person: person.id, person2: person2.id, category: category.id, event, booking: booking.id, webHook: webHook.id };
+  ids = {
+    resource: resource.id,
+    service: service.id,
+    attendance: attendance.id,
+    person: person.id,
+    person2: person2.id,
+    category: category.id,
+    event,
+    booking: booking.id,
+    webHook: webHook.id,
+  };
 });
 
 type Fields = Record<string, fc.Arbitrary<unknown>>;
@@ -72,10 +97,24 @@ const bookingFields = (prefix = "booking.", opts: { create: boolean } = { create
   // Updates have no public_booking: there it is an unknown key, ignored.
   ...(opts.create ? { [`${prefix}public_booking`]: badBoolean() } : {}),
 });
-const createFlags: Fields = { confirm: badBoolean(), ignore_capacity: badBoolean(), add_reminder_sms: badBoolean(), extended: badBoolean(), verification_send_sms: badBoolean() };
-const actionFlags: Fields = { extended: badBoolean(), confirmation_send_email: badBoolean(), cancellation_send_sms: badBoolean(), decline_send_email: badBoolean(), notification_send_sms: badBoolean() };
+const createFlags: Fields = {
+  confirm: badBoolean(),
+  ignore_capacity: badBoolean(),
+  add_reminder_sms: badBoolean(),
+  extended: badBoolean(),
+  verification_send_sms: badBoolean(),
+};
+const actionFlags: Fields = {
+  extended: badBoolean(),
+  confirmation_send_email: badBoolean(),
+  cancellation_send_sms: badBoolean(),
+  decline_send_email: badBoolean(),
+  notification_send_sms: badBoolean(),
+};
 const newBooking = () => ({ booking: { resource_id: ids.resource, booked_from: "2030-01-09 10:00", booked_to: "2030-01-09 11:00" } });
-const publicBooking = () => ({ booking: { service_id: ids.service, booked_from: "2030-01-09 10:00", booked_to: "2030-01-09 11:00", person_attributes: { name: "Visitor" } } });
+const publicBooking = () => ({
+  booking: { service_id: ids.service, booked_from: "2030-01-09 10:00", booked_to: "2030-01-09 11:00", person_attributes: { name: "Visitor" } },
+});
 
 const personFields = (prefix = "person."): Fields => ({
   [`${prefix}name`]: badText(),
@@ -124,97 +163,257 @@ const categoryFields: Fields = {
   "category.custom_data": badCustomData(),
 };
 const webHookFields: Fields = {
-  "web_hook.target_url": fc.oneof(badRequiredText(2000), fc.constantFrom("ftp://example.com/x", "not a url", "javascript:alert(1)", "//example.com", "file:///etc/passwd")),
+  "web_hook.target_url": fc.oneof(
+    badRequiredText(2000),
+    fc.constantFrom("ftp://example.com/x", "not a url", "javascript:alert(1)", "//example.com", "file:///etc/passwd"),
+  ),
   "web_hook.event": fc.oneof(badRequiredText(), fc.constantFrom("booking.exploded", "nothing.*", "**", "booking.*.*")),
   "web_hook.active": badBoolean(),
 };
 
 const routes: [string, WriteRoute][] = [
   ["POST /bookings", { method: "POST", path: () => "/bookings", base: newBooking, fields: { ...bookingFields(), ...createFlags }, root: "booking" }],
-  ["PUT /bookings/{id}", { method: "PUT", path: () => `/bookings/${ids.booking}`, base: () => ({ booking: { title: "Moved" } }), fields: { ...bookingFields("booking.", { create: false }), ignore_capacity: badBoolean(), modification_send_sms: badBoolean() }, root: "booking" }],
-  ...(["verify", "confirm", "decline", "cancel"] as const).map((action): [string, WriteRoute] =>
-    [`PUT /bookings/{id}/${action}`, { method: "PUT", path: () => `/bookings/${ids.booking}/${action}`, base: () => ({}), fields: actionFlags }]),
-  ["PUT /bookings/{id}/verify_code", { method: "PUT", path: () => `/bookings/${ids.booking}/verify_code`, base: () => ({ verification_code: "12345" }), fields: { verification_code: badText(20), ...actionFlags } }],
-  ["PUT /bookings/{id}/status", { method: "PUT", path: () => `/bookings/${ids.booking}/status`, base: () => ({ status: "paid" }), fields: { status: badText(), extended: badBoolean() } }],
+  [
+    "PUT /bookings/{id}",
+    {
+      method: "PUT",
+      path: () => `/bookings/${ids.booking}`,
+      base: () => ({ booking: { title: "Moved" } }),
+      fields: { ...bookingFields("booking.", { create: false }), ignore_capacity: badBoolean(), modification_send_sms: badBoolean() },
+      root: "booking",
+    },
+  ],
+  ...(["verify", "confirm", "decline", "cancel"] as const).map((action): [string, WriteRoute] => [
+    `PUT /bookings/{id}/${action}`,
+    { method: "PUT", path: () => `/bookings/${ids.booking}/${action}`, base: () => ({}), fields: actionFlags },
+  ]),
+  [
+    "PUT /bookings/{id}/verify_code",
+    {
+      method: "PUT",
+      path: () => `/bookings/${ids.booking}/verify_code`,
+      base: () => ({ verification_code: "12345" }),
+      fields: { verification_code: badText(20), ...actionFlags },
+    },
+  ],
+  [
+    "PUT /bookings/{id}/status",
+    { method: "PUT", path: () => `/bookings/${ids.booking}/status`, base: () => ({ status: "paid" }), fields: { status: badText(), extended: badBoolean() } },
+  ],
   ["DELETE /bookings/{id}", { method: "DELETE", path: () => `/bookings/${ids.booking}`, base: () => ({}), fields: actionFlags }],
-  ["POST /bookings/recurring", {
-    method: "POST", path: () => "/bookings/recurring", root: "booking",
-    base: () => ({ ...newBooking(), recurring: { rrule: "FREQ=DAILY;COUNT=2" } }),
-    fields: { ...bookingFields(), recurring: fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.array(fc.integer(), { maxLength: 2 }), fc.constant(null)), "recurring.rrule": badText(1000) },
-  }],
+  [
+    "POST /bookings/recurring",
+    {
+      method: "POST",
+      path: () => "/bookings/recurring",
+      root: "booking",
+      base: () => ({ ...newBooking(), recurring: { rrule: "FREQ=DAILY;COUNT=2" } }),
+      fields: {
+        ...bookingFields(),
+        recurring: fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.array(fc.integer(), { maxLength: 2 }), fc.constant(null)),
+        "recurring.rrule": badText(1000),
+      },
+    },
+  ],
   ["DELETE /bookings/recurring/{id}", { method: "DELETE", path: () => `/bookings/recurring/${crypto.randomUUID()}`, base: () => ({}), fields: actionFlags }],
-  ["POST /events/recurring", {
-    method: "POST", path: () => "/events/recurring", root: "event",
-    base: () => ({ ...newEvent(), recurrence: { rrule: "FREQ=DAILY;COUNT=2" } }),
-    fields: { ...eventFields, recurrence: fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.constant(null)), "recurrence.rdate": badText(20_000) },
-  }],
+  [
+    "POST /events/recurring",
+    {
+      method: "POST",
+      path: () => "/events/recurring",
+      root: "event",
+      base: () => ({ ...newEvent(), recurrence: { rrule: "FREQ=DAILY;COUNT=2" } }),
+      fields: { ...eventFields, recurrence: fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.constant(null)), "recurrence.rdate": badText(20_000) },
+    },
+  ],
   ["POST /people", { method: "POST", path: () => "/people", base: () => ({ person: { name: "New" } }), fields: personFields(), root: "person" }],
   ["PUT /people/{id}", { method: "PUT", path: () => `/people/${ids.person}`, base: () => ({ person: { city: "Oslo" } }), fields: personFields(), root: "person" }],
-  ["POST /people/{id}/merge", { method: "POST", path: () => `/people/${ids.person}/merge?merge_person_id=${ids.person2}`, base: () => ({ person: { city: "Oslo" } }), fields: personFields(), root: "person" }],
-  ["POST /people/perishable_token/send", {
-    method: "POST", path: () => "/people/perishable_token/send", root: "person",
-    base: () => ({ person: {} }), fields: { person: fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), fc.constant(null)), "person.phone_number": fc.oneof(badPhone(), badText(64)) },
-  }],
-  ["POST /people/perishable_token/verify", {
-    method: "POST", path: () => "/people/perishable_token/verify", root: "person",
-    base: () => ({ person: { phone_number: "+4741000000" } }), fields: { perishable_token: badText(20), "person.phone_number": fc.oneof(badPhone(), badText(64)) },
-  }],
-  ["POST /services", { method: "POST", path: () => "/services", base: () => ({ service: { title: "Cut" } }), fields: serviceFields, root: "service" }],
-  ["PUT /services/{id}", { method: "PUT", path: () => `/services/${ids.service}`, base: () => ({ service: { description: "d" } }), fields: serviceFields, root: "service" }],
-  ["POST /resources", { method: "POST", path: () => "/resources", base: () => ({ resource: { title: "Room" } }), fields: resourceFields, root: "resource" }],
-  ["PUT /resources/{id}", { method: "PUT", path: () => `/resources/${ids.resource}`, base: () => ({ resource: { title: "Room" } }), fields: resourceFields, root: "resource" }],
-  ...(["POST", "PUT"] as const).map((method): [string, WriteRoute] => [`${method} /resources/{id}/exception_dates/{date}`, {
-    method, path: () => `/resources/${ids.resource}/exception_dates/2030-03-03`, root: "resource_exception_date",
-    base: () => ({ resource_exception_date: { opening_hours: ["09:00", "12:00"] } }),
-    fields: { resource_exception_date: fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), fc.array(fc.integer(), { maxLength: 2 })), "resource_exception_date.opening_hours": badOpeningHours() },
-  }]),
-  ...(["POST", "PUT"] as const).map((method): [string, WriteRoute] => [`${method} /resources/{id}/exception_dates`, {
-    method, path: () => `/resources/${ids.resource}/exception_dates`,
-    base: () => ({ resource_exception_dates: [{ exception_date: "2030-03-04", opening_hours: ["09:00", "12:00"] }, { exception_date: "2030-03-05", _destroy: true }] }),
-    fields: {
-      resource_exception_dates: fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { minKeys: 1, maxKeys: 2 })),
-      "resource_exception_dates.0.exception_date": badDate(),
-      "resource_exception_dates.0.opening_hours": badOpeningHours(),
-      "resource_exception_dates.1._destroy": badBoolean(),
+  [
+    "POST /people/{id}/merge",
+    {
+      method: "POST",
+      path: () => `/people/${ids.person}/merge?merge_person_id=${ids.person2}`,
+      base: () => ({ person: { city: "Oslo" } }),
+      fields: personFields(),
+      root: "person",
     },
-  }]),
+  ],
+  [
+    "POST /people/perishable_token/send",
+    {
+      method: "POST",
+      path: () => "/people/perishable_token/send",
+      root: "person",
+      base: () => ({ person: {} }),
+      fields: { person: fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), fc.constant(null)), "person.phone_number": fc.oneof(badPhone(), badText(64)) },
+    },
+  ],
+  [
+    "POST /people/perishable_token/verify",
+    {
+      method: "POST",
+      path: () => "/people/perishable_token/verify",
+      root: "person",
+      base: () => ({ person: { phone_number: "+4741000000" } }),
+      fields: { perishable_token: badText(20), "person.phone_number": fc.oneof(badPhone(), badText(64)) },
+    },
+  ],
+  ["POST /services", { method: "POST", path: () => "/services", base: () => ({ service: { title: "Cut" } }), fields: serviceFields, root: "service" }],
+  [
+    "PUT /services/{id}",
+    { method: "PUT", path: () => `/services/${ids.service}`, base: () => ({ service: { description: "d" } }), fields: serviceFields, root: "service" },
+  ],
+  ["POST /resources", { method: "POST", path: () => "/resources", base: () => ({ resource: { title: "Room" } }), fields: resourceFields, root: "resource" }],
+  [
+    "PUT /resources/{id}",
+    { method: "PUT", path: () => `/resources/${ids.resource}`, base: () => ({ resource: { title: "Room" } }), fields: resourceFields, root: "resource" },
+  ],
+  ...(["POST", "PUT"] as const).map((method): [string, WriteRoute] => [
+    `${method} /resources/{id}/exception_dates/{date}`,
+    {
+      method,
+      path: () => `/resources/${ids.resource}/exception_dates/2030-03-03`,
+      root: "resource_exception_date",
+      base: () => ({ resource_exception_date: { opening_hours: ["09:00", "12:00"] } }),
+      fields: {
+        resource_exception_date: fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), fc.array(fc.integer(), { maxLength: 2 })),
+        "resource_exception_date.opening_hours": badOpeningHours(),
+      },
+    },
+  ]),
+  ...(["POST", "PUT"] as const).map((method): [string, WriteRoute] => [
+    `${method} /resources/{id}/exception_dates`,
+    {
+      method,
+      path: () => `/resources/${ids.resource}/exception_dates`,
+      base: () => ({
+        resource_exception_dates: [
+          { exception_date: "2030-03-04", opening_hours: ["09:00", "12:00"] },
+          { exception_date: "2030-03-05", _destroy: true },
+        ],
+      }),
+      fields: {
+        resource_exception_dates: fc.oneof(
+          fc.string({ maxLength: 5 }),
+          fc.integer(),
+          fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { minKeys: 1, maxKeys: 2 }),
+        ),
+        "resource_exception_dates.0.exception_date": badDate(),
+        "resource_exception_dates.0.opening_hours": badOpeningHours(),
+        "resource_exception_dates.1._destroy": badBoolean(),
+      },
+    },
+  ]),
   ["POST /events", { method: "POST", path: () => "/events", base: newEvent, fields: eventFields, root: "event" }],
   ["PUT /events/{id}", { method: "PUT", path: () => `/events/${ids.event}`, base: () => ({ event: { title: "Yoga" } }), fields: eventFields, root: "event" }],
   ["POST /categories", { method: "POST", path: () => "/categories", base: () => ({ category: { title: "C" } }), fields: categoryFields, root: "category" }],
-  ["PUT /categories/{id}", { method: "PUT", path: () => `/categories/${ids.category}`, base: () => ({ category: { title: "C" } }), fields: categoryFields, root: "category" }],
-  ["POST /providers", { method: "POST", path: () => "/providers", base: () => ({ provider: { resource_id: ids.resource, service_id: ids.attendance } }), fields: { "provider.resource_id": badInteger({ min: 1 }), "provider.service_id": badInteger({ min: 1 }) }, root: "provider" }],
-  ["POST /web_hooks", { method: "POST", path: () => "/web_hooks", base: () => ({ web_hook: { target_url: "https://hooks.example.com/y", event: "booking.*", active: false } }), fields: webHookFields, root: "web_hook", inputs: ["active"] }],
-  ["PUT /web_hooks/{id}", { method: "PUT", path: () => `/web_hooks/${ids.webHook}`, base: () => ({ web_hook: { event: "booking.*" } }), fields: webHookFields, root: "web_hook", inputs: ["active"] }],
-  ["PUT /client", {
-    method: "PUT", path: () => "/client", root: "client", base: () => ({ client: { name: "Renamed" } }),
-    fields: {
-      "client.time_zone": badTimeZone(),
-      "client.locale": badEnum(["en", "sv", "nb"]),
-      "client.country_code": badEnum(["NO", "SE", "no"]),
-      "client.currency": fc.oneof(badText(), fc.constantFrom("EURO", "XYZ", "12")),
-      "client.email": badEmail(),
-      "client.subdomain": fc.oneof(badText(63), fc.constantFrom("-x", "a_b", "a b", "ä")),
-      "client.first_bookable_period": fc.oneof(badText(), fc.constantFrom("soonish", "-2 hours", "1000 years", "P", "2 fortnights")),
-      "client.interval_rounding": badInteger({ min: 0 }),
-      "client.slot_generation_type": badInteger({ min: 1, max: 2 }),
-      "client.confirm_manually": badBoolean(),
-      "client.verification_method": badInteger({ min: 0, max: 2 }),
+  [
+    "PUT /categories/{id}",
+    { method: "PUT", path: () => `/categories/${ids.category}`, base: () => ({ category: { title: "C" } }), fields: categoryFields, root: "category" },
+  ],
+  [
+    "POST /providers",
+    {
+      method: "POST",
+      path: () => "/providers",
+      base: () => ({ provider: { resource_id: ids.resource, service_id: ids.attendance } }),
+      fields: { "provider.resource_id": badInteger({ min: 1 }), "provider.service_id": badInteger({ min: 1 }) },
+      root: "provider",
     },
-  }],
-  ["POST /client/users", {
-    method: "POST", path: () => "/client/users", root: "user", base: () => ({ user: { name: "Staff", email: "staff@example.com" }, role: "staff" }),
-    fields: { "user.name": badRequiredText(), "user.email": badEmail(), "user.phone_number": fc.oneof(badText(32), fc.constantFrom("call me", "++", "12")), role: badEnum(["admin", "manager", "staff"]) },
-  }],
+  ],
+  [
+    "POST /web_hooks",
+    {
+      method: "POST",
+      path: () => "/web_hooks",
+      base: () => ({ web_hook: { target_url: "https://hooks.example.com/y", event: "booking.*", active: false } }),
+      fields: webHookFields,
+      root: "web_hook",
+      inputs: ["active"],
+    },
+  ],
+  [
+    "PUT /web_hooks/{id}",
+    {
+      method: "PUT",
+      path: () => `/web_hooks/${ids.webHook}`,
+      base: () => ({ web_hook: { event: "booking.*" } }),
+      fields: webHookFields,
+      root: "web_hook",
+      inputs: ["active"],
+    },
+  ],
+  [
+    "PUT /client",
+    {
+      method: "PUT",
+      path: () => "/client",
+      root: "client",
+      base: () => ({ client: { name: "Renamed" } }),
+      fields: {
+        "client.time_zone": badTimeZone(),
+        "client.locale": badEnum(["en", "sv", "nb"]),
+        "client.country_code": badEnum(["NO", "SE", "no"]),
+        "client.currency": fc.oneof(badText(), fc.constantFrom("EURO", "XYZ", "12")),
+        "client.email": badEmail(),
+        "client.subdomain": fc.oneof(badText(63), fc.constantFrom("-x", "a_b", "a b", "ä")),
+        "client.first_bookable_period": fc.oneof(badText(), fc.constantFrom("soonish", "-2 hours", "1000 years", "P", "2 fortnights")),
+        "client.interval_rounding": badInteger({ min: 0 }),
+        "client.slot_generation_type": badInteger({ min: 1, max: 2 }),
+        "client.confirm_manually": badBoolean(),
+        "client.verification_method": badInteger({ min: 0, max: 2 }),
+      },
+    },
+  ],
+  [
+    "POST /client/users",
+    {
+      method: "POST",
+      path: () => "/client/users",
+      root: "user",
+      base: () => ({ user: { name: "Staff", email: "staff@example.com" }, role: "staff" }),
+      fields: {
+        "user.name": badRequiredText(),
+        "user.email": badEmail(),
+        "user.phone_number": fc.oneof(badText(32), fc.constantFrom("call me", "++", "12")),
+        role: badEnum(["admin", "manager", "staff"]),
+      },
+    },
+  ],
   // The site ignores expires_at (a visitor cannot choose their hold), so a bad one is no error there.
-  ["site POST /bookings", { method: "POST", path: () => "/bookings", base: publicBooking, fields: { ...withoutKey(bookingFields(), "booking.expires_at"), confirm: badBoolean(), extended: badBoolean() }, root: "booking", site: true }],
-  ["site POST /people/perishable_token/send", {
-    method: "POST", path: () => "/people/perishable_token/send", root: "person", site: true,
-    base: () => ({ person: {} }), fields: { person: fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), fc.constant(null)), "person.phone_number": fc.oneof(badPhone(), badText(64)) },
-  }],
-  ["site POST /people/perishable_token/verify", {
-    method: "POST", path: () => "/people/perishable_token/verify", root: "person", site: true,
-    base: () => ({ person: { phone_number: "+4741000000" } }), fields: { perishable_token: badText(20), "person.phone_number": fc.oneof(badPhone(), badText(64)) },
-  }],
+  [
+    "site POST /bookings",
+    {
+      method: "POST",
+      path: () => "/bookings",
+      base: publicBooking,
+      fields: { ...withoutKey(bookingFields(), "booking.expires_at"), confirm: badBoolean(), extended: badBoolean() },
+      root: "booking",
+      site: true,
+    },
+  ],
+  [
+    "site POST /people/perishable_token/send",
+    {
+      method: "POST",
+      path: () => "/people/perishable_token/send",
+      root: "person",
+      site: true,
+      base: () => ({ person: {} }),
+      fields: { person: fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), fc.constant(null)), "person.phone_number": fc.oneof(badPhone(), badText(64)) },
+    },
+  ],
+  [
+    "site POST /people/perishable_token/verify",
+    {
+      method: "POST",
+      path: () => "/people/perishable_token/verify",
+      root: "person",
+      site: true,
+      base: () => ({ person: { phone_number: "+4741000000" } }),
+      fields: { perishable_token: badText(20), "person.phone_number": fc.oneof(badPhone(), badText(64)) },
+    },
+  ],
 ];
 
 function setPath(target: Record<string, any>, dotted: string, value: unknown) {
@@ -245,7 +444,11 @@ function holderOf(dotted: string, root?: string) {
 }
 
 const extras = fc.record({
-  unknown: fc.dictionary(fc.string({ maxLength: 6 }).map((k) => `x_${k}`), anyValue(), { maxKeys: 3 }),
+  unknown: fc.dictionary(
+    fc.string({ maxLength: 6 }).map((k) => `x_${k}`),
+    anyValue(),
+    { maxKeys: 3 },
+  ),
   readOnly: fc.subarray([...READ_ONLY_KEYS], { maxLength: 4 }),
   readOnlyValue: anyValue(),
 });
@@ -265,7 +468,8 @@ describe("generated malformed bodies on every write route", () => {
       fc.asyncProperty(broken, extras, async ({ field, value }, { unknown, readOnly, readOnlyValue }) => {
         const payload = route.base();
         const wrapper = route.root && typeof payload[route.root] === "object" ? payload[route.root] : payload;
-        for (const key of readOnly.filter((k) => !route.inputs?.includes(k))) Object.defineProperty(wrapper, key, { value: readOnlyValue, enumerable: true, writable: true, configurable: true });
+        for (const key of readOnly.filter((k) => !route.inputs?.includes(k)))
+          Object.defineProperty(wrapper, key, { value: readOnlyValue, enumerable: true, writable: true, configurable: true });
         Object.assign(wrapper, unknown);
         setPath(payload, field, value);
         const res = await request(route, JSON.stringify(payload));
@@ -295,16 +499,27 @@ describe("generated junk in the path of write routes without a body", () => {
     fc.constantFrom("0", "-1", "1.5", "1e3", "0x1", "9007199254740993", "99999999999999999999", "%00", "%F0%9F%92%A5", "..%2F..%2Fclient", "null", "%20"),
     // "." and ".." are dot segments, not ids: URL parsing resolves them to the parent path before
     // the Worker sees the request (DELETE /services/. is DELETE /services, a 405 tested elsewhere).
-    fc.string({ minLength: 1, maxLength: 8 }).map(encodeURIComponent).filter((id) => id !== "." && id !== ".."),
+    fc
+      .string({ minLength: 1, maxLength: 8 })
+      .map(encodeURIComponent)
+      .filter((id) => id !== "." && id !== ".."),
     fc.integer({ min: 900_000, max: 2 ** 31 }).map(String),
   );
   const bodyless: [string, (id: string) => string][] = [
-    ["DELETE", (id) => `/services/${id}`], ["DELETE", (id) => `/resources/${id}`], ["DELETE", (id) => `/events/${id}`],
-    ["DELETE", (id) => `/categories/${id}`], ["DELETE", (id) => `/providers/${id}`], ["DELETE", (id) => `/web_hooks/${id}`],
-    ["DELETE", (id) => `/people/${id}`], ["PUT", (id) => `/people/${id}/undelete`],
-    ["DELETE", (id) => `/resources/${id}/exception_dates/2030-03-03`], ["DELETE", (id) => `/resources/1/exception_dates/${id}`],
-    ["POST", (id) => `/web_hooks/${id}/deliveries/1/redeliver`], ["POST", (id) => `/web_hooks/1/deliveries/${id}/redeliver`],
-    ["PUT", (id) => `/bookings/${id}/confirm`], ["POST", (id) => `/people/${id}/merge?merge_person_id=1`],
+    ["DELETE", (id) => `/services/${id}`],
+    ["DELETE", (id) => `/resources/${id}`],
+    ["DELETE", (id) => `/events/${id}`],
+    ["DELETE", (id) => `/categories/${id}`],
+    ["DELETE", (id) => `/providers/${id}`],
+    ["DELETE", (id) => `/web_hooks/${id}`],
+    ["DELETE", (id) => `/people/${id}`],
+    ["PUT", (id) => `/people/${id}/undelete`],
+    ["DELETE", (id) => `/resources/${id}/exception_dates/2030-03-03`],
+    ["DELETE", (id) => `/resources/1/exception_dates/${id}`],
+    ["POST", (id) => `/web_hooks/${id}/deliveries/1/redeliver`],
+    ["POST", (id) => `/web_hooks/1/deliveries/${id}/redeliver`],
+    ["PUT", (id) => `/bookings/${id}/confirm`],
+    ["POST", (id) => `/people/${id}/merge?merge_person_id=1`],
     ["DELETE", (id) => `/bookings/recurring/${id}`],
   ];
 
@@ -323,27 +538,74 @@ describe("generated junk in the path of write routes without a body", () => {
 });
 
 describe("generated junk in query strings", () => {
-  const names = ["page", "since", "start", "end", "from", "to", "resource_id", "service_id", "person_id", "state", "status", "order", "extended",
-    "selected_resources", "merge_person_id", "search", "date_of_birth", "booking_id", "channel", "kind", "external_id", "collection_id"];
+  const names = [
+    "page",
+    "since",
+    "start",
+    "end",
+    "from",
+    "to",
+    "resource_id",
+    "service_id",
+    "person_id",
+    "state",
+    "status",
+    "order",
+    "extended",
+    "selected_resources",
+    "merge_person_id",
+    "search",
+    "date_of_birth",
+    "booking_id",
+    "channel",
+    "kind",
+    "external_id",
+    "collection_id",
+  ];
   const value = fc.oneof(
     fc.string({ maxLength: 12 }),
     badDateTime().map((v) => (typeof v === "string" ? v : JSON.stringify(v))),
     fc.constantFrom("-1", "0", "1e9", "9007199254740993", "2030-02-30", "", "%", "%zz", "[]", "a".repeat(2000)),
   );
-  const pair = fc.tuple(fc.constantFrom(...names), fc.constantFrom("", "[]", "[0]", "[a][b]"), value)
+  const pair = fc
+    .tuple(fc.constantFrom(...names), fc.constantFrom("", "[]", "[0]", "[a][b]"), value)
     .map(([name, suffix, v]) => `${encodeURIComponent(name + suffix)}=${encodeURIComponent(v)}`);
-  const lists = ["/bookings", "/bookings/all", "/bookings/upcoming", "/events", "/people", "/providers", "/messages", "/client/holidays",
-    "/resources/RESOURCE/exception_dates", "/resources/RESOURCE/opening_hours", "/services/SERVICE/slots", "/services/SERVICE/available_dates",
-    "/people/PERSON/bookings", "/events/EVENT/bookings", "/web_hooks/HOOK/deliveries", "/people/PERSON/merge"];
+  const lists = [
+    "/bookings",
+    "/bookings/all",
+    "/bookings/upcoming",
+    "/events",
+    "/people",
+    "/providers",
+    "/messages",
+    "/client/holidays",
+    "/resources/RESOURCE/exception_dates",
+    "/resources/RESOURCE/opening_hours",
+    "/services/SERVICE/slots",
+    "/services/SERVICE/available_dates",
+    "/people/PERSON/bookings",
+    "/events/EVENT/bookings",
+    "/web_hooks/HOOK/deliveries",
+    "/people/PERSON/merge",
+  ];
 
   it("reads answer 200 or a 4xx in the spec's shape, never 5xx; merge refuses them and changes nothing", async () => {
     const before = await dbSnapshot();
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...lists), fc.array(pair, { minLength: 1, maxLength: 4 }), async (template, pairs) => {
-        const path = template.replace("RESOURCE", String(ids.resource)).replace("SERVICE", String(ids.service))
-          .replace("PERSON", String(ids.person)).replace("EVENT", String(ids.event)).replace("HOOK", String(ids.webHook));
+        const path = template
+          .replace("RESOURCE", String(ids.resource))
+          .replace("SERVICE", String(ids.service))
+          .replace("PERSON", String(ids.person))
+          .replace("EVENT", String(ids.event))
+          .replace("HOOK", String(ids.webHook));
         const merge = path.endsWith("/merge");
-        const query = merge ? pairs.filter((p) => !p.startsWith("merge_person_id=")).concat("merge_person_id=x").join("&") : pairs.join("&");
+        const query = merge
+          ? pairs
+              .filter((p) => !p.startsWith("merge_person_id="))
+              .concat("merge_person_id=x")
+              .join("&")
+          : pairs.join("&");
         const res = merge ? await api.post(`${path}?${query}`, {}) : await api.get(`${path}?${query}`);
         const context = `${path}?${query}`;
         if (res.status === 200) expect(Array.isArray(res.body) || typeof res.body === "object", context).toBe(true);
@@ -384,9 +646,9 @@ describe("oversized bodies", () => {
     const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
     const stream = new ReadableStream({
       start(controller) {
-        controller.enqueue(new TextEncoder().encode("{\"service\": {\"title\": \""));
+        controller.enqueue(new TextEncoder().encode('{"service": {"title": "'));
         for (let i = 0; i < 17; i++) controller.enqueue(chunk);
-        controller.enqueue(new TextEncoder().encode("\"}}"));
+        controller.enqueue(new TextEncoder().encode('"}}'));
         controller.close();
       },
     });

@@ -25,7 +25,10 @@ const bookingsTitled = async (title: string) =>
 
 function expectOneBooking(results: { status: number; body: any }[], stored: number[]) {
   expect(stored).toHaveLength(1);
-  expect(results.map((r) => r.status).every((s) => s === 200 || s === 409), JSON.stringify(results.map((r) => r.status))).toBe(true);
+  expect(
+    results.map((r) => r.status).every((s) => s === 200 || s === 409),
+    JSON.stringify(results.map((r) => r.status)),
+  ).toBe(true);
   for (const r of results) {
     if (r.status === 200) expect(r.body.booking.id).toBe(stored[0]);
     else expect(r.body).toEqual({ error: expect.any(String) });
@@ -40,8 +43,15 @@ describe("POST /api/v1/bookings with one Idempotency-Key", () => {
   });
 
   it("creates one booking when concurrent requests share a key but differ in body, refusing the others", async () => {
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) =>
-      api.post("/bookings", { booking: { resource_id: ids.resource, booked_from: "2030-01-08 10:00", booked_to: "2030-01-08 11:00", title: `Mixed ${i}` } }, { "idempotency-key": "burst-mixed" })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        api.post(
+          "/bookings",
+          { booking: { resource_id: ids.resource, booked_from: "2030-01-08 10:00", booked_to: "2030-01-08 11:00", title: `Mixed ${i}` } },
+          { "idempotency-key": "burst-mixed" },
+        ),
+      ),
+    );
     const stored = (await Promise.all(results.map((_, i) => bookingsTitled(`Mixed ${i}`)))).flat();
     expect(stored).toHaveLength(1);
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
@@ -54,9 +64,20 @@ describe("POST /api/v1/bookings with one Idempotency-Key", () => {
 
 describe("POST /bookings on the booking site with one Idempotency-Key", () => {
   it("creates exactly one booking from ten concurrent duplicates", async () => {
-    const body = JSON.stringify({ booking: { service_id: ids.service, booked_from: "2030-01-09 10:00", booked_to: "2030-01-09 11:00", title: "Site burst", person_attributes: { name: "Visitor", phone_number: uniquePhone() } } });
-    const results = await Promise.all(Array.from({ length: 10 }, () =>
-      send("POST", `http://${subdomain}.localhost/bookings`, { headers: { "content-type": "application/json", "idempotency-key": "burst-site" }, body })));
+    const body = JSON.stringify({
+      booking: {
+        service_id: ids.service,
+        booked_from: "2030-01-09 10:00",
+        booked_to: "2030-01-09 11:00",
+        title: "Site burst",
+        person_attributes: { name: "Visitor", phone_number: uniquePhone() },
+      },
+    });
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        send("POST", `http://${subdomain}.localhost/bookings`, { headers: { "content-type": "application/json", "idempotency-key": "burst-site" }, body }),
+      ),
+    );
     expectOneBooking(results, await bookingsTitled("Site burst"));
   });
 });

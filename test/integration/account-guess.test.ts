@@ -7,7 +7,10 @@ import { env, newAccount, publicSite } from "../support/api";
 import { costOf } from "../support/server-timing";
 
 /** What another isolate's write would leave this one not knowing: the directory changed under its cache. */
-const directly = (sql: string, ...params: unknown[]) => env.DB.prepare(sql).bind(...params).run();
+const directly = (sql: string, ...params: unknown[]) =>
+  env.DB.prepare(sql)
+    .bind(...params)
+    .run();
 
 describe("a guessed account", () => {
   it("answers a read with one wait: the route's read beside the directory's", async () => {

@@ -17,8 +17,15 @@ describe("GET /api/v1/client", () => {
     const res = await api.get("/client");
     expect(res.status).toBe(200);
     expect(res.body.client).toMatchObject({
-      id: account.id, subdomain: account.subdomain, time_zone: "Europe/Oslo", country_code: "NO", locale: "en",
-      verification_method: 0, slot_generation_type: 2, interval_rounding: 15, public_access: true,
+      id: account.id,
+      subdomain: account.subdomain,
+      time_zone: "Europe/Oslo",
+      country_code: "NO",
+      locale: "en",
+      verification_method: 0,
+      slot_generation_type: 2,
+      interval_rounding: 15,
+      public_access: true,
     });
     expect(res.body.client.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0[12]:00$/);
   });
@@ -27,19 +34,46 @@ describe("GET /api/v1/client", () => {
 describe("PUT /api/v1/client", () => {
   it("updates the account from JSON and answers it wrapped as client", async () => {
     const res = await put({
-      name: "Salon Nord", email: "post@salon.no", time_zone: "America/New_York", country_code: "se", locale: "sv",
-      currency: "sek", verification_method: 2, slot_generation_type: 1, interval_rounding: 30,
-      first_bookable_period: "2 hours", future_bookable_period: "+3 days", cancellation_period: "1 month",
-      confirm_manually: true, closed_for_holidays: true, public_access: false,
-      mail_notification_recipient: "alerts@salon.no", settings: { theme: "dark" }, footer: "Welcome",
+      name: "Salon Nord",
+      email: "post@salon.no",
+      time_zone: "America/New_York",
+      country_code: "se",
+      locale: "sv",
+      currency: "sek",
+      verification_method: 2,
+      slot_generation_type: 1,
+      interval_rounding: 30,
+      first_bookable_period: "2 hours",
+      future_bookable_period: "+3 days",
+      cancellation_period: "1 month",
+      confirm_manually: true,
+      closed_for_holidays: true,
+      public_access: false,
+      mail_notification_recipient: "alerts@salon.no",
+      settings: { theme: "dark" },
+      footer: "Welcome",
     });
     expect(res.status).toBe(200);
     expect(res.body.client).toMatchObject({
-      id: account.id, name: "Salon Nord", email: "post@salon.no", time_zone: "America/New_York", country_code: "SE",
-      locale: "sv", currency: "SEK", verification_method: 2, slot_generation_type: 1, interval_rounding: 30,
-      first_bookable_period: "2 hours", future_bookable_period: "+3 days", cancellation_period: "1 month",
-      confirm_manually: true, closed_for_holidays: true, public_access: false,
-      mail_notification_recipient: "alerts@salon.no", settings: { theme: "dark" }, footer: "Welcome",
+      id: account.id,
+      name: "Salon Nord",
+      email: "post@salon.no",
+      time_zone: "America/New_York",
+      country_code: "SE",
+      locale: "sv",
+      currency: "SEK",
+      verification_method: 2,
+      slot_generation_type: 1,
+      interval_rounding: 30,
+      first_bookable_period: "2 hours",
+      future_bookable_period: "+3 days",
+      cancellation_period: "1 month",
+      confirm_manually: true,
+      closed_for_holidays: true,
+      public_access: false,
+      mail_notification_recipient: "alerts@salon.no",
+      settings: { theme: "dark" },
+      footer: "Welcome",
     });
     expect(res.body.client.updated_at).toMatch(/-0[45]:00$/);
     expect(await current()).toEqual(res.body.client);
@@ -47,12 +81,17 @@ describe("PUT /api/v1/client", () => {
 
   it("updates the account from bracket form data", async () => {
     const res = await api.form(
-      "PUT", "/client",
+      "PUT",
+      "/client",
       "client[name]=Form+Salon&client[confirm_manually]=1&client[verification_method]=1&client[first_bookable_period]=2+hours&client[locale]=nb",
     );
     expect(res.status).toBe(200);
     expect(res.body.client).toMatchObject({
-      name: "Form Salon", confirm_manually: true, verification_method: 1, first_bookable_period: "2 hours", locale: "nb",
+      name: "Form Salon",
+      confirm_manually: true,
+      verification_method: 1,
+      first_bookable_period: "2 hours",
+      locale: "nb",
     });
   });
 
@@ -76,9 +115,7 @@ describe("PUT /api/v1/client", () => {
     await put({ currency: "NOK", first_bookable_period: "2 hours", footer: "x", mail_notification_recipient: "a@b.no" });
     const json = await put({ currency: null, first_bookable_period: null, footer: null });
     expect(json.body.client).toMatchObject({ currency: null, first_bookable_period: null, footer: null });
-    const form = await api.form(
-      "PUT", "/client", "client[mail_notification_recipient]=&client[currency]=&client[cancellation_period]=+&client[settings]=",
-    );
+    const form = await api.form("PUT", "/client", "client[mail_notification_recipient]=&client[currency]=&client[cancellation_period]=+&client[settings]=");
     expect(form.status).toBe(200);
     expect(form.body.client).toMatchObject({ mail_notification_recipient: null, currency: null, cancellation_period: null, settings: null });
   });
@@ -98,12 +135,13 @@ describe("PUT /api/v1/client", () => {
     ["an alpha-3 country code", { country_code: "NOR" }, { country_code: ["is not an ISO 3166-1 alpha-2 country code"] }],
     ["an unknown currency", { currency: "ABC" }, { currency: ["is not an ISO 4217 currency code"] }],
     ["a currency name", { currency: "Euro" }, { currency: ["is not an ISO 4217 currency code"] }],
-    ["an unreadable first_bookable_period", { first_bookable_period: "soon" },
-      { first_bookable_period: ["is not a period such as '2 hours', '+3 days' or '1 month'"] }],
-    ["an unreadable future_bookable_period", { future_bookable_period: "later" },
-      { future_bookable_period: ["is not a period such as '2 hours', '+3 days' or '1 month'"] }],
-    ["a negative cancellation_period", { cancellation_period: "-1 day" },
-      { cancellation_period: ["is not a period such as '2 hours', '+3 days' or '1 month'"] }],
+    ["an unreadable first_bookable_period", { first_bookable_period: "soon" }, { first_bookable_period: ["is not a period such as '2 hours', '+3 days' or '1 month'"] }],
+    [
+      "an unreadable future_bookable_period",
+      { future_bookable_period: "later" },
+      { future_bookable_period: ["is not a period such as '2 hours', '+3 days' or '1 month'"] },
+    ],
+    ["a negative cancellation_period", { cancellation_period: "-1 day" }, { cancellation_period: ["is not a period such as '2 hours', '+3 days' or '1 month'"] }],
     ["verification_method above 2", { verification_method: 3 }, { verification_method: ["must be less than or equal to 2"] }],
     ["verification_method below 0", { verification_method: -1 }, { verification_method: ["must be greater than or equal to 0"] }],
     ["verification_method as a word", { verification_method: "email" }, { verification_method: ["is not an integer"] }],
@@ -114,13 +152,11 @@ describe("PUT /api/v1/client", () => {
     ["interval_rounding as a fraction", { interval_rounding: 7.5 }, { interval_rounding: ["is not an integer"] }],
     ["an email without a domain", { email: "owner@" }, { email: ["is not a valid email address"] }],
     ["a blank email", { email: "" }, { email: ["is not a valid email address"] }],
-    ["an invalid notification recipient", { mail_notification_recipient: "alerts at salon" },
-      { mail_notification_recipient: ["is not a valid email address"] }],
+    ["an invalid notification recipient", { mail_notification_recipient: "alerts at salon" }, { mail_notification_recipient: ["is not a valid email address"] }],
     ["a blank name", { name: " " }, { name: ["can't be blank"] }],
     ["a subdomain with dots", { subdomain: "a.b" }, { subdomain: ["may contain only letters, digits and hyphens"] }],
     ["settings that are not an object", { settings: "dark" }, { settings: ["must be an object of named settings"] }],
-    ["a bare number as period", { first_bookable_period: 5 },
-      { first_bookable_period: ["is not a period such as '2 hours', '+3 days' or '1 month'"] }],
+    ["a bare number as period", { first_bookable_period: 5 }, { first_bookable_period: ["is not a period such as '2 hours', '+3 days' or '1 month'"] }],
     ["a boolean that is not one", { confirm_manually: "maybe" }, { confirm_manually: ["must be true or false"] }],
   ])("answers 400 for %s and changes nothing", async (_case, attributes, expected) => {
     const before = await current();
@@ -165,8 +201,13 @@ describe("PUT /api/v1/client", () => {
   it("ignores operator-only and read-only attributes", async () => {
     const before = await current();
     const res = await put({
-      id: account.id + 1000, api_enabled: false, billing_status: "unpaid", webhook_secret: "whsec_mine",
-      created_at: "2001-01-01 00:00", account_id: 1, name: "Still me",
+      id: account.id + 1000,
+      api_enabled: false,
+      billing_status: "unpaid",
+      webhook_secret: "whsec_mine",
+      created_at: "2001-01-01 00:00",
+      account_id: 1,
+      name: "Still me",
     });
     expect(res.status).toBe(200);
     expect(res.body.client).toMatchObject({ id: account.id, name: "Still me", api_enabled: true, billing_status: "ok", created_at: before.created_at });
@@ -288,7 +329,11 @@ describe("GET /api/v1/client/holidays", () => {
   it("accepts a range of three years less a day", async () => {
     const res = await api.get("/client/holidays?from=2026-01-01&to=2028-12-31");
     expect(res.status).toBe(200);
-    expect(holidays(res).filter((h) => h.name === "Constitution Day").map((h) => h.date)).toEqual(["2026-05-17", "2027-05-17", "2028-05-17"]);
+    expect(
+      holidays(res)
+        .filter((h) => h.name === "Constitution Day")
+        .map((h) => h.date),
+    ).toEqual(["2026-05-17", "2027-05-17", "2028-05-17"]);
   });
 
   it.each<[string, string, Record<string, string[]>]>([
@@ -297,8 +342,11 @@ describe("GET /api/v1/client/holidays", () => {
     ["an impossible from date", "from=2026-02-30", { from: ["is not a valid date: use YYYY-MM-DD"] }],
     ["a to that is not a date", "from=2026-01-01&to=tomorrow", { to: ["is not a valid date: use YYYY-MM-DD"] }],
     ["a from with a time", "from=2026-01-01T10:00", { from: ["is not a valid date: use YYYY-MM-DD"] }],
-    ["a year the holiday data does not cover", "from=1850-01-01&to=1850-12-31",
-      { from: ["must be between 1900-01-01 and 2199-12-31"], to: ["must be between 1900-01-01 and 2199-12-31"] }],
+    [
+      "a year the holiday data does not cover",
+      "from=1850-01-01&to=1850-12-31",
+      { from: ["must be between 1900-01-01 and 2199-12-31"], to: ["must be between 1900-01-01 and 2199-12-31"] },
+    ],
   ])("answers 400 for %s", async (_case, queryString, expected) => {
     const res = await api.get(`/client/holidays?${queryString}`);
     expect(res.status).toBe(400);

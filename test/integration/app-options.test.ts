@@ -10,9 +10,13 @@ import { rateLimitWith, type RateLimiter } from "../../src/http/rate-limit";
 import { env, newAccount } from "../support/api";
 
 const get = (app: ReturnType<typeof buildApp>, path: string, apiKey?: string) =>
-  app.fetch(new Request(`http://api.test${path}`, {
-    headers: { "user-agent": "tests", ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
-  }), env, createExecutionContext());
+  app.fetch(
+    new Request(`http://api.test${path}`, {
+      headers: { "user-agent": "tests", ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
+    }),
+    env,
+    createExecutionContext(),
+  );
 
 describe("buildApp", () => {
   it("asks the injected RateLimiter for the address budget and then the key's, and answers its refusal", async () => {

@@ -65,8 +65,7 @@ describe("GET /api/v1/__bench/data-floor/{read}", () => {
     await make.provider(b.id, service.id);
     await must(shop.put(`/resources/${a.id}/exception_dates/2030-01-09`, { resource_exception_date: { opening_hours: ["10:00", "12:00"] } }));
     await must(shop.put(`/resources/${a.id}/exception_dates/2030-02-01`, { resource_exception_date: { opening_hours: null } }));
-    const book = (resourceId: number, from: string, to: string) =>
-      make.booking({ resource_id: resourceId, service_id: service.id, booked_from: from, booked_to: to });
+    const book = (resourceId: number, from: string, to: string) => make.booking({ resource_id: resourceId, service_id: service.id, booked_from: from, booked_to: to });
     const inRange = [await book(a.id, "2030-01-08 09:00", "2030-01-08 10:00"), await book(b.id, "2030-01-10 11:00", "2030-01-10 12:00")];
     await book(a.id, "2030-01-20 09:00", "2030-01-20 10:00"); // after the span
     await book(other.id, "2030-01-08 09:00", "2030-01-08 10:00"); // not a provider
@@ -94,8 +93,19 @@ describe("GET /api/v1/__bench/data-floor/{read}", () => {
     const service = await make.service({ interval: 60 });
     const kari = await make.person({ name: "Kari" });
     const ola = await make.person({ name: "Ola" });
-    for (const [day, person] of [["07", kari], ["08", ola], ["09", kari], ["10", null]] as const) {
-      await make.booking({ resource_id: room.id, service_id: service.id, booked_from: `2030-01-${day} 09:00`, booked_to: `2030-01-${day} 10:00`, ...(person ? { person_id: person.id } : {}) });
+    for (const [day, person] of [
+      ["07", kari],
+      ["08", ola],
+      ["09", kari],
+      ["10", null],
+    ] as const) {
+      await make.booking({
+        resource_id: room.id,
+        service_id: service.id,
+        booked_from: `2030-01-${day} 09:00`,
+        booked_to: `2030-01-${day} 10:00`,
+        ...(person ? { person_id: person.id } : {}),
+      });
     }
     const route = await shop.get("/bookings?start=2030-01-08");
     expect(route.status).toBe(200);

@@ -102,7 +102,11 @@ describe("GET / on the booking site", () => {
   });
 
   it("shows a visitor's booking with its token (code form, cancel), and only 'not found' with a wrong one", async () => {
-    const created = await must(publicSite(subdomain).post("/bookings", { booking: { service_id: ids.colour, booked_from: "2030-01-14 10:00", booked_to: "2030-01-14 11:00", person_attributes: { name: "Vis", email: "vis@example.com" } } }));
+    const created = await must(
+      publicSite(subdomain).post("/bookings", {
+        booking: { service_id: ids.colour, booked_from: "2030-01-14 10:00", booked_to: "2030-01-14 11:00", person_attributes: { name: "Vis", email: "vis@example.com" } },
+      }),
+    );
     const id = created.booking.id;
     const html: string = (await page(`?booking=${id}&token=${created.booking_token}`)).body;
     expect(html).toContain('data-state="awaiting_verification"');
@@ -117,7 +121,16 @@ describe("GET / on the booking site", () => {
   });
 
   it("offers a confirmed booking as an .ics file", async () => {
-    const created = await must(publicSite(subdomain).post("/bookings", { booking: { service_id: ids.colour, booked_from: "2030-01-21 10:00", booked_to: "2030-01-21 11:00", person_attributes: { name: "Vis", email: "vis2@example.com" } } }));
+    const created = await must(
+      publicSite(subdomain).post("/bookings", {
+        booking: {
+          service_id: ids.colour,
+          booked_from: "2030-01-21 10:00",
+          booked_to: "2030-01-21 11:00",
+          person_attributes: { name: "Vis", email: "vis2@example.com" },
+        },
+      }),
+    );
     const id = created.booking.id;
     const code = (await rawBooking(id))!.verification_code;
     await must(publicSite(subdomain).put(`/bookings/${id}/verify_code`, { verification_code: code }, { "x-booking-token": created.booking_token }));
@@ -132,10 +145,19 @@ describe("a booking that pays, on the page", () => {
   let visitors = 0;
   /** A paid booking made on the site, each by its own address (a visitor may have only a few unpaid at once). */
   async function bookPaid(site: string, serviceId: number, hour: number) {
-    const created = await must(send("POST", `http://${site}.localhost/bookings`, {
-      headers: { "content-type": "application/json", "cf-connecting-ip": `198.51.100.${(visitors += 1)}` },
-      body: JSON.stringify({ booking: { service_id: serviceId, booked_from: `${DAY} ${hour}:00`, booked_to: `${DAY} ${hour + 1}:00`, person_attributes: { name: "Vis", email: `paid${visitors}@example.com` } } }),
-    }));
+    const created = await must(
+      send("POST", `http://${site}.localhost/bookings`, {
+        headers: { "content-type": "application/json", "cf-connecting-ip": `198.51.100.${(visitors += 1)}` },
+        body: JSON.stringify({
+          booking: {
+            service_id: serviceId,
+            booked_from: `${DAY} ${hour}:00`,
+            booked_to: `${DAY} ${hour + 1}:00`,
+            person_attributes: { name: "Vis", email: `paid${visitors}@example.com` },
+          },
+        }),
+      }),
+    );
     const { id } = created.booking;
     const token: string = created.booking_token;
     return {

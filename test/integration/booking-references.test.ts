@@ -47,13 +47,23 @@ describe("bookingReferences", () => {
 
     same(refs.service, (await db.select().from(services).where(eq(services.id, service.id)))[0]);
     same(refs.resource, (await db.select().from(resources).where(eq(resources.id, resource.id)))[0]);
-    const providerRows = await db.select({ resource: resources }).from(providers)
+    const providerRows = await db
+      .select({ resource: resources })
+      .from(providers)
       .innerJoin(resources, eq(resources.id, providers.resource_id))
       .where(and(eq(providers.service_id, service.id), eq(providers.active, true), eq(resources.active, true)))
       .orderBy(asc(providers.id));
-    same(refs.providers, providerRows.map((r) => r.resource));
+    same(
+      refs.providers,
+      providerRows.map((r) => r.resource),
+    );
     expect(refs.providers.map((r) => r.id)).toEqual([second.id, resource.id]);
-    expect(refs.resource).toMatchObject({ active: true, custom_data: { floor: "2", wheelchair: "true" }, opening_hours_sun: null, opening_hours_mon: ["08:00", "18:00"] });
+    expect(refs.resource).toMatchObject({
+      active: true,
+      custom_data: { floor: "2", wheelchair: "true" },
+      opening_hours_sun: null,
+      opening_hours_mon: ["08:00", "18:00"],
+    });
     expect(refs.service).toMatchObject({ has_day_booking: true, same_day: false, price: "450.0", custom_data: { colour: "red" } });
     expect(refs.version).toBe(await version(deps.account.id));
   });

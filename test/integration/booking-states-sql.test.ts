@@ -25,10 +25,20 @@ async function seedCases() {
   for (const c of CASES) {
     // Stored as every write stores it: the `active` flag follows the state, expiry aside.
     const insert = insertBookingStatement({
-      account_id: account.id, resource_id: resource.id, booked_from: NOW, booked_to: NOW + HOUR, count: 1,
-      state: c.state, active: ACTIVE_STATES.has(c.state), expires_at: c.expires_at, created_at: NOW, updated_at: NOW,
+      account_id: account.id,
+      resource_id: resource.id,
+      booked_from: NOW,
+      booked_to: NOW + HOUR,
+      count: 1,
+      state: c.state,
+      active: ACTIVE_STATES.has(c.state),
+      expires_at: c.expires_at,
+      created_at: NOW,
+      updated_at: NOW,
     });
-    const row = await env.DB.prepare(insert.sql).bind(...insert.params).first<{ id: number }>();
+    const row = await env.DB.prepare(insert.sql)
+      .bind(...insert.params)
+      .first<{ id: number }>();
     ids.set(row!.id, c);
   }
   return { accountId: account.id as number, ids };
@@ -43,7 +53,9 @@ describe("booking states in SQL and in TypeScript", () => {
       .from(bookings)
       .where(eq(bookings.account_id, accountId));
     const holds = holdsCapacity(NOW);
-    const raw = await env.DB.prepare(`SELECT id FROM bookings WHERE account_id = ? AND ${holds.sql}`).bind(accountId, ...holds.params).all<{ id: number }>();
+    const raw = await env.DB.prepare(`SELECT id FROM bookings WHERE account_id = ? AND ${holds.sql}`)
+      .bind(accountId, ...holds.params)
+      .all<{ id: number }>();
     const holding = new Set(raw.results.map((r) => r.id));
 
     const fromSql = rows.map((r) => ({ ...ids.get(r.id), state: r.state, active: Boolean(r.active), raw: holding.has(r.id) }));
@@ -65,10 +77,15 @@ describe("booking states in SQL and in TypeScript", () => {
     const { accountId, ids } = await seedCases();
     const db = openDb(env.DB);
     for (const state of BOOKING_STATES) {
-      const found = await db.select({ id: bookings.id }).from(bookings)
+      const found = await db
+        .select({ id: bookings.id })
+        .from(bookings)
         .where(and(eq(bookings.account_id, accountId), inEffectiveStates([state], NOW)));
       const expected = [...ids].filter(([, c]) => effectiveState(c, NOW) === (state as BookingState)).map(([id]) => id);
-      expect(found.map((r) => r.id).sort((a, b) => a - b), state).toEqual(expected.sort((a, b) => a - b));
+      expect(
+        found.map((r) => r.id).sort((a, b) => a - b),
+        state,
+      ).toEqual(expected.sort((a, b) => a - b));
     }
   });
 });

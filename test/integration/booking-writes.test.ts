@@ -21,7 +21,14 @@ async function bookingWithDeps() {
   const db = openDb(env.DB);
   const row = (await db.query.accounts.findFirst({ where: eq(accounts.id, account.id) }))!;
   const webhooks = recordingQueue(env.WEBHOOK_QUEUE);
-  const deps = (now: number): Deps => ({ db, env: { ...env, WEBHOOK_QUEUE: webhooks.recorder }, account: row, now, surface: "private_api", capacityGuard: durableCapacityGuard(env, "DB") });
+  const deps = (now: number): Deps => ({
+    db,
+    env: { ...env, WEBHOOK_QUEUE: webhooks.recorder },
+    account: row,
+    now,
+    surface: "private_api",
+    capacityGuard: durableCapacityGuard(env, "DB"),
+  });
   const events = () => webhooks.sent.filter((m) => m.body.data.id === booking.id).map((m) => m.body.event);
   return { cat, resource, booking, deps, events };
 }
@@ -54,7 +61,12 @@ describe("writes that take capacity go through deps.capacityGuard", () => {
     const { resource, deps } = await bookingWithDeps();
     const real = durableCapacityGuard(env, "DB");
     const seen: GuardScope[] = [];
-    const passing: CapacityGuard = { apply: (scope, batch) => { seen.push(scope); return real.apply(scope, batch); } };
+    const passing: CapacityGuard = {
+      apply: (scope, batch) => {
+        seen.push(scope);
+        return real.apply(scope, batch);
+      },
+    };
     const booking = { booking: { resource_id: resource.id, booked_from: "2030-01-09 10:00", booked_to: "2030-01-09 11:00" } };
     const made = await createBooking({ ...deps(Date.now()), capacityGuard: passing }, booking as any);
     expect(seen).toEqual([expect.objectContaining({ kind: "resource", id: resource.id })]);
@@ -64,7 +76,8 @@ describe("writes that take capacity go through deps.capacityGuard", () => {
     const other = { booking: { resource_id: resource.id, booked_from: "2030-01-10 10:00", booked_to: "2030-01-10 11:00" } };
     await expect(createBooking({ ...deps(Date.now()), capacityGuard: refusing }, other as any)).rejects.toMatchObject({ status: 400 });
     const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM bookings WHERE resource_id = ? AND booked_from = ?")
-      .bind(resource.id, Date.parse("2030-01-10T09:00:00Z")).first<{ n: number }>();
+      .bind(resource.id, Date.parse("2030-01-10T09:00:00Z"))
+      .first<{ n: number }>();
     expect(count!.n).toBe(0);
   });
 });

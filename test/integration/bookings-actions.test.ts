@@ -42,7 +42,9 @@ describe("PUT /api/v1/bookings/{id}/verify", () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ state: ["is confirmed: the booking can't be verified"] });
     const expired = await unverified();
-    await env.DB.prepare("UPDATE bookings SET expires_at = ? WHERE id = ?").bind(Date.now() - 1000, expired.id).run();
+    await env.DB.prepare("UPDATE bookings SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 1000, expired.id)
+      .run();
     expect((await sms.put(`/bookings/${expired.id}/verify`)).body).toEqual({ state: ["is verification_expired: the booking can't be verified"] });
   });
 
@@ -74,8 +76,9 @@ describe("PUT /api/v1/bookings/{id}/verify_code", () => {
   it("answers 400 on state once verified, and 404 for another tenant", async () => {
     const booking = await unverified();
     await must(sms.put(`/bookings/${booking.id}/verify`));
-    expect((await sms.put(`/bookings/${booking.id}/verify_code`, { verification_code: booking.verification_code })).body)
-      .toEqual({ state: ["is awaiting_confirmation: the booking can't be verified"] });
+    expect((await sms.put(`/bookings/${booking.id}/verify_code`, { verification_code: booking.verification_code })).body).toEqual({
+      state: ["is awaiting_confirmation: the booking can't be verified"],
+    });
     expect((await other.put(`/bookings/${booking.id}/verify_code`, { verification_code: booking.verification_code })).status).toBe(404);
   });
 });

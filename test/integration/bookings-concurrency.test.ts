@@ -58,14 +58,23 @@ describe("POST /api/v1/bookings under concurrency", () => {
   it("lets exactly one of 20 bookings moved at once into a capacity-1 slot, and three into a capacity-3 one", async () => {
     for (const capacity of [1, 3]) {
       const resource = await make.resource({ capacity });
-      const moving = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-        make.booking(slot(resource.id, `2030-01-${String(10 + Math.floor(i / capacity)).padStart(2, "0")} 08:00`, `2030-01-${String(10 + Math.floor(i / capacity)).padStart(2, "0")} 09:00`))));
-      const results = await Promise.all(moving.map((b) =>
-        api.put(`/bookings/${b.id}`, { booking: { booked_from: "2030-01-07 12:00", booked_to: "2030-01-07 13:00" } })));
+      const moving = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          make.booking(
+            slot(
+              resource.id,
+              `2030-01-${String(10 + Math.floor(i / capacity)).padStart(2, "0")} 08:00`,
+              `2030-01-${String(10 + Math.floor(i / capacity)).padStart(2, "0")} 09:00`,
+            ),
+          ),
+        ),
+      );
+      const results = await Promise.all(moving.map((b) => api.put(`/bookings/${b.id}`, { booking: { booked_from: "2030-01-07 12:00", booked_to: "2030-01-07 13:00" } })));
       expect(results.filter((r) => r.status === 200)).toHaveLength(capacity);
       expect(results.find((r) => r.status === 400)!.body).toEqual({ booked_from: ["is not available: the resource is fully booked at this time"] });
       const atNoon = await env.DB.prepare("SELECT COUNT(*) AS n FROM bookings WHERE resource_id = ? AND booked_from = ?")
-        .bind(resource.id, Date.parse("2030-01-07T11:00:00Z")).first<{ n: number }>("n");
+        .bind(resource.id, Date.parse("2030-01-07T11:00:00Z"))
+        .first<{ n: number }>("n");
       expect(atNoon).toBe(capacity);
     }
   });
@@ -84,7 +93,9 @@ describe("POST /api/v1/bookings under concurrency", () => {
     const pending = (await must(manual.post("/bookings", { booking: { ...slot(resource.id), person_attributes: { email: "a@example.com" } }, confirm: false }))).booking;
     expect(pending.state).toBe("awaiting_verification");
     expect((await manual.post("/bookings", { booking: slot(resource.id) })).status).toBe(400);
-    await env.DB.prepare("UPDATE bookings SET expires_at = ? WHERE id = ?").bind(Date.now() - 1000, pending.id).run();
+    await env.DB.prepare("UPDATE bookings SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 1000, pending.id)
+      .run();
     expect((await manual.post("/bookings", { booking: slot(resource.id) })).status).toBe(200);
     expect((await manual.get(`/bookings/${pending.id}`)).body.booking).toMatchObject({ state: "verification_expired", active: false });
     const active = (await manual.get(`/bookings?state=awaiting_verification`)).body.map((e: any) => e.booking.id);
@@ -105,7 +116,8 @@ describe("booking actions under concurrency", () => {
   it("lets exactly one of a racing confirm and cancel win, and the final state is the winner's", async () => {
     for (let round = 0; round < 5; round += 1) {
       const resource = (await must(manual.post("/resources", { resource: { title: "R" } }))).resource;
-      const booking = (await must(manual.post("/bookings", { booking: { ...slot(resource.id), person_attributes: { email: `c${round}@example.com` } }, confirm: false }))).booking;
+      const booking = (await must(manual.post("/bookings", { booking: { ...slot(resource.id), person_attributes: { email: `c${round}@example.com` } }, confirm: false })))
+        .booking;
       await must(manual.put(`/bookings/${booking.id}/verify`));
       const [confirm, cancel] = await Promise.all([manual.put(`/bookings/${booking.id}/confirm`), manual.put(`/bookings/${booking.id}/cancel`)]);
       const final = (await manual.get(`/bookings/${booking.id}`)).body.booking.state;

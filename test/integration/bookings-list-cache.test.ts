@@ -55,7 +55,11 @@ async function world() {
   const service = await make.service({ title: "Cut" });
   const person = await make.person({ name: "Kari", email: `kari${resource.id}@example.com` });
   const booking = await make.booking({
-    resource_id: resource.id, service_id: service.id, person_id: person.id, booked_from: "2031-05-05 10:00", booked_to: "2031-05-05 11:00",
+    resource_id: resource.id,
+    service_id: service.id,
+    person_id: person.id,
+    booked_from: "2031-05-05 10:00",
+    booked_to: "2031-05-05 11:00",
   });
   return { resource, service, person, booking, path: `/bookings?resource_id=${resource.id}` };
 }
@@ -91,26 +95,39 @@ describe("GET /api/v1/bookings from the cached answer", () => {
 
   type World = Awaited<ReturnType<typeof world>>;
   const changes: [string, (w: World) => Promise<unknown>, (listed: any[], w: World) => void][] = [
-    ["a new booking", (w) => make.booking({ resource_id: w.resource.id, booked_from: "2031-05-06 10:00", booked_to: "2031-05-06 11:00" }),
-      (listed) => expect(listed).toHaveLength(2)],
-    ["an update of the booking", (w) => must(api.put(`/bookings/${w.booking.id}`, { booking: { title: "Moved", booked_from: "2031-05-05 12:00", booked_to: "2031-05-05 13:00" } })),
-      ([b]) => expect([b.title, b.booked_from]).toEqual(["Moved", "2031-05-05T12:00:00+02:00"])],
+    [
+      "a new booking",
+      (w) => make.booking({ resource_id: w.resource.id, booked_from: "2031-05-06 10:00", booked_to: "2031-05-06 11:00" }),
+      (listed) => expect(listed).toHaveLength(2),
+    ],
+    [
+      "an update of the booking",
+      (w) => must(api.put(`/bookings/${w.booking.id}`, { booking: { title: "Moved", booked_from: "2031-05-05 12:00", booked_to: "2031-05-05 13:00" } })),
+      ([b]) => expect([b.title, b.booked_from]).toEqual(["Moved", "2031-05-05T12:00:00+02:00"]),
+    ],
     ["a cancel", (w) => must(api.put(`/bookings/${w.booking.id}/cancel`)), ([b]) => expect([b.state, b.active]).toEqual(["cancelled", false])],
     ["a status", (w) => must(api.put(`/bookings/${w.booking.id}/status`, { status: "arrived" })), ([b]) => expect(b.status).toBe("arrived")],
     ["a delete", (w) => must(api.delete(`/bookings/${w.booking.id}`)), (listed) => expect(listed).toEqual([])],
-    ["a rename of the person", (w) => must(api.put(`/people/${w.person.id}`, { person: { name: "Kari Nordmann" } })),
-      ([b]) => expect(b.person.name).toBe("Kari Nordmann")],
+    [
+      "a rename of the person",
+      (w) => must(api.put(`/people/${w.person.id}`, { person: { name: "Kari Nordmann" } })),
+      ([b]) => expect(b.person.name).toBe("Kari Nordmann"),
+    ],
     ["a person deleted", (w) => must(api.delete(`/people/${w.person.id}`)), ([b]) => expect(b.person.active).toBe(false)],
-    ["a rename of the resource", (w) => must(api.put(`/resources/${w.resource.id}`, { resource: { title: "Hall" } })),
-      ([b]) => expect(b.resource.title).toBe("Hall")],
-    ["a rename of the service", (w) => must(api.put(`/services/${w.service.id}`, { service: { title: "Colour" } })),
-      ([b]) => expect(b.service.title).toBe("Colour")],
+    ["a rename of the resource", (w) => must(api.put(`/resources/${w.resource.id}`, { resource: { title: "Hall" } })), ([b]) => expect(b.resource.title).toBe("Hall")],
+    ["a rename of the service", (w) => must(api.put(`/services/${w.service.id}`, { service: { title: "Colour" } })), ([b]) => expect(b.service.title).toBe("Colour")],
     // Not through a request of this isolate: another isolate, a queue consumer, cron, the operator
     // API or a console. The triggers bump the version in the same statement.
-    ["a write to D1 outside any request", (w) => env.DB.prepare("UPDATE bookings SET notes = 'by cron' WHERE id = ?").bind(w.booking.id).run(),
-      ([b]) => expect(b.notes).toBe("by cron")],
-    ["a raw write to the person outside any request", (w) => env.DB.prepare("UPDATE people SET city = 'Bergen' WHERE id = ?").bind(w.person.id).run(),
-      ([b]) => expect(b.person.city).toBe("Bergen")],
+    [
+      "a write to D1 outside any request",
+      (w) => env.DB.prepare("UPDATE bookings SET notes = 'by cron' WHERE id = ?").bind(w.booking.id).run(),
+      ([b]) => expect(b.notes).toBe("by cron"),
+    ],
+    [
+      "a raw write to the person outside any request",
+      (w) => env.DB.prepare("UPDATE people SET city = 'Bergen' WHERE id = ?").bind(w.person.id).run(),
+      ([b]) => expect(b.person.city).toBe("Bergen"),
+    ],
   ];
   for (const [name, change, expectAfter] of changes) {
     it(`shows ${name} in the next answer`, async () => {
@@ -118,7 +135,10 @@ describe("GET /api/v1/bookings from the cached answer", () => {
       await cached(w.path);
       await change(w);
       const elsewhere = name.includes("outside any request");
-      expectAfter((await fresh(w.path, {}, elsewhere ? 2 : 1)).body.map((e: any) => e.booking), w);
+      expectAfter(
+        (await fresh(w.path, {}, elsewhere ? 2 : 1)).body.map((e: any) => e.booking),
+        w,
+      );
       // …and the new answer is cached in turn.
       await cached(w.path);
     });
@@ -187,7 +207,9 @@ describe("cached booking lists and time", () => {
     await env.DB.prepare(
       `INSERT INTO bookings (account_id, resource_id, booked_from, booked_to, count, state, active, expires_at, created_at, updated_at)
        VALUES (?, ?, ?, ?, 1, 'awaiting_verification', 1, ?, 0, 0)`,
-    ).bind(accountId, resourceId, from, to, expiresAt).run();
+    )
+      .bind(accountId, resourceId, from, to, expiresAt)
+      .run();
   }
   const version = () => env.DB.prepare("SELECT version FROM listing_versions WHERE account_id = ?").bind(accountId).first("version");
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -215,7 +237,9 @@ describe("cached booking lists and time", () => {
       await env.DB.prepare(
         `INSERT INTO bookings (account_id, resource_id, booked_from, booked_to, count, state, active, created_at, updated_at)
          VALUES (?, ?, ?, ?, 1, 'confirmed', 1, 0, 0)`,
-      ).bind(accountId, resource.id, start, end).run();
+      )
+        .bind(accountId, resource.id, start, end)
+        .run();
     }
     const path = `/bookings/upcoming?resource_id=${resource.id}`;
     expect((await cached(path)).body).toHaveLength(2);

@@ -23,8 +23,7 @@ async function oneOfEachState() {
   const resource = await make.resource({ capacity: 10 });
   const person = await make.person({ email: `p${resource.id}@example.com` });
   const at = (day: number) => slot(resource.id, `2030-05-${String(day).padStart(2, "0")} 10:00`, `2030-05-${String(day).padStart(2, "0")} 11:00`);
-  const create = async (day: number, extra: Record<string, unknown> = {}) =>
-    (await make.booking({ ...at(day), person_id: person.id }, extra)).id as number;
+  const create = async (day: number, extra: Record<string, unknown> = {}) => (await make.booking({ ...at(day), person_id: person.id }, extra)).id as number;
   // confirm=false on this email-verification, manual-confirmation account starts at awaiting_verification.
   const confirmed = await create(1);
   const awaitingConfirmation = await create(2, { confirm: false });
@@ -36,7 +35,9 @@ async function oneOfEachState() {
   await must(api.put(`/bookings/${awaitingConfirmation}/verify`));
   await must(api.put(`/bookings/${declined}/verify`));
   await must(api.put(`/bookings/${declined}/decline`));
-  await env.DB.prepare("UPDATE bookings SET expires_at = ? WHERE id = ?").bind(Date.now() - 1000, expired).run();
+  await env.DB.prepare("UPDATE bookings SET expires_at = ? WHERE id = ?")
+    .bind(Date.now() - 1000, expired)
+    .run();
   await must(api.put(`/bookings/${cancelled}/cancel`));
   await must(api.delete(`/bookings/${deleted}`));
   return { resource, person, ids: { confirmed, awaitingConfirmation, awaitingVerification, expired, cancelled, declined, deleted } };
@@ -99,7 +100,12 @@ describe("GET /api/v1/bookings", () => {
     expect(await idsOf(`/bookings?service_id=${service.id}`)).toEqual([late.id, onEvent.id]);
     expect(await idsOf(`/bookings?event_id=${eventId}`)).toEqual([onEvent.id]);
     expect(await idsOf(`/bookings?collection_id=c-1`)).toEqual([early.id]);
-    expect(await idsOf(`/bookings?resource_id[]=${resource.id}&resource_id[]=${world.resource.id}&state=confirmed`)).toEqual([world.ids.confirmed, early.id, late.id, onEvent.id]);
+    expect(await idsOf(`/bookings?resource_id[]=${resource.id}&resource_id[]=${world.resource.id}&state=confirmed`)).toEqual([
+      world.ids.confirmed,
+      early.id,
+      late.id,
+      onEvent.id,
+    ]);
   });
 
   it("answers 400 on an unreadable filter", async () => {
@@ -114,7 +120,9 @@ describe("GET /api/v1/bookings", () => {
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 760)
        INSERT INTO bookings (account_id, resource_id, booked_from, booked_to, state, active, count, created_at, updated_at)
        SELECT ?, ?, 1900000000000 + i * 60000, 1900000000000 + i * 60000 + 60000, 'confirmed', 1, 1, 0, 0 FROM n`,
-    ).bind(accountId, resource.id).run();
+    )
+      .bind(accountId, resource.id)
+      .run();
     const first = await api.get(`/bookings?resource_id=${resource.id}`);
     expect(first.body).toHaveLength(750);
     expect(first.headers.get("total-count")).toBe("760");
@@ -180,10 +188,23 @@ describe("GET /api/v1/bookings/visible", () => {
 describe("GET /api/v1/people/{id}/bookings", () => {
   it("lists the person's bookings in every state but deleted, and the other listings appended", async () => {
     const { ids } = world;
-    expect(await idsOf(`/people/${world.person.id}/bookings`)).toEqual([ids.confirmed, ids.awaitingConfirmation, ids.awaitingVerification, ids.expired, ids.cancelled, ids.declined]);
-    expect(await idsOf(`/people/${world.person.id}/bookings/visible`)).toEqual([ids.confirmed, ids.awaitingConfirmation, ids.awaitingVerification, ids.cancelled, ids.declined]);
+    expect(await idsOf(`/people/${world.person.id}/bookings`)).toEqual([
+      ids.confirmed,
+      ids.awaitingConfirmation,
+      ids.awaitingVerification,
+      ids.expired,
+      ids.cancelled,
+      ids.declined,
+    ]);
+    expect(await idsOf(`/people/${world.person.id}/bookings/visible`)).toEqual([
+      ids.confirmed,
+      ids.awaitingConfirmation,
+      ids.awaitingVerification,
+      ids.cancelled,
+      ids.declined,
+    ]);
     expect(await idsOf(`/people/${world.person.id}/bookings/unconfirmed`)).toEqual([ids.awaitingConfirmation]);
-    expect((await idsOf(`/people/${world.person.id}/bookings/all`))).toHaveLength(7);
+    expect(await idsOf(`/people/${world.person.id}/bookings/all`)).toHaveLength(7);
   });
 
   it("answers 404 for an unknown person, another tenant's person and an unknown listing", async () => {
@@ -225,18 +246,32 @@ describe("list items and single answers", () => {
     const resource = await make.resource({ capacity: 5 });
     const service = await make.service();
     const person = await make.person({
-      email: "dst@example.com", phone_number: "+4791234567", custom_data: { member: "true", joined_at: "2029-11-01 09:30" }, city: "Oslo",
+      email: "dst@example.com",
+      phone_number: "+4791234567",
+      custom_data: { member: "true", joined_at: "2029-11-01 09:30" },
+      city: "Oslo",
     });
     const times = [
-      ["2030-03-30 10:00", "2030-03-30 11:00"], ["2030-04-01 10:00", "2030-04-01 11:00"],
-      ["2030-10-26 23:30", "2030-10-27 04:00"], ["2030-10-28 10:00", "2030-10-28 11:00"],
+      ["2030-03-30 10:00", "2030-03-30 11:00"],
+      ["2030-04-01 10:00", "2030-04-01 11:00"],
+      ["2030-10-26 23:30", "2030-10-27 04:00"],
+      ["2030-10-28 10:00", "2030-10-28 11:00"],
     ];
     const ids: number[] = [];
     for (const [i, [from, to]] of times.entries()) {
       const booking = await make.booking({
-        resource_id: resource.id, service_id: service.id, person_id: i % 2 === 0 ? person.id : undefined, booked_from: from, booked_to: to,
-        title: `Booking ${i} "quoted" \\ æøå`, notes: i === 1 ? "line\nbreak" : null, custom_data: { vip: "false", seen_at: "2030-03-31 02:30", text: "ünïcode 🎉" },
-        reminder_at: from, paid_at: i === 2 ? "2030-10-27 02:15" : undefined, external_id: `ext-${i}`, status: "new",
+        resource_id: resource.id,
+        service_id: service.id,
+        person_id: i % 2 === 0 ? person.id : undefined,
+        booked_from: from,
+        booked_to: to,
+        title: `Booking ${i} "quoted" \\ æøå`,
+        notes: i === 1 ? "line\nbreak" : null,
+        custom_data: { vip: "false", seen_at: "2030-03-31 02:30", text: "ünïcode 🎉" },
+        reminder_at: from,
+        paid_at: i === 2 ? "2030-10-27 02:15" : undefined,
+        external_id: `ext-${i}`,
+        status: "new",
       });
       ids.push(booking.id);
     }
@@ -250,8 +285,12 @@ describe("list items and single answers", () => {
       }
     }
     const [spring, summer, night] = listed(await api.get(`/bookings?resource_id=${resource.id}`));
-    expect([spring.booked_from, summer.booked_from, night.booked_from, night.booked_to])
-      .toEqual(["2030-03-30T10:00:00+01:00", "2030-04-01T10:00:00+02:00", "2030-10-26T23:30:00+02:00", "2030-10-27T04:00:00+01:00"]);
+    expect([spring.booked_from, summer.booked_from, night.booked_from, night.booked_to]).toEqual([
+      "2030-03-30T10:00:00+01:00",
+      "2030-04-01T10:00:00+02:00",
+      "2030-10-26T23:30:00+02:00",
+      "2030-10-27T04:00:00+01:00",
+    ]);
     expect(spring.person).toMatchObject({ id: person.id, custom_data: { member: true, joined_at: "2029-11-01T09:30:00+01:00" }, active: true });
     expect(spring.custom_data).toEqual({ vip: false, seen_at: "2030-03-31T03:30:00+02:00", text: "ünïcode 🎉" });
   });

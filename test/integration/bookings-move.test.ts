@@ -9,7 +9,9 @@ import { messagesOf } from "../support/messages";
 import { eventually } from "../support/queues";
 import { receiver } from "../support/webhooks";
 
-afterEach(() => { vi.useRealTimers(); });
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const FULL = "is not available: the resource is fully booked at this time";
 const withToken = (token: string) => ({ "x-booking-token": token });
@@ -36,7 +38,8 @@ let visitors = 0;
 async function book(s: Site, times: { booked_from: string; booked_to: string }, extra: Record<string, unknown> = {}) {
   visitors += 1;
   const res = await s.site.post("/bookings", {
-    booking: { service_id: s.serviceId, ...times, person_attributes: { name: "Vis", email: `v${visitors}-${Math.random()}@example.com` } }, ...extra,
+    booking: { service_id: s.serviceId, ...times, person_attributes: { name: "Vis", email: `v${visitors}-${Math.random()}@example.com` } },
+    ...extra,
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return { id: res.body.booking.id as number, token: res.body.booking_token as string };
@@ -62,7 +65,9 @@ describe("PUT /bookings/{id}/move on the site", () => {
     expect(shown.body.booking.booked_from).toBe("2030-01-07T14:00:00+01:00");
     // The old time is free again: another visitor books it; the new one is taken.
     await book(s, at("2030-01-07", "10:00", "10:30"));
-    const taken = await s.site.post("/bookings", { booking: { service_id: s.serviceId, ...at("2030-01-07", "14:00", "14:30"), person_attributes: { name: "B", email: "b@example.com" } } });
+    const taken = await s.site.post("/bookings", {
+      booking: { service_id: s.serviceId, ...at("2030-01-07", "14:00", "14:30"), person_attributes: { name: "B", email: "b@example.com" } },
+    });
     expect(taken.status).toBe(400);
     expect(taken.body).toEqual({ booked_from: [FULL] });
   });
@@ -268,7 +273,14 @@ describe("moving an event booking", () => {
     const other = await make.service({ title: "Pilates", booking_type: "attendance" });
     const event = (serviceId: number, day: string, capacity = 2) =>
       make.event({ resourceId: s.resourceId, serviceId, capacity, starts: `${day} 18:00`, ends: `${day} 19:00` });
-    return { s, yoga, first: await event(yoga.id, "2030-01-28"), second: await event(yoga.id, "2030-01-29"), full: await event(yoga.id, "2030-01-30", 1), pilates: await event(other.id, "2030-01-31") };
+    return {
+      s,
+      yoga,
+      first: await event(yoga.id, "2030-01-28"),
+      second: await event(yoga.id, "2030-01-29"),
+      full: await event(yoga.id, "2030-01-30", 1),
+      pilates: await event(other.id, "2030-01-31"),
+    };
   }
   const bookEvent = async (s: Site, eventId: number) => {
     const res = await s.site.post("/bookings", { booking: { event_id: eventId, person_attributes: { name: "Y", email: `y${Math.random()}@example.com` } } });
@@ -312,9 +324,11 @@ describe("what a move keeps and frees", () => {
   it("offers the freed time to the first in its waitlist line", async () => {
     const s = await siteOf({ waitlist_enabled: true });
     const mine = await book(s, at("2030-02-05", "10:00", "10:30"));
-    const joined = await must(s.site.post("/waitlist", {
-      waitlist_entry: { service_id: s.serviceId, ...at("2030-02-05", "10:00", "10:30"), person_attributes: { name: "Ola", email: "ola@example.com" } },
-    }));
+    const joined = await must(
+      s.site.post("/waitlist", {
+        waitlist_entry: { service_id: s.serviceId, ...at("2030-02-05", "10:00", "10:30"), person_attributes: { name: "Ola", email: "ola@example.com" } },
+      }),
+    );
     await must(move(s, mine, { booking: at("2030-02-05", "12:00", "12:30") }));
     expect((await must(s.api.get(`/waitlist/${joined.waitlist_entry.id}`))).waitlist_entry.state).toBe("offered");
   });
@@ -328,14 +342,17 @@ describe("races", () => {
       const mine = await book(s, at(day, "10:00", "10:30"));
       const [moved, booked] = await Promise.all([
         move(s, mine, { booking: at(day, "14:00", "14:30") }),
-        s.site.post("/bookings", { booking: { service_id: s.serviceId, ...at(day, "14:00", "14:30"), person_attributes: { name: "B", email: `b${round}@example.com` } } }),
+        s.site.post("/bookings", {
+          booking: { service_id: s.serviceId, ...at(day, "14:00", "14:30"), person_attributes: { name: "B", email: `b${round}@example.com` } },
+        }),
       ]);
       expect([moved.status, booked.status].sort()).toEqual([200, 400]);
       const row = (await rawBooking(mine.id))!;
       expect(row.booked_from).toBe(Date.parse(moved.status === 200 ? `${day}T13:00:00Z` : `${day}T09:00:00Z`));
       expect(row.state).toBe("confirmed");
       const taken = await env.DB.prepare("SELECT COUNT(*) AS n FROM bookings WHERE account_id = ? AND active = 1 AND booked_from = ?")
-        .bind(s.accountId, Date.parse(`${day}T13:00:00Z`)).first("n");
+        .bind(s.accountId, Date.parse(`${day}T13:00:00Z`))
+        .first("n");
       expect(taken).toBe(1);
     }
   });
@@ -368,7 +385,9 @@ describe("move_booking, the booking site's MCP tool", () => {
   it("moves the booking its token opens, and refuses as the site does", async () => {
     const s = await siteOf();
     const mcp = await siteMcp(s, await subdomainOf(s));
-    const booked = await mcp.call("book", { booking: { service_id: s.serviceId, ...at("2030-02-11", "10:00", "10:30"), person_attributes: { name: "Kari", email: "kari@example.com" } } });
+    const booked = await mcp.call("book", {
+      booking: { service_id: s.serviceId, ...at("2030-02-11", "10:00", "10:30"), person_attributes: { name: "Kari", email: "kari@example.com" } },
+    });
     const own = { booking_id: booked.booking.id, booking_token: booked.booking_token };
     const moved = await mcp.call("move_booking", { ...own, booking: at("2030-02-11", "15:00", "15:30") });
     expect(moved.booking).toMatchObject({ id: booked.booking.id, booked_from: "2030-02-11T15:00:00+01:00" });
@@ -405,7 +424,7 @@ describe("the booking page's Change time (without script)", () => {
     expect(view).toContain(`<a id="move-link" class="button" href="${amp(`/?move=${mine.id}&token=${token}`)}">Change time</a>`);
     expect(view).toContain(`id="cancel-button"`);
     const month: string = (await page(s, `?move=${mine.id}&token=${token}&month=2030-02`)).body;
-    expect(month).toContain("<h1 id=\"service-title\">Change the time of your booking</h1>");
+    expect(month).toContain('<h1 id="service-title">Change the time of your booking</h1>');
     expect(month).toMatch(/id="booked-now">Booked now: <strong>Cut<\/strong>, Monday, 18 February 2030, 10:00–10:30 \(Europe\/Oslo\)/);
     expect(month).toContain(amp(`href="/?move=${mine.id}&token=${token}&service=${s.serviceId}&day=2030-02-19"`));
     const day: string = (await page(s, `?move=${mine.id}&token=${token}&service=${s.serviceId}&day=2030-02-19&slot=2030-02-19T11:00:00%2B01:00`)).body;
@@ -422,7 +441,7 @@ describe("the booking page's Change time (without script)", () => {
     const token = encodeURIComponent(mine.token);
     expect((await page(off, `?booking=${mine.id}&token=${token}`)).body).not.toContain("move-link");
     const moveLink: string = (await page(off, `?move=${mine.id}&token=${token}`)).body;
-    expect(moveLink).toContain("id=\"booking-title\"");
+    expect(moveLink).toContain('id="booking-title"');
     expect(moveLink).not.toContain("service-title");
     const strict = await siteOf({ cancellation_period: "30 years" });
     const soon = await book(strict, at("2030-02-19", "10:00", "10:30"));
@@ -434,7 +453,10 @@ describe("the booking page's Change time (without script)", () => {
   });
 
   it("speaks the account's language", async () => {
-    for (const [locale, changeTime, moved] of [["sv", "Ändra tid", "Din bokning har flyttats."], ["nb", "Endre tid", "Bestillingen din er flyttet."]]) {
+    for (const [locale, changeTime, moved] of [
+      ["sv", "Ändra tid", "Din bokning har flyttats."],
+      ["nb", "Endre tid", "Bestillingen din er flyttet."],
+    ]) {
       const s = await siteOf({ locale });
       const mine = await book(s, at("2030-02-20", "10:00", "10:30"));
       const html: string = (await page(s, `?booking=${mine.id}&token=${encodeURIComponent(mine.token)}&moved=1`)).body;

@@ -31,7 +31,13 @@ function nextMonday(weeks: number): string {
 
 const MONDAY = nextMonday(1);
 const visit = (from: string, to: string, extra: Record<string, unknown> = {}) => ({
-  booking: { service_id: service.id, booked_from: `${MONDAY} ${from}`, booked_to: `${MONDAY} ${to}`, person_attributes: { name: "Visitor", email: `v${Math.random()}@example.com` }, ...extra },
+  booking: {
+    service_id: service.id,
+    booked_from: `${MONDAY} ${from}`,
+    booked_to: `${MONDAY} ${to}`,
+    person_attributes: { name: "Visitor", email: `v${Math.random()}@example.com` },
+    ...extra,
+  },
 });
 
 describe("public POST /bookings", () => {
@@ -40,11 +46,22 @@ describe("public POST /bookings", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       booking: {
-        id: expect.any(Number), service_id: service.id, event_id: null, resource_id: resource.id, person_id: expect.any(Number),
+        id: expect.any(Number),
+        service_id: service.id,
+        event_id: null,
+        resource_id: resource.id,
+        person_id: expect.any(Number),
         booked_from: expect.stringMatching(new RegExp(`^${MONDAY}T09:30:00\\+0[12]:00$`)),
-        booked_to: expect.stringMatching(new RegExp(`^${MONDAY}T10:30:00\\+0[12]:00$`)), expires_at: null, title: null, state: "confirmed", active: true, count: 1,
-        created_at: expect.any(String), updated_at: expect.any(String),
-        resource: { id: resource.id, title: "Chair" }, service: { id: service.id, title: "Haircut" },
+        booked_to: expect.stringMatching(new RegExp(`^${MONDAY}T10:30:00\\+0[12]:00$`)),
+        expires_at: null,
+        title: null,
+        state: "confirmed",
+        active: true,
+        count: 1,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+        resource: { id: resource.id, title: "Chair" },
+        service: { id: service.id, title: "Haircut" },
       },
       booking_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
     });
@@ -66,12 +83,19 @@ describe("public POST /bookings", () => {
   });
 
   it("answers 400 outside opening hours, on a closed exception date and across the lunch break", async () => {
-    for (const [from, to] of [["08:00", "09:00"], ["11:30", "12:30"], ["16:30", "17:30"]]) {
+    for (const [from, to] of [
+      ["08:00", "09:00"],
+      ["11:30", "12:30"],
+      ["16:30", "17:30"],
+    ]) {
       const res = await site.post("/bookings", visit(from, to));
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ booked_from: ["is outside the resource's opening hours"] });
     }
-    const closed = await site.post("/bookings", { ...visit("10:00", "11:00"), booking: { ...visit("10:00", "11:00").booking, booked_from: `${nextMonday(2)} 10:00`, booked_to: `${nextMonday(2)} 11:00` } });
+    const closed = await site.post("/bookings", {
+      ...visit("10:00", "11:00"),
+      booking: { ...visit("10:00", "11:00").booking, booked_from: `${nextMonday(2)} 10:00`, booked_to: `${nextMonday(2)} 11:00` },
+    });
     expect(closed.body).toEqual({ booked_from: ["is outside the resource's opening hours"] });
   });
 
@@ -84,7 +108,12 @@ describe("public POST /bookings", () => {
     await must(api.put(`/resources/${closedThatDay.id}/exception_dates/${day}`, { resource_exception_date: { opening_hours: null } }));
     await must(api.put(`/resources/${openThatDay.id}/exception_dates/${day}`, { resource_exception_date: { opening_hours: ["10:00", "12:00"] } }));
     const at = (date: string, from: string, to: string) => ({
-      booking: { service_id: twoChairs.id, booked_from: `${date} ${from}`, booked_to: `${date} ${to}`, person_attributes: { name: "V", email: `c${Math.random()}@example.com` } },
+      booking: {
+        service_id: twoChairs.id,
+        booked_from: `${date} ${from}`,
+        booked_to: `${date} ${to}`,
+        person_attributes: { name: "V", email: `c${Math.random()}@example.com` },
+      },
     });
     const taken = await site.post("/bookings", at(day, "10:00", "11:00"));
     expect(taken.status, JSON.stringify(taken.body)).toBe(200);
@@ -101,8 +130,9 @@ describe("public POST /bookings", () => {
     const at = (from: string, to: string) => ({ ...visit("10:00", "11:00"), booking: { ...visit("10:00", "11:00").booking, booked_from: from, booked_to: to } });
     expect((await site.post("/bookings", at("2020-01-06 10:00", "2020-01-06 11:00"))).body).toEqual({ booked_from: ["can't be in the past"] });
     const soon = new Date(Date.now() + 30 * 60_000).toISOString();
-    expect((await site.post("/bookings", at(soon, new Date(Date.now() + 60 * 60_000).toISOString()))).body)
-      .toEqual({ booked_from: ["is too soon: book at least 2 hours ahead"] });
+    expect((await site.post("/bookings", at(soon, new Date(Date.now() + 60 * 60_000).toISOString()))).body).toEqual({
+      booked_from: ["is too soon: book at least 2 hours ahead"],
+    });
     const far = nextMonday(110);
     expect((await site.post("/bookings", at(`${far} 10:00`, `${far} 11:00`))).body).toEqual({ booked_from: ["is too far ahead: book at most 2 years ahead"] });
     expect((await site.post("/bookings", visit("09:00", "10:30"))).body).toEqual({ booked_to: ["is too late: a booking may last at most 60 minutes"] });
@@ -131,7 +161,14 @@ describe("public POST /bookings", () => {
   it("books a published event, and refuses an unpublished one", async () => {
     const classes = await make.service({ title: "Class", booking_type: "attendance" });
     const published = await make.event({ resourceId: resource.id, serviceId: classes.id, capacity: 2, starts: `${MONDAY} 18:00`, ends: `${MONDAY} 19:00` });
-    const hidden = await make.event({ resourceId: resource.id, serviceId: classes.id, capacity: 2, starts: `${MONDAY} 18:00`, ends: `${MONDAY} 19:00`, published: false });
+    const hidden = await make.event({
+      resourceId: resource.id,
+      serviceId: classes.id,
+      capacity: 2,
+      starts: `${MONDAY} 18:00`,
+      ends: `${MONDAY} 19:00`,
+      published: false,
+    });
     const ok = await site.post("/bookings", { booking: { event_id: published, person_attributes: { name: "E" } } });
     expect(ok.status).toBe(200);
     expect(ok.body.booking.event).toEqual({ id: published, title: "Yoga class" });

@@ -35,7 +35,12 @@ async function book(s: Site, day = MONDAY) {
   const hour = 8 + (serial++ % 18) / 2;
   const at = (h: number) => `${String(Math.floor(h)).padStart(2, "0")}:${h % 1 ? "30" : "00"}`;
   const res = await s.site.post("/bookings", {
-    booking: { service_id: s.serviceId, booked_from: `${day} ${at(hour)}`, booked_to: `${day} ${at(hour + 0.5)}`, person_attributes: { name: "Vis", email: `v${Math.random()}@example.com` } },
+    booking: {
+      service_id: s.serviceId,
+      booked_from: `${day} ${at(hour)}`,
+      booked_to: `${day} ${at(hour + 0.5)}`,
+      person_attributes: { name: "Vis", email: `v${Math.random()}@example.com` },
+    },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return { id: res.body.booking.id as number, token: res.body.booking_token as string, body: res.body };

@@ -27,20 +27,51 @@ describe("POST /api/v1/bookings", () => {
     const person = await make.person({ email: "kari@example.com" });
     const res = await api.post("/bookings", {
       booking: {
-        ...slot(resource.id), service_id: service.id, person_id: person.id, title: "Trim", notes: "Short", count: 2,
-        paid_at: "2030-01-01 09:30", external_id: "ext-1", gateway_order_number: "ord-1", custom_data: { vip: true }, status: "new",
-        state: "cancelled", active: false, verification_code: "12345",
+        ...slot(resource.id),
+        service_id: service.id,
+        person_id: person.id,
+        title: "Trim",
+        notes: "Short",
+        count: 2,
+        paid_at: "2030-01-01 09:30",
+        external_id: "ext-1",
+        gateway_order_number: "ord-1",
+        custom_data: { vip: true },
+        status: "new",
+        state: "cancelled",
+        active: false,
+        verification_code: "12345",
       },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       booking: {
-        id: expect.any(Number), service_id: service.id, event_id: null, resource_id: resource.id, person_id: person.id,
-        booked_from: "2030-01-07T10:00:00+01:00", booked_to: "2030-01-07T11:00:00+01:00", expires_at: null,
-        title: "Trim", notes: "Short", reminder_at: null, reminded_at: null, paid_at: "2030-01-01T09:30:00+01:00",
-        external_id: "ext-1", gateway_order_number: "ord-1", custom_data: { vip: true }, state: "confirmed", active: true,
-        count: 2, collection_id: null, status: "new", verification_code: null, created_by: null, updated_by: null,
-        created_at: expect.stringMatching(OSLO), updated_at: expect.stringMatching(OSLO),
+        id: expect.any(Number),
+        service_id: service.id,
+        event_id: null,
+        resource_id: resource.id,
+        person_id: person.id,
+        booked_from: "2030-01-07T10:00:00+01:00",
+        booked_to: "2030-01-07T11:00:00+01:00",
+        expires_at: null,
+        title: "Trim",
+        notes: "Short",
+        reminder_at: null,
+        reminded_at: null,
+        paid_at: "2030-01-01T09:30:00+01:00",
+        external_id: "ext-1",
+        gateway_order_number: "ord-1",
+        custom_data: { vip: true },
+        state: "confirmed",
+        active: true,
+        count: 2,
+        collection_id: null,
+        status: "new",
+        verification_code: null,
+        created_by: null,
+        updated_by: null,
+        created_at: expect.stringMatching(OSLO),
+        updated_at: expect.stringMatching(OSLO),
         person: expect.objectContaining({ id: person.id, name: "Kari", email: "kari@example.com" }),
         resource: { id: resource.id, title: "Room" },
         service: { id: service.id, title: "Haircut" },
@@ -50,8 +81,11 @@ describe("POST /api/v1/bookings", () => {
 
   it("takes form data with bracket names and the extra parameters outside booking", async () => {
     const resource = await make.resource();
-    const res = await api.form("POST", "/bookings",
-      `booking[resource_id]=${resource.id}&booking[booked_from]=2030-01-08 10:00&booking[booked_to]=2030-01-08 11:00&booking[count]=1&confirm=true&add_reminder_sms=1`);
+    const res = await api.form(
+      "POST",
+      "/bookings",
+      `booking[resource_id]=${resource.id}&booking[booked_from]=2030-01-08 10:00&booking[booked_to]=2030-01-08 11:00&booking[count]=1&confirm=true&add_reminder_sms=1`,
+    );
     expect(res.status).toBe(200);
     expect(res.body.booking).toMatchObject({ state: "confirmed", booked_from: "2030-01-08T10:00:00+01:00", reminder_at: "2030-01-07T12:00:00+01:00" });
   });
@@ -151,7 +185,8 @@ describe("POST /api/v1/bookings", () => {
     const created = await make.booking({ ...slot(resource.id), person_attributes: { name: "Ola", phone_number: "+4791234567" } });
     expect(created.person).toMatchObject({ name: "Ola", phone_number_formatted: "+4791234567", email: null });
     const matched = await make.booking({
-      ...slot(resource.id), person_attributes: { name: "Somebody Else", phone_number: "912 34 567", email: "ola@example.com" },
+      ...slot(resource.id),
+      person_attributes: { name: "Somebody Else", phone_number: "912 34 567", email: "ola@example.com" },
     });
     expect(matched.person_id).toBe(created.person_id);
     expect(matched.person).toMatchObject({ name: "Ola", email: "ola@example.com" });
@@ -233,9 +268,13 @@ describe("POST /api/v1/bookings", () => {
     const eventId = await make.event({ resourceId: resource.id, serviceId: service.id, capacity: 3, starts: "2030-01-09 18:00", ends: "2030-01-09 19:30" });
     const booking = await make.booking({ event_id: eventId, count: 2, booked_from: "2030-01-01 00:00", booked_to: "2030-01-01 01:00" });
     expect(booking).toMatchObject({
-      event_id: eventId, resource_id: resource.id, service_id: service.id,
-      booked_from: "2030-01-09T18:00:00+01:00", booked_to: "2030-01-09T19:30:00+01:00",
-      event: { id: eventId, title: "Yoga class" }, resource: { id: resource.id, title: "Hall" },
+      event_id: eventId,
+      resource_id: resource.id,
+      service_id: service.id,
+      booked_from: "2030-01-09T18:00:00+01:00",
+      booked_to: "2030-01-09T19:30:00+01:00",
+      event: { id: eventId, title: "Yoga class" },
+      resource: { id: resource.id, title: "Hall" },
     });
     // The event's bookings do not use the resource's capacity of 1.
     expect((await api.post("/bookings", { booking: slot(resource.id, "2030-01-09 18:00", "2030-01-09 19:00") })).status).toBe(200);
@@ -311,7 +350,14 @@ describe("PUT /api/v1/bookings/{id}", () => {
     const booking = await make.booking({ ...slot(resource.id), title: "Old", notes: "Keep", custom_data: { a: "1" } });
     const res = await api.put(`/bookings/${booking.id}`, { booking: { title: "New", custom_data: { b: "2" }, status: "arrived", state: "cancelled" } });
     expect(res.status).toBe(200);
-    expect(res.body.booking).toMatchObject({ title: "New", notes: "Keep", custom_data: { b: "2" }, status: "arrived", state: "confirmed", booked_from: booking.booked_from });
+    expect(res.body.booking).toMatchObject({
+      title: "New",
+      notes: "Keep",
+      custom_data: { b: "2" },
+      status: "arrived",
+      state: "confirmed",
+      booked_from: booking.booked_from,
+    });
   });
 
   it("moves a booking to a free time and another resource, and refuses a full one leaving it unchanged", async () => {

@@ -44,7 +44,13 @@ describe("services' buffers", () => {
     expect(plain).toMatchObject({ buffer_before: 0, buffer_after: 0 });
     const set = await make.service({ title: "Set", buffer_before: "15", buffer_after: 1440 });
     expect(set).toMatchObject({ buffer_before: 15, buffer_after: 1440 });
-    for (const [attribute, value] of [["buffer_before", -1], ["buffer_after", 1441], ["buffer_before", "ten"], ["buffer_after", 1.5], ["buffer_before", null]] as const) {
+    for (const [attribute, value] of [
+      ["buffer_before", -1],
+      ["buffer_after", 1441],
+      ["buffer_before", "ten"],
+      ["buffer_after", 1.5],
+      ["buffer_before", null],
+    ] as const) {
       const res = await api.post("/services", { service: { title: "Bad", [attribute]: value } });
       expect(res.status, `${attribute}=${value}`).toBe(400);
       expect(Object.keys(res.body)).toEqual([attribute]);
@@ -128,7 +134,9 @@ describe("slots with buffers", () => {
     const mine = await newAccount();
     const { resource, service } = await setUp(mine.api, { buffer_after: 30 }, { opening_hours_mon: ["09:00", "12:00"] });
     expect(freeStarts(await slotsOf(mine.api, service.id, "2030-01-07"))).toContain("11:00");
-    const res = await mine.api.post("/bookings", { booking: { resource_id: resource.id, service_id: service.id, booked_from: "2030-01-07 11:00", booked_to: "2030-01-07 12:00", public_booking: true } });
+    const res = await mine.api.post("/bookings", {
+      booking: { resource_id: resource.id, service_id: service.id, booked_from: "2030-01-07 11:00", booked_to: "2030-01-07 12:00", public_booking: true },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   });
 
@@ -197,10 +205,12 @@ describe("recurring bookings with buffers", () => {
   it("skip an occurrence whose buffer overlaps a booking", async () => {
     const { resource, service } = await setUp(api, { buffer_after: 30 });
     await must(book(api, resource.id, null, "2030-01-14 11:15", "2030-01-14 11:45"));
-    const { collection_id } = await must(api.post("/bookings/recurring", {
-      booking: { resource_id: resource.id, service_id: service.id, booked_from: "2030-01-07 10:00", booked_to: "2030-01-07 11:00" },
-      recurring: { rrule: "FREQ=WEEKLY;COUNT=3" },
-    }));
+    const { collection_id } = await must(
+      api.post("/bookings/recurring", {
+        booking: { resource_id: resource.id, service_id: service.id, booked_from: "2030-01-07 10:00", booked_to: "2030-01-07 11:00" },
+        recurring: { rrule: "FREQ=WEEKLY;COUNT=3" },
+      }),
+    );
     await runQueue("booking-recurrence", [{ collection_id, account_id: accountId, from: 0 }]);
     const status = (await must(api.get(`/bookings/recurring/${collection_id}/status`))).recurring_collection;
     expect(status).toMatchObject({ created: 2, skipped: [{ booked_from: "2030-01-14T10:00:00+01:00", errors: FULL }] });
@@ -212,7 +222,8 @@ describe("an account that keeps buffers inside opening hours", () => {
     const { api: mine, account } = await newAccount();
     const { resource, service } = await setUp(mine, { interval: 60, buffer_before: 30, buffer_after: 30 }, { opening_hours_mon: ["09:00", "12:00"] });
     const site = publicSite(account.subdomain);
-    const visit = (from: string, to: string) => site.post("/bookings", { booking: { service_id: service.id, booked_from: from, booked_to: to, person_attributes: { name: "Kari", email: "kari@example.com" } } });
+    const visit = (from: string, to: string) =>
+      site.post("/bookings", { booking: { service_id: service.id, booked_from: from, booked_to: to, person_attributes: { name: "Kari", email: "kari@example.com" } } });
     expect(freeStarts(await slotsOf(mine, service.id, "2030-01-07"))).toEqual(["09:00", "10:00", "11:00"]);
     await must(mine.put("/client", { client: { buffers_within_opening_hours: true } }));
     expect(freeStarts(await slotsOf(mine, service.id, "2030-01-07"))).toEqual(["09:30", "10:30"]);

@@ -21,7 +21,8 @@ async function shop(capacity = 1) {
 /** A busy interval on the resource, as a subscription's fetch writes it. */
 async function busy(accountId: number, resourceId: number, from: string, to: string, subscriptionId = 1) {
   await env.DB.prepare("INSERT INTO busy_times (account_id, resource_id, subscription_id, occupied_from, occupied_to) VALUES (?, ?, ?, ?, ?)")
-    .bind(accountId, resourceId, subscriptionId, at(from), at(to)).run();
+    .bind(accountId, resourceId, subscriptionId, at(from), at(to))
+    .run();
 }
 
 const freeStarts = async (api: Client, serviceId: number) =>
@@ -85,7 +86,8 @@ describe("a busy time takes its resource", () => {
   it("a write of a busy time bumps only the hours it covers", async () => {
     const { account, room } = await shop();
     const versions = async () =>
-      (await env.DB.prepare("SELECT hour, version FROM booking_hour_versions WHERE resource_id = ? ORDER BY hour").bind(room.id).all<{ hour: number; version: number }>()).results;
+      (await env.DB.prepare("SELECT hour, version FROM booking_hour_versions WHERE resource_id = ? ORDER BY hour").bind(room.id).all<{ hour: number; version: number }>())
+        .results;
     await busy(account.id, room.id, "10:30", "11:15");
     const hours = (await versions()).map((r) => r.hour);
     expect(hours).toEqual([Math.floor(at("10:30") / 3_600_000), Math.floor(at("11:00") / 3_600_000)]);

@@ -8,8 +8,12 @@ import { catalogue, must } from "../support/bookings";
 import { messagesOf } from "../support/messages";
 
 // The feed's window is 30 days back and 365 ahead of now: the clock is moved to early 2030.
-beforeEach(() => { vi.useFakeTimers({ toFake: ["Date"], now: new Date("2030-01-15T12:00:00Z") }); });
-afterEach(() => { vi.useRealTimers(); });
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"], now: new Date("2030-01-15T12:00:00Z") });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 async function accountWithResource(time_zone = "Europe/Oslo") {
   const { api, account } = await newAccount({ time_zone });
@@ -27,9 +31,12 @@ function parsed(text: string) {
   return calendar.getAllSubcomponents("vevent").map((v) => {
     const event = new ICAL.Event(v);
     return {
-      uid: event.uid, sequence: event.sequence, summary: event.summary,
+      uid: event.uid,
+      sequence: event.sequence,
+      summary: event.summary,
       status: v.getFirstPropertyValue("status"),
-      from: event.startDate.toJSDate().getTime(), to: event.endDate.toJSDate().getTime(),
+      from: event.startDate.toJSDate().getTime(),
+      to: event.endDate.toJSDate().getTime(),
     };
   });
 }
@@ -38,9 +45,14 @@ describe("POST /api/v1/calendar_feeds", () => {
   it("answers the account feed's URL once; the list shows it without the URL; rotation ends the old URL at once", async () => {
     const { api, site } = await accountWithResource();
     const created = (await must(api.post("/calendar_feeds", {}))).calendar_feed;
-    expect(created).toEqual({ id: expect.any(Number), resource_id: null, created_at: expect.any(String), url: expect.stringMatching(new RegExp(`^http://${site.origin.slice(7)}/calendar/cal_[A-Za-z0-9_-]{43}\\.ics$`)) });
+    expect(created).toEqual({
+      id: expect.any(Number),
+      resource_id: null,
+      created_at: expect.any(String),
+      url: expect.stringMatching(new RegExp(`^http://${site.origin.slice(7)}/calendar/cal_[A-Za-z0-9_-]{43}\\.ics$`)),
+    });
     expect((await site.get(pathOf(created.url))).status).toBe(200);
-    expect((await must(api.get("/calendar_feeds")))).toEqual([{ calendar_feed: { id: created.id + 1 - 1, resource_id: null, created_at: created.created_at } }]);
+    expect(await must(api.get("/calendar_feeds"))).toEqual([{ calendar_feed: { id: created.id + 1 - 1, resource_id: null, created_at: created.created_at } }]);
 
     const rotated = (await must(api.post("/calendar_feeds", { calendar_feed: {} }))).calendar_feed;
     expect(rotated.url).not.toBe(created.url);
@@ -92,7 +104,10 @@ describe("GET /calendar/{file} (booking site)", () => {
     expect((await site.get("/calendar/nothing")).status).toBe(404);
   });
 
-  for (const [zone, days] of [["Europe/Oslo", ["2030-03-30", "2030-03-31", "2030-10-26", "2030-10-27"]], ["America/New_York", ["2030-03-09", "2030-03-10", "2030-11-02", "2030-11-03"]]] as const) {
+  for (const [zone, days] of [
+    ["Europe/Oslo", ["2030-03-30", "2030-03-31", "2030-10-26", "2030-10-27"]],
+    ["America/New_York", ["2030-03-09", "2030-03-10", "2030-11-02", "2030-11-03"]],
+  ] as const) {
     it(`gives each booking its own instants across the DST changes of ${zone} (ical.js)`, async () => {
       const { api, make, resource, service, site } = await accountWithResource(zone);
       const made = [];
@@ -105,10 +120,16 @@ describe("GET /calendar/{file} (booking site)", () => {
       for (const line of (res.body as string).split("\r\n")) expect(new TextEncoder().encode(line).length).toBeLessThanOrEqual(75);
       expect(res.body).toContain("SUMMARY:Cut\\, wash\\; dry");
       const host = new URL(site.origin).hostname;
-      expect(parsed(res.body).sort((a, b) => a.from - b.from)).toEqual(made.map((b) => ({
-        uid: `booking-${b.id}@${host}`, sequence: 0, summary: "Cut, wash; dry", status: "CONFIRMED",
-        from: Date.parse(b.booked_from), to: Date.parse(b.booked_to),
-      })));
+      expect(parsed(res.body).sort((a, b) => a.from - b.from)).toEqual(
+        made.map((b) => ({
+          uid: `booking-${b.id}@${host}`,
+          sequence: 0,
+          summary: "Cut, wash; dry",
+          status: "CONFIRMED",
+          from: Date.parse(b.booked_from),
+          to: Date.parse(b.booked_to),
+        })),
+      );
     });
   }
 
@@ -120,7 +141,12 @@ describe("GET /calendar/{file} (booking site)", () => {
     const url = pathOf((await must(api.post("/calendar_feeds", { calendar_feed: { resource_id: night.id } }))).calendar_feed.url);
     const [a, b] = parsed((await publicSite((await must(api.get("/client"))).client.subdomain).get(url)).body).sort((x, y) => x.from - y.from);
     // 01:00 to 04:00 wall time is two hours in spring and four in autumn.
-    expect([a.from, a.to, b.from, b.to]).toEqual([Date.parse("2030-03-31T00:00:00Z"), Date.parse("2030-03-31T02:00:00Z"), Date.parse("2030-10-26T23:00:00Z"), Date.parse("2030-10-27T03:00:00Z")]);
+    expect([a.from, a.to, b.from, b.to]).toEqual([
+      Date.parse("2030-03-31T00:00:00Z"),
+      Date.parse("2030-03-31T02:00:00Z"),
+      Date.parse("2030-10-26T23:00:00Z"),
+      Date.parse("2030-10-27T03:00:00Z"),
+    ]);
     expect([a.from, a.to, b.from, b.to]).toEqual([spring.booked_from, spring.booked_to, autumn.booked_from, autumn.booked_to].map(Date.parse));
   });
 
@@ -140,7 +166,12 @@ describe("GET /calendar/{file} (booking site)", () => {
     expect(moved.status).toBe(200);
     expect(moved.headers.get("etag")).not.toBe(etag);
     const [entry] = parsed(moved.body);
-    expect(entry).toMatchObject({ uid: expect.stringMatching(`^booking-${booking.id}@`), sequence: 1, from: Date.parse("2030-02-04T12:00:00+01:00"), status: "CONFIRMED" });
+    expect(entry).toMatchObject({
+      uid: expect.stringMatching(`^booking-${booking.id}@`),
+      sequence: 1,
+      from: Date.parse("2030-02-04T12:00:00+01:00"),
+      status: "CONFIRMED",
+    });
 
     await must(api.put(`/bookings/${booking.id}/cancel`, {}));
     const cancelled = parsed((await site.get(url)).body)[0];
@@ -152,11 +183,20 @@ describe("GET /calendar/{file} (booking site)", () => {
     const { api, make, resource } = await accountWithResource();
     const attendance = await make.service({ title: "Yoga", booking_type: "attendance" });
     await make.provider(resource.id, attendance.id);
-    const eventId = await make.event({ resourceId: resource.id, serviceId: attendance.id, capacity: 10, starts: "2030-02-05 18:00", ends: "2030-02-05 19:00", title: "Yoga class" });
+    const eventId = await make.event({
+      resourceId: resource.id,
+      serviceId: attendance.id,
+      capacity: 10,
+      starts: "2030-02-05 18:00",
+      ends: "2030-02-05 19:00",
+      title: "Yoga class",
+    });
     await make.booking({ event_id: eventId, service_id: attendance.id, count: 3 });
     const url = pathOf((await must(api.post("/calendar_feeds", {}))).calendar_feed.url);
     const entries = parsed((await publicSite((await must(api.get("/client"))).client.subdomain).get(url)).body);
-    expect(entries).toEqual([expect.objectContaining({ uid: expect.stringMatching(`^event-${eventId}@`), summary: "Yoga class (3/10 booked)", from: Date.parse("2030-02-05T18:00:00+01:00") })]);
+    expect(entries).toEqual([
+      expect.objectContaining({ uid: expect.stringMatching(`^event-${eventId}@`), summary: "Yoga class (3/10 booked)", from: Date.parse("2030-02-05T18:00:00+01:00") }),
+    ]);
   });
 });
 
@@ -166,10 +206,16 @@ describe("the booking's calendar file in its messages", () => {
     const make = catalogue(api);
     const resource = await make.resource({ title: "Chair" });
     const service = await make.service({ title: "Cut" });
-    const booking = await make.booking({
-      resource_id: resource.id, service_id: service.id, booked_from: "2030-03-31 10:00", booked_to: "2030-03-31 11:00",
-      person_attributes: { name: "Kari", email: `kari${Math.random().toString(36).slice(2)}@example.com` },
-    }, { confirmation_send_email: true });
+    const booking = await make.booking(
+      {
+        resource_id: resource.id,
+        service_id: service.id,
+        booked_from: "2030-03-31 10:00",
+        booked_to: "2030-03-31 11:00",
+        person_attributes: { name: "Kari", email: `kari${Math.random().toString(36).slice(2)}@example.com` },
+      },
+      { confirmation_send_email: true },
+    );
     const [message] = await messagesOf(api, `?booking_id=${booking.id}&kind=confirmation`);
     const link = /Calendar: (\S+)$/.exec(message.body)![1];
     expect(link).toMatch(new RegExp(`^http://${account.subdomain}\\.localhost/calendar/bookings/${booking.id}\\.ics\\?signature=[A-Za-z0-9_-]{43}$`));
@@ -178,10 +224,16 @@ describe("the booking's calendar file in its messages", () => {
     const file = await site.get(`${url.pathname}${url.search}`);
     expect(file.status).toBe(200);
     expect(file.headers.get("content-type")).toBe("text/calendar; charset=utf-8");
-    expect(parsed(file.body)).toEqual([{
-      uid: `booking-${booking.id}@${account.subdomain}.localhost`, sequence: 0, summary: "Cut, Chair", status: "CONFIRMED",
-      from: Date.parse(booking.booked_from), to: Date.parse(booking.booked_to),
-    }]);
+    expect(parsed(file.body)).toEqual([
+      {
+        uid: `booking-${booking.id}@${account.subdomain}.localhost`,
+        sequence: 0,
+        summary: "Cut, Chair",
+        status: "CONFIRMED",
+        from: Date.parse(booking.booked_from),
+        to: Date.parse(booking.booked_to),
+      },
+    ]);
     // The signature is the booking's: it opens no other booking of the account.
     const other = await make.booking({ resource_id: resource.id, booked_from: "2030-04-01 10:00", booked_to: "2030-04-01 11:00" });
     expect((await site.get(`/calendar/bookings/${other.id}.ics${url.search}`)).status).toBe(404);
@@ -192,10 +244,16 @@ describe("the booking's calendar file in its messages", () => {
     const make = catalogue(api);
     const resource = await make.resource({ title: "Chair" });
     const service = await make.service({ title: "Cut" });
-    const booking = await make.booking({
-      resource_id: resource.id, service_id: service.id, booked_from: "2030-03-31 10:00", booked_to: "2030-03-31 11:00",
-      person_attributes: { name: "Kari", email: `kari${Math.random().toString(36).slice(2)}@example.com` },
-    }, { confirmation_send_email: true });
+    const booking = await make.booking(
+      {
+        resource_id: resource.id,
+        service_id: service.id,
+        booked_from: "2030-03-31 10:00",
+        booked_to: "2030-03-31 11:00",
+        person_attributes: { name: "Kari", email: `kari${Math.random().toString(36).slice(2)}@example.com` },
+      },
+      { confirmation_send_email: true },
+    );
     const [message] = await messagesOf(api, `?booking_id=${booking.id}&kind=confirmation`);
     expect(message.body).toMatch(new RegExp(`Add it to your calendar: http://\\S+/calendar/bookings/${booking.id}\\.ics\\?signature=[\\w-]{43}\n`));
   });

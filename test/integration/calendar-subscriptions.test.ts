@@ -40,7 +40,10 @@ async function shop() {
 async function subscribe(api: Client, resourceId: number, url: string) {
   const created = await must(api.post("/calendar_subscriptions", { calendar_subscription: { resource_id: resourceId, url } }));
   const id = created.calendar_subscription.id;
-  const fetched = await eventually(() => must(api.get(`/calendar_subscriptions/${id}`)), (b) => b.calendar_subscription.last_fetched_at !== null);
+  const fetched = await eventually(
+    () => must(api.get(`/calendar_subscriptions/${id}`)),
+    (b) => b.calendar_subscription.last_fetched_at !== null,
+  );
   return { created: created.calendar_subscription, fetched: fetched.calendar_subscription };
 }
 
@@ -57,12 +60,21 @@ describe("subscribing", () => {
   it("a weekly meeting with one occurrence moved and one cancelled is busy exactly where it happens", async () => {
     const { api, room, cut } = await shop();
     const key = feedKey();
-    await publish(key, calendar(
-      vevent("UID:weekly@test", "DTSTART;TZID=Europe/Oslo:20300107T100000", "DTEND;TZID=Europe/Oslo:20300107T110000", "RRULE:FREQ=WEEKLY;COUNT=4", "SUMMARY:Weekly"),
-      // The second Monday's meeting moved to 14:00; the third's cancelled.
-      vevent("UID:weekly@test", "RECURRENCE-ID;TZID=Europe/Oslo:20300114T100000", "DTSTART;TZID=Europe/Oslo:20300114T140000", "DTEND;TZID=Europe/Oslo:20300114T150000"),
-      vevent("UID:weekly@test", "RECURRENCE-ID;TZID=Europe/Oslo:20300121T100000", "DTSTART;TZID=Europe/Oslo:20300121T100000", "DTEND;TZID=Europe/Oslo:20300121T110000", "STATUS:CANCELLED"),
-    ));
+    await publish(
+      key,
+      calendar(
+        vevent("UID:weekly@test", "DTSTART;TZID=Europe/Oslo:20300107T100000", "DTEND;TZID=Europe/Oslo:20300107T110000", "RRULE:FREQ=WEEKLY;COUNT=4", "SUMMARY:Weekly"),
+        // The second Monday's meeting moved to 14:00; the third's cancelled.
+        vevent("UID:weekly@test", "RECURRENCE-ID;TZID=Europe/Oslo:20300114T100000", "DTSTART;TZID=Europe/Oslo:20300114T140000", "DTEND;TZID=Europe/Oslo:20300114T150000"),
+        vevent(
+          "UID:weekly@test",
+          "RECURRENCE-ID;TZID=Europe/Oslo:20300121T100000",
+          "DTSTART;TZID=Europe/Oslo:20300121T100000",
+          "DTEND;TZID=Europe/Oslo:20300121T110000",
+          "STATUS:CANCELLED",
+        ),
+      ),
+    );
     const { created, fetched } = await subscribe(api, room.id, host(key));
     expect(created.url).toBe(host(key));
     expect(fetched).toMatchObject({ status: "ok", last_error: null, failures: 0, busy_count: 3 });
@@ -72,17 +84,22 @@ describe("subscribing", () => {
     expect(moved).not.toContain("14:00");
     expect(await freeStarts(api, cut.id, "2030-01-21")).toContain("10:00");
     expect(await freeStarts(api, cut.id, "2030-01-28")).not.toContain("10:00");
-    const refused = await api.post("/bookings", { booking: { resource_id: room.id, service_id: cut.id, booked_from: "2030-01-14 14:00", booked_to: "2030-01-14 15:00" } });
+    const refused = await api.post("/bookings", {
+      booking: { resource_id: room.id, service_id: cut.id, booked_from: "2030-01-14 14:00", booked_to: "2030-01-14 15:00" },
+    });
     expect(refused.status).toBe(400);
   });
 
   it("an all-day event takes the whole day in the account's zone; a transparent event takes nothing", async () => {
     const { api, room, cut } = await shop();
     const key = feedKey();
-    await publish(key, calendar(
-      vevent("UID:away@test", "DTSTART;VALUE=DATE:20300108", "DTEND;VALUE=DATE:20300109", "SUMMARY:Away"),
-      vevent("UID:free@test", "DTSTART:20300109T090000Z", "DTEND:20300109T100000Z", "TRANSP:TRANSPARENT", "SUMMARY:Tentative"),
-    ));
+    await publish(
+      key,
+      calendar(
+        vevent("UID:away@test", "DTSTART;VALUE=DATE:20300108", "DTEND;VALUE=DATE:20300109", "SUMMARY:Away"),
+        vevent("UID:free@test", "DTSTART:20300109T090000Z", "DTEND:20300109T100000Z", "TRANSP:TRANSPARENT", "SUMMARY:Tentative"),
+      ),
+    );
     await subscribe(api, room.id, host(key));
     expect(await freeStarts(api, cut.id, "2030-01-08")).toEqual([]);
     expect(await freeStarts(api, cut.id, "2030-01-09")).toContain("10:00");
@@ -92,7 +109,12 @@ describe("subscribing", () => {
     const { api, room, cut } = await shop();
     const key = feedKey();
     // 05:00 in New York, daily across 2030-03-10 (New York springs forward) and 2030-03-31 (Oslo does).
-    await publish(key, calendar(vevent("UID:ny@test", "DTSTART;TZID=America/New_York:20300308T050000", "DTEND;TZID=America/New_York:20300308T060000", "RRULE:FREQ=DAILY;UNTIL=20300402T000000Z")));
+    await publish(
+      key,
+      calendar(
+        vevent("UID:ny@test", "DTSTART;TZID=America/New_York:20300308T050000", "DTEND;TZID=America/New_York:20300308T060000", "RRULE:FREQ=DAILY;UNTIL=20300402T000000Z"),
+      ),
+    );
     await subscribe(api, room.id, host(key));
     // Before 03-10: UTC-5 and UTC+1, 11:00 in Oslo; between the changes: UTC-4 and UTC+1, 10:00; after 03-31: UTC-4 and UTC+2, 11:00.
     expect(await freeStarts(api, cut.id, "2030-03-09")).not.toContain("11:00");
@@ -112,7 +134,7 @@ describe("fetching", () => {
     const { fetched } = await subscribe(api, room.id, host(key));
     const before = await env.DB.prepare("SELECT id, occupied_from FROM busy_times WHERE subscription_id = ?").bind(fetched.id).all();
     await fetchAgain(account.id, fetched.id);
-    const log = await (await fetch(`${env.TEST_RECEIVER}/calendars/_log/${key}`)).json() as { headers: Record<string, string> }[];
+    const log = (await (await fetch(`${env.TEST_RECEIVER}/calendars/_log/${key}`)).json()) as { headers: Record<string, string> }[];
     expect(log.at(-1)!.headers["if-none-match"]).toBe('"v1"');
     const after = (await must(api.get(`/calendar_subscriptions/${fetched.id}`))).calendar_subscription;
     expect(after).toMatchObject({ status: "ok", failures: 0, busy_count: 1 });
@@ -144,18 +166,24 @@ describe("fetching", () => {
     // The third failure in a row told the account, once: a web hook and an e-mail.
     const notices = await env.DB.prepare("SELECT recipient, subject FROM messages WHERE account_id = ? AND kind = 'notification'").bind(account.id).all();
     expect(notices.results).toEqual([{ recipient: account.email, subject: "A calendar subscription cannot be read" }]);
-    const delivered = await eventually(() => hook.requests(), (r) => r.length > 0);
+    const delivered = await eventually(
+      () => hook.requests(),
+      (r) => r.length > 0,
+    );
     expect(delivered).toHaveLength(1);
-    expect(JSON.parse(delivered[0].body)).toMatchObject({ event: "calendar_subscription.failing", data: { calendar_subscription: { id: fetched.id, status: "failing", failures: 3 } } });
+    expect(JSON.parse(delivered[0].body)).toMatchObject({
+      event: "calendar_subscription.failing",
+      data: { calendar_subscription: { id: fetched.id, status: "failing", failures: 3 } },
+    });
   });
 
   it("a changed feed frees what it no longer holds and takes what it now holds, writing only the difference", async () => {
     const { api, account, room, cut } = await shop();
     const key = feedKey();
-    await publish(key, calendar(
-      vevent("UID:a@test", "DTSTART:20300107T090000Z", "DTEND:20300107T100000Z"),
-      vevent("UID:b@test", "DTSTART:20300108T090000Z", "DTEND:20300108T100000Z"),
-    ));
+    await publish(
+      key,
+      calendar(vevent("UID:a@test", "DTSTART:20300107T090000Z", "DTEND:20300107T100000Z"), vevent("UID:b@test", "DTSTART:20300108T090000Z", "DTEND:20300108T100000Z")),
+    );
     const { fetched } = await subscribe(api, room.id, host(key));
     const kept = await env.DB.prepare("SELECT id FROM busy_times WHERE subscription_id = ? ORDER BY occupied_from LIMIT 1").bind(fetched.id).first<{ id: number }>();
     // The same text again (no ETag to save the download): nothing written, no version moved.
@@ -166,12 +194,16 @@ describe("fetching", () => {
     const before = await versions();
     await fetchAgain(account.id, fetched.id);
     expect(await versions()).toEqual(before);
-    await publish(key, calendar(
-      vevent("UID:a@test", "DTSTART:20300107T090000Z", "DTEND:20300107T100000Z"),
-      vevent("UID:c@test", "DTSTART:20300109T090000Z", "DTEND:20300109T100000Z"),
-    ));
+    await publish(
+      key,
+      calendar(vevent("UID:a@test", "DTSTART:20300107T090000Z", "DTEND:20300107T100000Z"), vevent("UID:c@test", "DTSTART:20300109T090000Z", "DTEND:20300109T100000Z")),
+    );
     await fetchAgain(account.id, fetched.id);
-    const rows = (await env.DB.prepare("SELECT id, occupied_from FROM busy_times WHERE subscription_id = ? ORDER BY occupied_from").bind(fetched.id).all<{ id: number; occupied_from: number }>()).results;
+    const rows = (
+      await env.DB.prepare("SELECT id, occupied_from FROM busy_times WHERE subscription_id = ? ORDER BY occupied_from")
+        .bind(fetched.id)
+        .all<{ id: number; occupied_from: number }>()
+    ).results;
     expect(rows.map((r) => r.occupied_from)).toEqual([Date.parse("2030-01-07T09:00:00Z"), Date.parse("2030-01-09T09:00:00Z")]);
     expect(rows[0].id).toBe(kept!.id);
     expect(await freeStarts(api, cut.id, "2030-01-08")).toContain("10:00");
@@ -198,7 +230,14 @@ describe("the address", () => {
     const { api, account, room } = await shop();
     const db = openDb(env.DB);
     const row = (await db.query.accounts.findFirst({ where: eq(accounts.id, account.id) }))!;
-    const production = { db, env: { ...env, ENVIRONMENT: "production", ROOT_DOMAIN: "bookings.example" }, account: row, now: Date.now(), surface: "private_api" as const, capacityGuard: durableCapacityGuard(env, "DB") };
+    const production = {
+      db,
+      env: { ...env, ENVIRONMENT: "production", ROOT_DOMAIN: "bookings.example" },
+      account: row,
+      now: Date.now(),
+      surface: "private_api" as const,
+      capacityGuard: durableCapacityGuard(env, "DB"),
+    };
     for (const [url, message] of [
       ["https://10.0.0.1/cal.ics", "must name a host, not an IP address"],
       ["webcal://printer.local/cal.ics", "must not point at a private, loopback or link-local address"],
@@ -242,13 +281,12 @@ describe("the address", () => {
       const subscriptions = await Promise.all([0, 1, 2].map(() => subscribe(api, room.id, host(key))));
       // A changed feed, so each fetch writes; every subscription deleted while its fetch runs.
       await publish(key, calendar(vevent(`UID:r${round}@test`, `DTSTART:2030010${round + 1}T120000Z`, `DTEND:2030010${round + 1}T130000Z`)));
-      await Promise.all(subscriptions.flatMap(({ created }) => [
-        fetchAgain(account.id, created.id),
-        api.delete(`/calendar_subscriptions/${created.id}`),
-      ]));
+      await Promise.all(subscriptions.flatMap(({ created }) => [fetchAgain(account.id, created.id), api.delete(`/calendar_subscriptions/${created.id}`)]));
       const orphans = await env.DB.prepare(
         "SELECT COUNT(*) AS n FROM busy_times b WHERE b.account_id = ? AND NOT EXISTS (SELECT 1 FROM calendar_subscriptions s WHERE s.id = b.subscription_id)",
-      ).bind(account.id).first<number>("n");
+      )
+        .bind(account.id)
+        .first<number>("n");
       expect(orphans).toBe(0);
     }
     expect(await freeStarts(api, cut.id, "2030-01-07")).toContain("10:00");
@@ -271,17 +309,29 @@ describe("bookings and busy times", () => {
     const key = feedKey();
     await publish(key, calendar());
     const { fetched } = await subscribe(api, room.id, host(key));
-    const kept = await must(api.post("/bookings", { booking: { resource_id: room.id, service_id: cut.id, booked_from: "2030-01-07 10:00", booked_to: "2030-01-07 11:00" } }));
+    const kept = await must(
+      api.post("/bookings", { booking: { resource_id: room.id, service_id: cut.id, booked_from: "2030-01-07 10:00", booked_to: "2030-01-07 11:00" } }),
+    );
     await publish(key, calendar(vevent("UID:m@test", "DTSTART;TZID=Europe/Oslo:20300107T103000", "DTEND;TZID=Europe/Oslo:20300107T120000")));
     await fetchAgain(account.id, fetched.id);
     expect((await must(api.get(`/bookings/${kept.booking.id}`))).booking).toMatchObject({ state: "confirmed", active: true });
     const conflicts = await must(api.get(`/calendar_subscriptions/conflicts?resource_id=${room.id}`));
-    expect(conflicts).toEqual([{ calendar_conflict: {
-      booking_id: kept.booking.id, resource_id: room.id, subscription_id: fetched.id,
-      booked_from: "2030-01-07T10:00:00+01:00", booked_to: "2030-01-07T11:00:00+01:00",
-      busy_from: "2030-01-07T10:30:00+01:00", busy_to: "2030-01-07T12:00:00+01:00",
-    } }]);
-    expect((await api.post("/bookings", { booking: { resource_id: room.id, service_id: cut.id, booked_from: "2030-01-07 11:00", booked_to: "2030-01-07 12:00" } })).status).toBe(400);
+    expect(conflicts).toEqual([
+      {
+        calendar_conflict: {
+          booking_id: kept.booking.id,
+          resource_id: room.id,
+          subscription_id: fetched.id,
+          booked_from: "2030-01-07T10:00:00+01:00",
+          booked_to: "2030-01-07T11:00:00+01:00",
+          busy_from: "2030-01-07T10:30:00+01:00",
+          busy_to: "2030-01-07T12:00:00+01:00",
+        },
+      },
+    ]);
+    expect(
+      (await api.post("/bookings", { booking: { resource_id: room.id, service_id: cut.id, booked_from: "2030-01-07 11:00", booked_to: "2030-01-07 12:00" } })).status,
+    ).toBe(400);
   });
 
   it("a booking, a hold and a fetch making the same time busy, at once: never booked and busy unless the booking came first (then it is a listed conflict)", async () => {

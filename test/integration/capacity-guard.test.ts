@@ -12,9 +12,9 @@ async function resourceWithCapacity(capacity: number) {
   const { api, account } = await newAccount();
   const res = await api.post("/services", { service: { title: "s" } });
   expect(res.status).toBe(200);
-  const inserted = await env.DB.prepare(
-    "INSERT INTO resources (account_id, title, capacity, created_at, updated_at) VALUES (?, 'r', ?, 0, 0) RETURNING id",
-  ).bind(account.id, capacity).first<{ id: number }>();
+  const inserted = await env.DB.prepare("INSERT INTO resources (account_id, title, capacity, created_at, updated_at) VALUES (?, 'r', ?, 0, 0) RETURNING id")
+    .bind(account.id, capacity)
+    .first<{ id: number }>();
   return { accountId: account.id as number, scope: { kind: "resource", id: inserted!.id, capacity } as CapacityScope };
 }
 
@@ -32,9 +32,7 @@ describe("CapacityGuard", () => {
   it("lets exactly one of 50 parallel bookings into a capacity-1 slot", async () => {
     const { accountId, scope } = await resourceWithCapacity(1);
     const stub = stubFor(scope);
-    const results = await Promise.all(
-      Array.from({ length: 50 }, () => stub.apply({ statements: [guardedInsert(accountId, scope, T0, T0 + HOUR)] })),
-    );
+    const results = await Promise.all(Array.from({ length: 50 }, () => stub.apply({ statements: [guardedInsert(accountId, scope, T0, T0 + HOUR)] })));
     expect(results.filter((r) => r.applied)).toHaveLength(1);
     const { count } = (await env.DB.prepare("SELECT COUNT(*) AS count FROM bookings WHERE resource_id = ?").bind(scope.id).first<{ count: number }>())!;
     expect(count).toBe(1);
@@ -43,9 +41,7 @@ describe("CapacityGuard", () => {
   it("lets exactly three of 50 parallel bookings into a capacity-3 slot", async () => {
     const { accountId, scope } = await resourceWithCapacity(3);
     const stub = stubFor(scope);
-    const results = await Promise.all(
-      Array.from({ length: 50 }, () => stub.apply({ statements: [guardedInsert(accountId, scope, T0, T0 + HOUR)] })),
-    );
+    const results = await Promise.all(Array.from({ length: 50 }, () => stub.apply({ statements: [guardedInsert(accountId, scope, T0, T0 + HOUR)] })));
     expect(results.filter((r) => r.applied)).toHaveLength(3);
   });
 
@@ -54,7 +50,9 @@ describe("CapacityGuard", () => {
     const results = await Promise.all(
       Array.from({ length: 30 }, () => {
         const s = guardedInsert(accountId, scope, T0, T0 + HOUR);
-        return env.DB.prepare(s.sql).bind(...s.params).run();
+        return env.DB.prepare(s.sql)
+          .bind(...s.params)
+          .run();
       }),
     );
     // By the rows RETURNING gives back: `changes` also counts what triggers write (drizzle/0002, 0006).
@@ -65,13 +63,20 @@ describe("CapacityGuard", () => {
     const { accountId, scope } = await resourceWithCapacity(2);
     const stub = stubFor(scope);
     // 09-10 and 10-11 never overlap each other, so 09-11 still has room for one more.
-    for (const [from, to] of [[T0, T0 + HOUR], [T0 + HOUR, T0 + 2 * HOUR]]) {
+    for (const [from, to] of [
+      [T0, T0 + HOUR],
+      [T0 + HOUR, T0 + 2 * HOUR],
+    ]) {
       expect((await stub.apply({ statements: [guardedInsert(accountId, scope, from, to)] })).applied).toBe(true);
     }
     expect((await stub.apply({ statements: [guardedInsert(accountId, scope, T0, T0 + 2 * HOUR)] })).applied).toBe(true);
     expect((await stub.apply({ statements: [guardedInsert(accountId, scope, T0 + 30 * 60_000, T0 + 90 * 60_000)] })).applied).toBe(false);
     const peak = peakLoadQuery(scope, { from: T0, to: T0 + 2 * HOUR, count: 0, now: T0 - HOUR });
-    expect((await env.DB.prepare(peak.sql).bind(...peak.params).first<{ peak: number }>())!.peak).toBe(2);
+    expect(
+      (await env.DB.prepare(peak.sql)
+        .bind(...peak.params)
+        .first<{ peak: number }>())!.peak,
+    ).toBe(2);
   });
 
   it("treats touching bookings as free and an expired unverified booking as released", async () => {

@@ -38,9 +38,13 @@ describe("POST /api/v1/categories", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       category: {
-        id: expect.any(Number), title: "Hair", parent_id: null, custom_data: { featured: true },
+        id: expect.any(Number),
+        title: "Hair",
+        parent_id: null,
+        custom_data: { featured: true },
         service_id_list: [a.id, b.id],
-        created_at: expect.stringMatching(ISO_WITH_OFFSET), updated_at: expect.stringMatching(ISO_WITH_OFFSET),
+        created_at: expect.stringMatching(ISO_WITH_OFFSET),
+        updated_at: expect.stringMatching(ISO_WITH_OFFSET),
       },
     });
   });
@@ -49,7 +53,8 @@ describe("POST /api/v1/categories", () => {
     const [a, b] = [await createService(), await createService()];
     const parent = await createCategory();
     const res = await api.form(
-      "POST", "/categories",
+      "POST",
+      "/categories",
       `category[title]=Colour&category[parent_id]=${parent.id}&category[service_id_list][]=${a.id}&category[service_id_list][]=${b.id}`,
     );
     expect(res.status).toBe(200);
@@ -96,8 +101,7 @@ describe("POST /api/v1/categories", () => {
   });
 
   it("links more services than D1 allows bound parameters", async () => {
-    const { results } = await env.DB
-      .prepare(`with recursive n(i) as (select 1 union all select i + 1 from n where i < 120)
+    const { results } = await env.DB.prepare(`with recursive n(i) as (select 1 union all select i + 1 from n where i < 120)
         insert into services (account_id, title, created_at, updated_at) select ?, 'Bulk', 0, 0 from n returning id`)
       .bind(accountId)
       .all<{ id: number }>();

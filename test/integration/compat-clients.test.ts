@@ -65,7 +65,12 @@ describe("a Go-style client (Basic auth, doubled slashes)", () => {
       confirm: "true",
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
-    expect(created.body.booking).toMatchObject({ service_id: serviceId, resource_id: resourceId, state: "confirmed", person: { name: "Go", phone_number: "917 00 001" } });
+    expect(created.body.booking).toMatchObject({
+      service_id: serviceId,
+      resource_id: resourceId,
+      state: "confirmed",
+      person: { name: "Go", phone_number: "917 00 001" },
+    });
     const id = created.body.booking.id;
 
     const read = await goClient("GET", `/bookings/${id}?`);
@@ -104,7 +109,7 @@ describe("a Node-style client (Bearer, trailing slashes, strings for numbers and
     expect(res.body.person).toMatchObject({ name: "Node", phone_number: "917 00 002", phonenumber: "917 00 002" });
   });
 
-  it("creates a resource with \"9:00\" hours at /resources/ and reads them back padded", async () => {
+  it('creates a resource with "9:00" hours at /resources/ and reads them back padded', async () => {
     const res = await nodeClient("POST", "/resources/", { resource: { title: "Early", capacity: "2", opening_hours_mon: ["9:00", "17:00"] } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.resource).toMatchObject({ title: "Early", capacity: 2, opening_hours_mon: ["09:00", "17:00"] });
@@ -114,7 +119,9 @@ describe("a Node-style client (Bearer, trailing slashes, strings for numbers and
   });
 
   it("sets one exception date with the SDK's {resource: {exception_date}} body, by POST and by PUT", async () => {
-    const posted = await nodeClient("POST", `/resources/${resourceId}/exception_dates/2030-02-04`, { resource: { exception_date: { opening_hours: ["10:00", "12:00"] } } });
+    const posted = await nodeClient("POST", `/resources/${resourceId}/exception_dates/2030-02-04`, {
+      resource: { exception_date: { opening_hours: ["10:00", "12:00"] } },
+    });
     expect(posted.status, JSON.stringify(posted.body)).toBe(200);
     expect(posted.body.resource_exception_date).toMatchObject({ exception_date: "2030-02-04", opening_hours: ["10:00", "12:00"] });
     const put = await nodeClient("PUT", `/resources/${resourceId}/exception_dates/2030-02-04/`, { resource: { exception_date: { opening_hours: ["13:00", "15:00"] } } });
@@ -126,7 +133,7 @@ describe("a Node-style client (Bearer, trailing slashes, strings for numbers and
     expect(Object.keys(bad.body)).toEqual(["opening_hours"]);
   });
 
-  it("books with \"public_booking\": \"true\" and no person, lists /bookings/?service_id=, then confirms with an empty JSON PUT", async () => {
+  it('books with "public_booking": "true" and no person, lists /bookings/?service_id=, then confirms with an empty JSON PUT', async () => {
     const created = await nodeClient("POST", "/bookings/", {
       booking: { service_id: `${serviceId}`, booked_from: `${DAY} 11:00`, booked_to: `${DAY} 11:30`, public_booking: "true" },
       confirm: "false",
@@ -139,7 +146,10 @@ describe("a Node-style client (Bearer, trailing slashes, strings for numbers and
     expect(listed.status).toBe(200);
     expect(listed.body.map((e: any) => e.booking.id)).toContain(id);
 
-    const status = await send("PUT", `/api/v1/bookings/${id}/status/`, { headers: { ...UA, authorization: `Bearer ${key}`, ...json }, body: JSON.stringify({ status: "arrived" }) });
+    const status = await send("PUT", `/api/v1/bookings/${id}/status/`, {
+      headers: { ...UA, authorization: `Bearer ${key}`, ...json },
+      body: JSON.stringify({ status: "arrived" }),
+    });
     expect(status.status).toBe(200);
     expect(status.body.booking).toMatchObject({ id, status: "arrived" });
     const cancel = await send("PUT", `/api/v1/bookings/${id}/cancel`, { headers: { ...UA, authorization: `Bearer ${key}`, ...json } });
@@ -156,7 +166,9 @@ describe("a booking widget on the site (form posts, trailing slashes)", () => {
     const day = mondayInWeeks(2);
     const slots = await widget.get(`/services/${serviceId}/slots/?from=${day}&to=${day}&selected_resources[]=${resourceId}`);
     expect(slots.status).toBe(200);
-    expect(slots.body[0]).toEqual({ slot: expect.objectContaining({ timestamp: expect.stringMatching(new RegExp(`^${day}T08:00:00\\+0[12]:00$`)), available_resources: [resourceId] }) });
+    expect(slots.body[0]).toEqual({
+      slot: expect.objectContaining({ timestamp: expect.stringMatching(new RegExp(`^${day}T08:00:00\\+0[12]:00$`)), available_resources: [resourceId] }),
+    });
     const next = await widget.get(`/services/${serviceId}/next_available_date/?from=${day}`);
     expect(next.body).toEqual([{ available_date: day }]);
   });
@@ -164,13 +176,22 @@ describe("a booking widget on the site (form posts, trailing slashes)", () => {
   it("books from an HTML form with booking[person_attributes][name] and learns the visitor's person_id", async () => {
     const day = mondayInWeeks(2);
     const form = [
-      `booking[service_id]=${serviceId}`, `booking[booked_from]=${encodeURIComponent(`${day} 12:00`)}`, `booking[booked_to]=${encodeURIComponent(`${day} 12:30`)}`,
-      "booking[person_attributes][name]=Form+Visitor", `booking[person_attributes][email]=form${Date.now()}%40example.com`,
+      `booking[service_id]=${serviceId}`,
+      `booking[booked_from]=${encodeURIComponent(`${day} 12:00`)}`,
+      `booking[booked_to]=${encodeURIComponent(`${day} 12:30`)}`,
+      "booking[person_attributes][name]=Form+Visitor",
+      `booking[person_attributes][email]=form${Date.now()}%40example.com`,
     ].join("&");
     const res = await widget.form("/bookings/", form);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({
-      booking: expect.objectContaining({ service_id: serviceId, resource_id: resourceId, person_id: expect.any(Number), state: "confirmed", booked_from: expect.stringMatching(new RegExp(`^${day}T12:00:00`)) }),
+      booking: expect.objectContaining({
+        service_id: serviceId,
+        resource_id: resourceId,
+        person_id: expect.any(Number),
+        state: "confirmed",
+        booked_from: expect.stringMatching(new RegExp(`^${day}T12:00:00`)),
+      }),
       booking_token: expect.any(String),
     });
   });

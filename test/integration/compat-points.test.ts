@@ -9,7 +9,14 @@ import { uniquePhone } from "../support/messages";
 
 const MINUTE = 60_000;
 const DAY = "2030-01-07"; // a Monday, for private API bookings and slots
-const closedRestOfWeek = { opening_hours_tue: null, opening_hours_wed: null, opening_hours_thu: null, opening_hours_fri: null, opening_hours_sat: null, opening_hours_sun: null };
+const closedRestOfWeek = {
+  opening_hours_tue: null,
+  opening_hours_wed: null,
+  opening_hours_thu: null,
+  opening_hours_fri: null,
+  opening_hours_sat: null,
+  opening_hours_sun: null,
+};
 
 /** The Monday `weeks` weeks from now, so a public booking is neither past nor beyond the horizon. */
 function mondayInWeeks(weeks: number): string {
@@ -108,8 +115,10 @@ describe("2. next_available_date answers a list", () => {
 });
 
 describe("3. opening hours are read leniently and written strictly", () => {
-  it("stores and answers \"9:00\" as \"09:00\", weekday hours, legacy pairs, forms and exception dates", async () => {
-    const res = await api.post("/resources", { resource: { title: "Lenient", opening_hours_mon: ["9:00", "12:00", "13:00", "17:30"], open_1: "8:15", close_1: "16:00" } });
+  it('stores and answers "9:00" as "09:00", weekday hours, legacy pairs, forms and exception dates', async () => {
+    const res = await api.post("/resources", {
+      resource: { title: "Lenient", opening_hours_mon: ["9:00", "12:00", "13:00", "17:30"], open_1: "8:15", close_1: "16:00" },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.resource).toMatchObject({ opening_hours_mon: ["09:00", "12:00", "13:00", "17:30"], opening_hours_tue: ["08:15", "16:00"], open_0: "09:00" });
     const stored = await env.DB.prepare("SELECT opening_hours_mon FROM resources WHERE id = ?").bind(res.body.resource.id).first<{ opening_hours_mon: string }>();
@@ -143,14 +152,20 @@ describe("4. expires_at is an input of bookings awaiting verification", () => {
   beforeAll(async () => {
     ({ api: sms } = await newAccount({ verification_method: 1 }));
     chair = await catalogue(sms).resource({ title: "Chair", capacity: 1 });
-    book = (booking, extra = {}) => sms.post("/bookings", {
-      booking: { resource_id: chair.id, booked_from: `${DAY} 10:00`, booked_to: `${DAY} 11:00`, person_attributes: { name: "Kari", phone_number: uniquePhone() }, ...booking },
-      ...extra,
-    });
+    book = (booking, extra = {}) =>
+      sms.post("/bookings", {
+        booking: {
+          resource_id: chair.id,
+          booked_from: `${DAY} 10:00`,
+          booked_to: `${DAY} 11:00`,
+          person_attributes: { name: "Kari", phone_number: uniquePhone() },
+          ...booking,
+        },
+        ...extra,
+      });
   });
 
-  const runCron = (at: number) =>
-    worker.scheduled(createScheduledController({ scheduledTime: new Date(at), cron: "* * * * *" }), env);
+  const runCron = (at: number) => worker.scheduled(createScheduledController({ scheduledTime: new Date(at), cron: "* * * * *" }), env);
 
   it("keeps a longer hold given on create: the sweep leaves it past 20 minutes and expires it at the given time", async () => {
     const expiresAt = Date.now() + 2 * 60 * MINUTE;
@@ -216,7 +231,13 @@ describe("4. expires_at is an input of bookings awaiting verification", () => {
     await siteMake.provider(desk.id, visit.id);
     const day = mondayInWeeks(2);
     const res = await publicSite(account.subdomain).post("/bookings", {
-      booking: { service_id: visit.id, booked_from: `${day} 10:00`, booked_to: `${day} 11:00`, expires_at: `${day} 09:00`, person_attributes: { name: "V", phone_number: uniquePhone() } },
+      booking: {
+        service_id: visit.id,
+        booked_from: `${day} 10:00`,
+        booked_to: `${day} 11:00`,
+        expires_at: `${day} 09:00`,
+        person_attributes: { name: "V", phone_number: uniquePhone() },
+      },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const stored = await rawBooking(res.body.booking.id);
@@ -229,7 +250,9 @@ describe("5. events on any active service", () => {
     const stage = await make.resource({ title: "Stage", capacity: 1, opening_hours_mon: ["09:00", "17:00"], ...closedRestOfWeek });
     const consult = await make.service({ title: "Consultation", interval: 60 });
     await make.provider(stage.id, consult.id);
-    const res = await api.post("/events", { event: { resource_id: stage.id, service_id: consult.id, capacity: 2, starts_at: `${DAY} 10:00`, ends_at: `${DAY} 11:00`, title: "Open day" } });
+    const res = await api.post("/events", {
+      event: { resource_id: stage.id, service_id: consult.id, capacity: 2, starts_at: `${DAY} 10:00`, ends_at: `${DAY} 11:00`, title: "Open day" },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.event).toMatchObject({ service_id: consult.id, capacity: 2, availability: 2 });
     const event = res.body.event;
@@ -262,20 +285,23 @@ describe("7. the booking site's POST /bookings answers the visitor's person_id",
     const site = publicSite(subdomain);
     const day = mondayInWeeks(3);
     const email = `visitor${Date.now()}@example.com`;
-    const first = await site.post("/bookings", { booking: { service_id: cut.id, booked_from: `${day} 09:00`, booked_to: `${day} 10:00`, person_attributes: { name: "Visitor", email } } });
+    const first = await site.post("/bookings", {
+      booking: { service_id: cut.id, booked_from: `${day} 09:00`, booked_to: `${day} 10:00`, person_attributes: { name: "Visitor", email } },
+    });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     const stored = (await api.get(`/bookings/${first.body.booking.id}`)).body.booking;
     expect(first.body.booking.person_id).toBe(stored.person_id);
     expect(first.body.booking).not.toHaveProperty("person");
-    const second = await site.post("/bookings", { booking: { service_id: cut.id, booked_from: `${day} 10:00`, booked_to: `${day} 11:00`, person_attributes: { email } } });
+    const second = await site.post("/bookings", {
+      booking: { service_id: cut.id, booked_from: `${day} 10:00`, booked_to: `${day} 11:00`, person_attributes: { email } },
+    });
     expect(second.body.booking.person_id).toBe(stored.person_id);
   });
 });
 
 describe("8. text that is not UTF-8 is a 400 on its attribute, never stored", () => {
   const titles = async () => (await api.get("/resources")).body.map((e: any) => e.resource.title);
-  const bytes = (...parts: (string | number[])[]) =>
-    new Uint8Array(parts.flatMap((p) => (typeof p === "string" ? [...new TextEncoder().encode(p)] : p)));
+  const bytes = (...parts: (string | number[])[]) => new Uint8Array(parts.flatMap((p) => (typeof p === "string" ? [...new TextEncoder().encode(p)] : p)));
 
   it("refuses bytes that are not UTF-8 in a JSON body", async () => {
     const body = bytes('{"resource": {"title": "Bad', [0xff, 0xfe], '", "capacity": 2}}');

@@ -22,13 +22,19 @@ describe("the environment", () => {
     );
     expect(res.status).toBe(500);
     expect(await res.json()).toEqual({ error: "system error" });
-    const logged = lines().map((l) => JSON.parse(l)).find((l) => l.error === "configuration");
+    const logged = lines()
+      .map((l) => JSON.parse(l))
+      .find((l) => l.error === "configuration");
     expect(logged).toMatchObject({ variable: "RATE_LIMIT_REQUESTS", request_id: expect.any(String) });
     expect(JSON.stringify(logged)).not.toContain("eighty");
   });
 
   it("serves as before when every setting parses", async () => {
-    const res = await worker.fetch(new Request("http://api.test/health", { headers: { "user-agent": "tests" } }), { ...env, RATE_LIMIT_REQUESTS: "1000000" }, createExecutionContext());
+    const res = await worker.fetch(
+      new Request("http://api.test/health", { headers: { "user-agent": "tests" } }),
+      { ...env, RATE_LIMIT_REQUESTS: "1000000" },
+      createExecutionContext(),
+    );
     expect(res.status).toBe(200);
   });
 

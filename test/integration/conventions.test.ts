@@ -71,9 +71,7 @@ describe("formats", () => {
     const form = new FormData();
     form.append("service[title]", "Multipart");
     form.append("service[interval]", "20");
-    const res = await exports.default.fetch(
-      new Request("http://api.test/api/v1/services", { method: "POST", headers: withKey({ "user-agent": "t" }), body: form }),
-    );
+    const res = await exports.default.fetch(new Request("http://api.test/api/v1/services", { method: "POST", headers: withKey({ "user-agent": "t" }), body: form }));
     expect(res.status).toBe(200);
     expect(((await res.json()) as any).service).toMatchObject({ title: "Multipart", interval: 20 });
   });

@@ -90,7 +90,10 @@ describe("a refused create leaves no person behind", () => {
     await make.provider(b.id, service.id);
     await make.booking(slot(a.id, "2030-01-09 10:00", "2030-01-09 11:00"));
     await make.booking(slot(b.id, "2030-01-09 12:00", "2030-01-09 13:00"));
-    for (const [from, to] of [["2030-01-09 10:00", "2030-01-09 11:00"], ["2030-01-09 12:00", "2030-01-09 13:00"]]) {
+    for (const [from, to] of [
+      ["2030-01-09 10:00", "2030-01-09 11:00"],
+      ["2030-01-09 12:00", "2030-01-09 13:00"],
+    ]) {
       const email = newEmail();
       const res = await api.post("/bookings", { booking: { service_id: service.id, booked_from: from, booked_to: to, person_attributes: { name: "Next", email } } });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -106,8 +109,7 @@ describe("races for one slot with new people", () => {
     const resource = await make.resource();
     const before = await peopleOf(accountId);
     const emails = Array.from({ length: 50 }, newEmail);
-    const results = await Promise.all(emails.map((email) =>
-      api.post("/bookings", { booking: { ...slot(resource.id), person_attributes: { name: "Racer", email } } })));
+    const results = await Promise.all(emails.map((email) => api.post("/bookings", { booking: { ...slot(resource.id), person_attributes: { name: "Racer", email } } })));
     const won = results.filter((r) => r.status === 200);
     expect(won).toHaveLength(1);
     expect(results.filter((r) => r.status === 400)).toHaveLength(49);
@@ -122,8 +124,11 @@ describe("races for one slot with new people", () => {
   it("30 parallel creates naming the same new person, room for all: one person, every booking linked to it", async () => {
     const resource = await make.resource({ capacity: 30 });
     const email = newEmail();
-    const results = await Promise.all(Array.from({ length: 30 }, () =>
-      api.post("/bookings", { booking: { ...slot(resource.id, "2030-01-10 10:00", "2030-01-10 11:00"), person_attributes: { name: "Same", email } } })));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        api.post("/bookings", { booking: { ...slot(resource.id, "2030-01-10 10:00", "2030-01-10 11:00"), person_attributes: { name: "Same", email } } }),
+      ),
+    );
     expect(await peopleWithEmail(accountId, email)).toBe(1);
     const person = await env.DB.prepare("SELECT id FROM people WHERE account_id = ? AND email = ?").bind(accountId, email).first<{ id: number }>("id");
     const won = results.filter((r) => r.status === 200);
@@ -162,7 +167,9 @@ describe("the answer of a create is the booking as a GET reads it", () => {
       const read = await must(api.get(`/bookings/${created.booking.id}`));
       expect(created, JSON.stringify(body)).toEqual(read);
     }
-    const extended = await must(api.post("/bookings", { booking: { ...slot(resource.id, "2030-01-11 14:00", "2030-01-11 15:00"), person_id: known.id }, extended: true }));
+    const extended = await must(
+      api.post("/bookings", { booking: { ...slot(resource.id, "2030-01-11 14:00", "2030-01-11 15:00"), person_id: known.id }, extended: true }),
+    );
     expect(extended).toEqual(await must(api.get(`/bookings/${extended.booking.id}?extended=true`)));
   });
 

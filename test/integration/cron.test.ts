@@ -26,10 +26,18 @@ beforeAll(async () => {
   const cat = catalogue(api);
   const resource = await cat.resource({ title: "Chair 1", capacity: 100 });
   const service = await cat.service({ title: "Haircut" });
-  book = (extra = {}, booking = {}) => cat.booking({
-    resource_id: resource.id, service_id: service.id, booked_from: "2030-01-07 10:00", booked_to: "2030-01-07 11:00",
-    person_attributes: { name: "Kari", phone_number: uniquePhone() }, ...booking,
-  }, extra);
+  book = (extra = {}, booking = {}) =>
+    cat.booking(
+      {
+        resource_id: resource.id,
+        service_id: service.id,
+        booked_from: "2030-01-07 10:00",
+        booked_to: "2030-01-07 11:00",
+        person_attributes: { name: "Kari", phone_number: uniquePhone() },
+        ...booking,
+      },
+      extra,
+    );
 });
 
 describe("cron: expire verifications", () => {
@@ -42,7 +50,8 @@ describe("cron: expire verifications", () => {
     const events = sent.filter((e) => e.data.id === booking.id);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
-      event: "booking.modified", performed_by: { via: "system" },
+      event: "booking.modified",
+      performed_by: { via: "system" },
       data: { object: "booking", id: booking.id, booking: { state: "verification_expired", active: false } },
     });
     // Due by the same time, so the same run takes it too.
@@ -81,8 +90,11 @@ describe("cron: SMS reminders", () => {
     const reminders = await messagesOf(api, `?booking_id=${booking.id}&kind=reminder`);
     expect(reminders).toHaveLength(1);
     expect(reminders[0]).toMatchObject({
-      channel: "sms", recipient: booking.person.phone_number_formatted,
-      body: expect.stringMatching(new RegExp(`^Reminder: Haircut with Chair 1, Monday, 7 January 2030, 10:00\\. Salon http://\\S+/calendar/bookings/${booking.id}\\.ics\\?signature=[\\w-]{43}$`)),
+      channel: "sms",
+      recipient: booking.person.phone_number_formatted,
+      body: expect.stringMatching(
+        new RegExp(`^Reminder: Haircut with Chair 1, Monday, 7 January 2030, 10:00\\. Salon http://\\S+/calendar/bookings/${booking.id}\\.ics\\?signature=[\\w-]{43}$`),
+      ),
     });
     expect((await rawBooking(booking.id))!.reminded_at).toBe(DUE + MINUTE);
   });
@@ -106,7 +118,9 @@ describe("cron: purges", () => {
     await must(api.post("/people/perishable_token/send", { person: { phone_number: expiring } }));
     await must(api.post("/people/perishable_token/send", { person: { phone_number: live } }));
     const now = Date.now();
-    await env.DB.prepare("UPDATE perishable_tokens SET expires_at = ? WHERE identifier = ?").bind(now + 60 * MINUTE, live).run();
+    await env.DB.prepare("UPDATE perishable_tokens SET expires_at = ? WHERE identifier = ?")
+      .bind(now + 60 * MINUTE, live)
+      .run();
     await runCron(now + 11 * MINUTE);
     const left = await env.DB.prepare("SELECT identifier FROM perishable_tokens WHERE identifier IN (?, ?)").bind(expiring, live).all();
     expect(left.results).toEqual([{ identifier: live }]);
@@ -116,7 +130,9 @@ describe("cron: purges", () => {
     await must(api.post("/people", { person: { name: "Old" } }, { "idempotency-key": "old-key" }));
     await must(api.post("/people", { person: { name: "Young" } }, { "idempotency-key": "young-key" }));
     const now = Date.now();
-    await env.DB.prepare("UPDATE idempotency_keys SET created_at = ? WHERE key = 'young-key'").bind(now + 2 * 60 * MINUTE).run();
+    await env.DB.prepare("UPDATE idempotency_keys SET created_at = ? WHERE key = 'young-key'")
+      .bind(now + 2 * 60 * MINUTE)
+      .run();
     await runCron(now + 24 * 60 * MINUTE + MINUTE);
     const left = await env.DB.prepare("SELECT key FROM idempotency_keys WHERE key IN ('old-key', 'young-key')").all();
     expect(left.results).toEqual([{ key: "young-key" }]);

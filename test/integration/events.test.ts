@@ -17,9 +17,13 @@ beforeAll(async () => {
 });
 
 const createEvent = async (attributes: Record<string, unknown> = {}, client: Client = api) =>
-  (await must(client.post("/events", {
-    event: { resource_id: resource.id, service_id: service.id, capacity: 10, starts_at: "2030-01-09 18:00", ends_at: "2030-01-09 19:30", ...attributes },
-  }))).event;
+  (
+    await must(
+      client.post("/events", {
+        event: { resource_id: resource.id, service_id: service.id, capacity: 10, starts_at: "2030-01-09 18:00", ends_at: "2030-01-09 19:30", ...attributes },
+      }),
+    )
+  ).event;
 
 const book = async (eventId: number, extra: Record<string, unknown> = {}, client: Client = api) =>
   (await must(client.post("/bookings", { booking: { event_id: eventId, ...extra } }))).booking;
@@ -30,22 +34,40 @@ describe("POST /api/v1/events", () => {
   it("creates an event with defaults, times in the account zone and full availability", async () => {
     const event = await createEvent({ title: "Morning flow", custom_data: { level: "2", open: "true" } });
     expect(event).toEqual({
-      id: expect.any(Number), resource_id: resource.id, service_id: service.id, published: true, capacity: 10,
-      title: "Morning flow", description: null, collection_id: null, active: true,
-      starts_at: "2030-01-09T18:00:00+01:00", ends_at: "2030-01-09T19:30:00+01:00", availability: 10,
+      id: expect.any(Number),
+      resource_id: resource.id,
+      service_id: service.id,
+      published: true,
+      capacity: 10,
+      title: "Morning flow",
+      description: null,
+      collection_id: null,
+      active: true,
+      starts_at: "2030-01-09T18:00:00+01:00",
+      ends_at: "2030-01-09T19:30:00+01:00",
+      availability: 10,
       custom_data: { level: "2", open: true },
-      created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/), updated_at: expect.any(String),
+      created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/),
+      updated_at: expect.any(String),
     });
   });
 
   it("takes form data with bracket names", async () => {
-    const res = await api.form("POST", "/events",
-      `event[resource_id]=${resource.id}&event[service_id]=${service.id}&event[capacity]=4&event[published]=false`
-      + "&event[starts_at]=2030-02-01 10:00&event[ends_at]=2030-02-01 11:00&event[title]=Form&event[custom_data][room]=B");
+    const res = await api.form(
+      "POST",
+      "/events",
+      `event[resource_id]=${resource.id}&event[service_id]=${service.id}&event[capacity]=4&event[published]=false` +
+        "&event[starts_at]=2030-02-01 10:00&event[ends_at]=2030-02-01 11:00&event[title]=Form&event[custom_data][room]=B",
+    );
     expect(res.status).toBe(200);
     expect(res.body.event).toMatchObject({
-      capacity: 4, availability: 4, published: false, title: "Form", custom_data: { room: "B" },
-      starts_at: "2030-02-01T10:00:00+01:00", ends_at: "2030-02-01T11:00:00+01:00",
+      capacity: 4,
+      availability: 4,
+      published: false,
+      title: "Form",
+      custom_data: { room: "B" },
+      starts_at: "2030-02-01T10:00:00+01:00",
+      ends_at: "2030-02-01T11:00:00+01:00",
     });
   });
 
@@ -67,8 +89,13 @@ describe("POST /api/v1/events", () => {
   it("answers 400 keyed by attribute for each invalid value", async () => {
     const res = await api.post("/events", {
       event: {
-        resource_id: "abc", service_id: 0, capacity: 0, starts_at: "tomorrow", ends_at: "2030-13-01 10:00",
-        published: "maybe", custom_data: { nested: { no: 1 } },
+        resource_id: "abc",
+        service_id: 0,
+        capacity: 0,
+        starts_at: "tomorrow",
+        ends_at: "2030-13-01 10:00",
+        published: "maybe",
+        custom_data: { nested: { no: 1 } },
       },
     });
     expect(res.status).toBe(400);
@@ -192,7 +219,9 @@ describe("GET /api/v1/events", () => {
     const { client, room, yoga } = await freshCatalogue();
     for (let i = 0; i < 51; i += 1) {
       const day = String(1 + (i % 28)).padStart(2, "0");
-      await must(client.post("/events", { event: { resource_id: room.id, service_id: yoga.id, capacity: 1, starts_at: `2030-05-${day} 10:00`, ends_at: `2030-05-${day} 11:00` } }));
+      await must(
+        client.post("/events", { event: { resource_id: room.id, service_id: yoga.id, capacity: 1, starts_at: `2030-05-${day} 10:00`, ends_at: `2030-05-${day} 11:00` } }),
+      );
     }
     const first = await client.get("/events");
     expect(first.body).toHaveLength(50);
@@ -215,7 +244,10 @@ describe("GET /api/v1/events", () => {
 
   it("never lists another tenant's events", async () => {
     const mine = await createEvent();
-    const theirs = await createEvent({ resource_id: otherResource.id, service_id: (await must(other.post("/services", { service: { title: "Y", booking_type: "attendance" } }))).service.id }, other);
+    const theirs = await createEvent(
+      { resource_id: otherResource.id, service_id: (await must(other.post("/services", { service: { title: "Y", booking_type: "attendance" } }))).service.id },
+      other,
+    );
     const listed = ids((await api.get("/events")).body);
     expect(listed).toContain(mine.id);
     expect(listed).not.toContain(theirs.id);
@@ -238,11 +270,17 @@ describe("availability", () => {
     const { api: strict } = await newAccount({ verification_method: 2 });
     const room = (await must(strict.post("/resources", { resource: { title: "R" } }))).resource;
     const yoga = (await must(strict.post("/services", { service: { title: "Y", booking_type: "attendance" } }))).service;
-    const event = (await must(strict.post("/events", { event: { resource_id: room.id, service_id: yoga.id, capacity: 3, starts_at: "2030-01-09 18:00", ends_at: "2030-01-09 19:00" } }))).event;
+    const event = (
+      await must(
+        strict.post("/events", { event: { resource_id: room.id, service_id: yoga.id, capacity: 3, starts_at: "2030-01-09 18:00", ends_at: "2030-01-09 19:00" } }),
+      )
+    ).event;
     const pending = (await must(strict.post("/bookings", { booking: { event_id: event.id, person_attributes: { email: "a@example.com" } }, confirm: false }))).booking;
     expect(pending.state).toBe("awaiting_verification");
     expect((await must(strict.get(`/events/${event.id}`))).event.availability).toBe(2);
-    await env.DB.prepare("UPDATE bookings SET expires_at = ? WHERE id = ?").bind(Date.now() - 1000, pending.id).run();
+    await env.DB.prepare("UPDATE bookings SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 1000, pending.id)
+      .run();
     expect((await must(strict.get(`/events/${event.id}`))).event.availability).toBe(3);
   });
 
@@ -261,8 +299,13 @@ describe("PUT /api/v1/events/{id}", () => {
     const res = await api.put(`/events/${event.id}`, { event: { title: "Fast flow", published: false, custom_data: { c: "3" } } });
     expect(res.status).toBe(200);
     expect(res.body.event).toMatchObject({
-      title: "Fast flow", description: "Slow", published: false, custom_data: { c: "3" }, capacity: 10,
-      starts_at: "2030-01-09T18:00:00+01:00", ends_at: "2030-01-09T19:30:00+01:00",
+      title: "Fast flow",
+      description: "Slow",
+      published: false,
+      custom_data: { c: "3" },
+      capacity: 10,
+      starts_at: "2030-01-09T18:00:00+01:00",
+      ends_at: "2030-01-09T19:30:00+01:00",
     });
   });
 
@@ -288,12 +331,16 @@ describe("PUT /api/v1/events/{id}", () => {
     for (const id of [kept.id, cancelled.id]) {
       const moved = (await must(api.get(`/bookings/${id}`))).booking;
       expect(moved).toMatchObject({
-        booked_from: "2030-01-10T09:00:00+01:00", booked_to: "2030-01-10T10:00:00+01:00",
-        resource_id: stage.id, service_id: pilates.id, resource: { id: stage.id, title: "Stage" },
+        booked_from: "2030-01-10T09:00:00+01:00",
+        booked_to: "2030-01-10T10:00:00+01:00",
+        resource_id: stage.id,
+        service_id: pilates.id,
+        resource: { id: stage.id, title: "Stage" },
       });
     }
     const stamps = await env.DB.prepare("SELECT updated_at FROM bookings WHERE event_id = ? UNION SELECT updated_at FROM events WHERE id = ?")
-      .bind(event.id, event.id).all<{ updated_at: number }>();
+      .bind(event.id, event.id)
+      .all<{ updated_at: number }>();
     // Bookings and event carry the one request clock of the move.
     expect(stamps.results.map((r) => r.updated_at)).toEqual([expect.any(Number)]);
     expect(stamps.results[0].updated_at).toBeGreaterThan(5);
@@ -339,7 +386,9 @@ describe("PUT /api/v1/events/{id}", () => {
   it("answers 400 for invalid values and changes nothing", async () => {
     const event = await createEvent();
     const appointment = (await must(api.post("/services", { service: { title: "Cut" } }))).service;
-    const res = await api.put(`/events/${event.id}`, { event: { ends_at: "2030-01-09 17:00", capacity: -1, service_id: appointment.id, resource_id: null, title: "No" } });
+    const res = await api.put(`/events/${event.id}`, {
+      event: { ends_at: "2030-01-09 17:00", capacity: -1, service_id: appointment.id, resource_id: null, title: "No" },
+    });
     expect(res.status).toBe(400);
     expect(Object.keys(res.body).sort()).toEqual(["capacity", "resource_id"]);
     const semantic = await api.put(`/events/${event.id}`, { event: { ends_at: "2030-01-09 17:00", service_id: 999999, title: "No" } });

@@ -24,19 +24,28 @@ async function tenant(name: string): Promise<Tenant> {
   return {
     api,
     accountId: account.id,
-    book: (extra = {}, booking = {}) => make.booking({
-      resource_id: resource.id, service_id: service.id, booked_from: "2031-01-06 10:00", booked_to: "2031-01-06 11:00",
-      person_attributes: { name: "Kari", phone_number: uniquePhone() }, ...booking,
-    }, extra),
+    book: (extra = {}, booking = {}) =>
+      make.booking(
+        {
+          resource_id: resource.id,
+          service_id: service.id,
+          booked_from: "2031-01-06 10:00",
+          booked_to: "2031-01-06 11:00",
+          person_attributes: { name: "Kari", phone_number: uniquePhone() },
+          ...booking,
+        },
+        extra,
+      ),
   };
 }
 
 /** One scheduled() run at `at`, with the webhook and message queues recorded (and still real). */
 function runCron(at: number, queues: { webhooks: ReturnType<typeof recordingQueue>; messages: ReturnType<typeof recordingQueue> }) {
-  return worker.scheduled(
-    createScheduledController({ scheduledTime: new Date(at), cron: "* * * * *" }),
-    { ...env, WEBHOOK_QUEUE: queues.webhooks.recorder, MESSAGE_QUEUE: queues.messages.recorder },
-  );
+  return worker.scheduled(createScheduledController({ scheduledTime: new Date(at), cron: "* * * * *" }), {
+    ...env,
+    WEBHOOK_QUEUE: queues.webhooks.recorder,
+    MESSAGE_QUEUE: queues.messages.recorder,
+  });
 }
 
 const recorders = () => ({ webhooks: recordingQueue(env.WEBHOOK_QUEUE), messages: recordingQueue(env.MESSAGE_QUEUE) });
@@ -57,8 +66,8 @@ describe("scheduled(): overlapping runs", () => {
     const remindAt = new Date(Date.now() + 5 * MINUTE).toISOString();
     const booked = new Date(Date.now() + 2 * 24 * 60 * MINUTE).toISOString().slice(0, 10);
     const reminderBooking = { booked_from: `${booked} 10:00`, booked_to: `${booked} 11:00`, reminder_at: remindAt };
-    const unverified = [...await times(4, () => salon.book({ confirm: false })), ...await times(4, () => spa.book({ confirm: false }))];
-    const reminded = [...await times(4, () => salon.book({}, reminderBooking)), ...await times(4, () => spa.book({}, reminderBooking))];
+    const unverified = [...(await times(4, () => salon.book({ confirm: false }))), ...(await times(4, () => spa.book({ confirm: false })))];
+    const reminded = [...(await times(4, () => salon.book({}, reminderBooking))), ...(await times(4, () => spa.book({}, reminderBooking)))];
     const at = Math.max(...unverified.map((b) => Date.parse(b.expires_at))) + MINUTE;
 
     const queues = recorders();
@@ -73,16 +82,15 @@ describe("scheduled(): overlapping runs", () => {
       expect(await rawBooking(booking.id)).toMatchObject({ state: "confirmed", reminded_at: at });
       expect(eventsFor(queues.webhooks.sent, booking.id)).toEqual([]);
     }
-    const reminderRows = [
-      ...(await messagesOf(salon.api, "?kind=reminder")),
-      ...(await messagesOf(spa.api, "?kind=reminder")),
-    ];
+    const reminderRows = [...(await messagesOf(salon.api, "?kind=reminder")), ...(await messagesOf(spa.api, "?kind=reminder"))];
     expect(reminderRows.map((m: any) => m.booking_id).sort()).toEqual(reminded.map((b) => b.id).sort());
     expect(reminderRows.map((m: any) => m.recipient).sort()).toEqual(reminded.map((b) => b.person.phone_number_formatted).sort());
     // One queue message per stored reminder: the consumer has nothing to send twice. The runs sweep
     // every account in the database, other test files' too (docs/decisions/test-suite.md).
-    const queuedIds = queues.messages.sent.filter((m) => [salon.accountId, spa.accountId].includes(m.body.account_id))
-      .map((m) => m.body.message_id).sort();
+    const queuedIds = queues.messages.sent
+      .filter((m) => [salon.accountId, spa.accountId].includes(m.body.account_id))
+      .map((m) => m.body.message_id)
+      .sort();
     expect(queuedIds).toEqual(reminderRows.map((m: any) => m.id).sort());
   });
 

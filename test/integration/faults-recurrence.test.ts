@@ -29,31 +29,38 @@ const instant = (iso: string) => Date.parse(iso);
  * and the stored row is copied under a new id, aimed at `resourceId`.
  */
 async function quietCollection(resourceId: number, first: [string, string], rrule: string) {
-  const { collection_id: queued } = await must(api.post("/bookings/recurring", {
-    booking: { resource_id: spare.id, booked_from: first[0], booked_to: first[1], title: "Series" },
-    recurring: { rrule },
-  }));
+  const { collection_id: queued } = await must(
+    api.post("/bookings/recurring", {
+      booking: { resource_id: spare.id, booked_from: first[0], booked_to: first[1], title: "Series" },
+      recurring: { rrule },
+    }),
+  );
   const id = crypto.randomUUID();
   await env.DB.prepare(
     `INSERT INTO recurring_collections (id, account_id, kind, template, rrule, rdate, exdate, occurrences, status, next_index, created_count, skipped, created_at, updated_at)
      SELECT ?, account_id, kind, json_set(template, '$.booking.resource_id', ?), rrule, rdate, exdate, occurrences, 'pending', 0, 0, '[]', created_at, updated_at
      FROM recurring_collections WHERE id = ?`,
-  ).bind(id, resourceId, queued).run();
+  )
+    .bind(id, resourceId, queued)
+    .run();
   return id;
 }
 
 const occurrences = async (id: string) => (await must(api.get(`/bookings/recurring/${id}`))).map((e: any) => e.booking);
 const starts = async (id: string) => (await occurrences(id)).map((b: any) => b.booked_from);
 const status = async (id: string) => (await must(api.get(`/bookings/recurring/${id}/status`))).recurring_collection;
-const rowsOf = async (id: string) =>
-  (await env.DB.prepare("SELECT COUNT(*) AS n FROM bookings WHERE collection_id = ?").bind(id).first<{ n: number }>())!.n;
+const rowsOf = async (id: string) => (await env.DB.prepare("SELECT COUNT(*) AS n FROM bookings WHERE collection_id = ?").bind(id).first<{ n: number }>())!.n;
 /** Ids of the bookings a recorded webhook queue saw announced as created for the collection, in order sent. */
 const announced = (sent: { body: any }[], id: string) =>
   sent.filter((m) => m.body.event === "booking.created" && m.body.data.booking.collection_id === id).map((m) => m.body.data.id);
 
 const DAILY_SIX = [
-  "2032-03-01T10:00:00+01:00", "2032-03-02T10:00:00+01:00", "2032-03-03T10:00:00+01:00",
-  "2032-03-04T10:00:00+01:00", "2032-03-05T10:00:00+01:00", "2032-03-06T10:00:00+01:00",
+  "2032-03-01T10:00:00+01:00",
+  "2032-03-02T10:00:00+01:00",
+  "2032-03-03T10:00:00+01:00",
+  "2032-03-04T10:00:00+01:00",
+  "2032-03-05T10:00:00+01:00",
+  "2032-03-06T10:00:00+01:00",
 ];
 
 describe("booking-recurrence consumer under faults", () => {
@@ -61,8 +68,7 @@ describe("booking-recurrence consumer under faults", () => {
     const resource = await make.resource({ capacity: 1 });
     const crashing = await quietCollection(resource.id, ["2032-03-01 10:00", "2032-03-01 11:00"], "FREQ=DAILY;COUNT=6");
     const sibling = await quietCollection((await make.resource()).id, ["2032-03-01 12:00", "2032-03-01 13:00"], "FREQ=DAILY;COUNT=2");
-    const fault = await injectInsertFault("recurrence_crash", "bookings",
-      `NEW.collection_id = '${crashing}' AND NEW.booked_from = ${instant(DAILY_SIX[3])}`);
+    const fault = await injectInsertFault("recurrence_crash", "bookings", `NEW.collection_id = '${crashing}' AND NEW.booked_from = ${instant(DAILY_SIX[3])}`);
     const webhooks = recordingQueue(env.WEBHOOK_QUEUE);
 
     const crashed = await runQueue("booking-recurrence", [message(crashing), message(sibling)], { WEBHOOK_QUEUE: webhooks.recorder });
@@ -104,18 +110,27 @@ describe("booking-recurrence consumer under faults", () => {
     const resource = await make.resource({ capacity: 1 });
     const posted = Date.now();
     // Inserts of the fourth occurrence fail for 6 s; the consumer's retry comes 10 s after the crash.
-    const outage = await injectInsertFault("recurrence_outage", "bookings",
-      `NEW.resource_id = ${resource.id} AND NEW.booked_from = ${instant("2032-05-04T10:00:00+02:00")} AND unixepoch('subsec') * 1000 < ${posted + 6_000}`);
-    const { collection_id: id } = await must(api.post("/bookings/recurring", {
-      booking: { resource_id: resource.id, booked_from: "2032-05-01 10:00", booked_to: "2032-05-01 11:00" },
-      recurring: { rrule: "FREQ=DAILY;COUNT=6" },
-    }));
+    const outage = await injectInsertFault(
+      "recurrence_outage",
+      "bookings",
+      `NEW.resource_id = ${resource.id} AND NEW.booked_from = ${instant("2032-05-04T10:00:00+02:00")} AND unixepoch('subsec') * 1000 < ${posted + 6_000}`,
+    );
+    const { collection_id: id } = await must(
+      api.post("/bookings/recurring", {
+        booking: { resource_id: resource.id, booked_from: "2032-05-01 10:00", booked_to: "2032-05-01 11:00" },
+        recurring: { rrule: "FREQ=DAILY;COUNT=6" },
+      }),
+    );
 
-    const current = await eventually(() => status(id), (c) => c.status !== "pending", 50_000, 1000);
+    const current = await eventually(
+      () => status(id),
+      (c) => c.status !== "pending",
+      50_000,
+      1000,
+    );
     expect(current).toMatchObject({ status: "completed", occurrences: 6, processed: 6, created: 6, skipped: [] });
     const bookings = await occurrences(id);
-    expect(bookings.map((b: any) => b.booked_from.slice(0, 10))).toEqual(
-      ["2032-05-01", "2032-05-02", "2032-05-03", "2032-05-04", "2032-05-05", "2032-05-06"]);
+    expect(bookings.map((b: any) => b.booked_from.slice(0, 10))).toEqual(["2032-05-01", "2032-05-02", "2032-05-03", "2032-05-04", "2032-05-05", "2032-05-06"]);
     // The first three came from the first delivery, the rest from the retry after the crash.
     const created = bookings.map((b: any) => Date.parse(b.created_at));
     expect(created[2] - posted).toBeLessThan(6_000);

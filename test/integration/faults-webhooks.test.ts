@@ -18,11 +18,9 @@ beforeAll(async () => {
   secret = mine.webhookSecret;
 });
 
-const subscribe = async (target_url: string, event: string) =>
-  (await must(api.post("/web_hooks", { web_hook: { target_url, event } }))).web_hook;
+const subscribe = async (target_url: string, event: string) => (await must(api.post("/web_hooks", { web_hook: { target_url, event } }))).web_hook;
 
-const deliveriesOf = async (hookId: number) =>
-  (await must(api.get(`/web_hooks/${hookId}/deliveries`))).map((e: any) => e.webhook_delivery);
+const deliveriesOf = async (hookId: number) => (await must(api.get(`/web_hooks/${hookId}/deliveries`))).map((e: any) => e.webhook_delivery);
 
 /**
  * Runs `first` on the webhook consumer, then each attempt message it queues in turn, as the queue
@@ -114,11 +112,16 @@ describe("booking-webhooks consumer: receiver faults", () => {
     const target = receiver("seq=down");
     const hook = await subscribe(target.url, "booking.created");
     const resource = await catalogue(api).resource();
-    const { booking } = await must(api.post("/bookings", {
-      booking: { resource_id: resource.id, booked_from: "2031-06-02 10:00", booked_to: "2031-06-02 11:00" },
-    }));
+    const { booking } = await must(
+      api.post("/bookings", {
+        booking: { resource_id: resource.id, booked_from: "2031-06-02 10:00", booked_to: "2031-06-02 11:00" },
+      }),
+    );
 
-    const [failed] = await eventually(() => deliveriesOf(hook.id), (list) => list[0]?.attempt_count === 1);
+    const [failed] = await eventually(
+      () => deliveriesOf(hook.id),
+      (list) => list[0]?.attempt_count === 1,
+    );
     expect(failed).toMatchObject({ state: "pending", attempts: [{ attempt: 1, status_code: null }] });
     expect(failed.payload).toMatchObject({ event: "booking.created", data: { object: "booking", id: booking.id } });
 
@@ -126,7 +129,10 @@ describe("booking-webhooks consumer: receiver faults", () => {
     await runQueue("booking-webhooks", [attemptMessage(accountId, failed.id, 2)]);
     const [delivered] = await deliveriesOf(hook.id);
     expect(delivered).toMatchObject({ state: "delivered", attempt_count: 2 });
-    expect(delivered.attempts.map((a: any) => [a.attempt, a.status_code])).toEqual([[1, null], [2, 200]]);
+    expect(delivered.attempts.map((a: any) => [a.attempt, a.status_code])).toEqual([
+      [1, null],
+      [2, 200],
+    ]);
     await expectSameSignedBody(target, failed.idempotency_id, 2);
   });
 
@@ -142,6 +148,9 @@ describe("booking-webhooks consumer: receiver faults", () => {
     expect(queue.sent).toHaveLength(1);
     const [delivery] = await deliveriesOf(hook.id);
     expect(delivery).toMatchObject({ state: "delivered", attempt_count: 2 });
-    expect(delivery.attempts.map((a: any) => [a.attempt, a.status_code])).toEqual([[1, 500], [2, 200]]);
+    expect(delivery.attempts.map((a: any) => [a.attempt, a.status_code])).toEqual([
+      [1, 500],
+      [2, 200],
+    ]);
   });
 });

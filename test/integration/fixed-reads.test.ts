@@ -11,12 +11,11 @@ import { listServices } from "../../src/features/services/service";
 import type { Deps } from "../../src/env";
 import { newAccount } from "../support/api";
 
-const drizzleAccount = async (subdomain: string) =>
-  (await openDb(env.DB).select().from(accounts).where(eq(accounts.subdomain, subdomain)))[0];
+const drizzleAccount = async (subdomain: string) => (await openDb(env.DB).select().from(accounts).where(eq(accounts.subdomain, subdomain)))[0];
 
 describe("accounts read by who is asking", () => {
   it("is the row Drizzle reads, by subdomain and by API key, with settings, flags and JSON columns set", async () => {
-    const { api, account } = await newAccount({ closed_for_holidays: true, confirm_manually: true, footer: "Ünïcode \"quoted\" \\ text", settings: { a: [1, "x"] } });
+    const { api, account } = await newAccount({ closed_for_holidays: true, confirm_manually: true, footer: 'Ünïcode "quoted" \\ text', settings: { a: [1, "x"] } });
     const res = await api.put("/client", { client: { public_access: false, interval_rounding: 15, address: null } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const expected = await drizzleAccount(account.subdomain);
@@ -46,10 +45,13 @@ describe("the services a booking site lists", () => {
     }
     expect((await api.delete(`/services/${made[2]}`)).status).toBe(200);
     const db = openDb(env.DB);
-    const deps = { db, env, account: (await drizzleAccount(account.subdomain)) } as unknown as Deps;
-    const drizzleRows = (type?: string) => db.select().from(services)
-      .where(and(eq(services.account_id, account.id), eq(services.active, true), type ? eq(services.booking_type, type) : undefined))
-      .orderBy(asc(services.id));
+    const deps = { db, env, account: await drizzleAccount(account.subdomain) } as unknown as Deps;
+    const drizzleRows = (type?: string) =>
+      db
+        .select()
+        .from(services)
+        .where(and(eq(services.account_id, account.id), eq(services.active, true), type ? eq(services.booking_type, type) : undefined))
+        .orderBy(asc(services.id));
     const all = await listServices(deps);
     expect(all.map((s) => s.id)).toEqual(made.slice(0, 2));
     expect(all).toStrictEqual(await drizzleRows());

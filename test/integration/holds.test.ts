@@ -54,7 +54,9 @@ async function freeOn(serviceId: number, date = DAY, client: Client = api) {
 }
 
 const liveHolds = async (account = accountId) =>
-  (await env.DB.prepare("SELECT COUNT(*) AS n FROM slot_holds WHERE account_id = ? AND ended_at IS NULL AND expires_at > ?").bind(account, Date.now()).first<{ n: number }>())!.n;
+  (await env.DB.prepare("SELECT COUNT(*) AS n FROM slot_holds WHERE account_id = ? AND ended_at IS NULL AND expires_at > ?")
+    .bind(account, Date.now())
+    .first<{ n: number }>())!.n;
 const bookingsOf = async (resourceId: number) =>
   (await env.DB.prepare("SELECT COUNT(*) AS n FROM bookings WHERE resource_id = ?").bind(resourceId).first<{ n: number }>())!.n;
 
@@ -142,7 +144,9 @@ describe("a hold", () => {
   it("lapses by time alone: the seat is free again with no write, in slots and for creates", async () => {
     const { room, cut } = await shop(api);
     const { slot_hold: hold, hold_secret: secret } = await must(api.post("/slots/holds", holdOf(cut.id, "14:00")));
-    await env.DB.prepare("UPDATE slot_holds SET expires_at = ? WHERE id = ?").bind(Date.now() + 700, hold.id).run();
+    await env.DB.prepare("UPDATE slot_holds SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() + 700, hold.id)
+      .run();
     expect((await freeOn(cut.id))["14:00"]).toBe(0);
     expect((await api.post("/bookings", { booking: { service_id: cut.id, ...at("14:00") } })).body).toEqual(FULL);
     const version = () => env.DB.prepare("SELECT version FROM availability_versions WHERE account_id = ?").bind(accountId).first("version");
@@ -229,9 +233,11 @@ describe("a hold", () => {
 describe("holds under contention", () => {
   it("50 parallel holds and creates for one seat: exactly one gets it", async () => {
     const { room, cut } = await shop(api);
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2
-      ? api.post("/slots/holds", holdOf(cut.id, "10:00"))
-      : api.post("/bookings", { booking: { service_id: cut.id, ...at("10:00") } }))));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        i % 2 ? api.post("/slots/holds", holdOf(cut.id, "10:00")) : api.post("/bookings", { booking: { service_id: cut.id, ...at("10:00") } }),
+      ),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status !== 200).every((r) => r.status === 400)).toBe(true);
     const held = (await env.DB.prepare("SELECT COUNT(*) AS n FROM slot_holds WHERE resource_id = ?").bind(room.id).first<{ n: number }>())!.n;
@@ -307,7 +313,9 @@ describe("holds across DST changes", () => {
       const { cut } = await shop(mine, { opening_hours_sun: ["00:00", "24:00"] });
       const before = await must(mine.get(`/services/${cut.id}/slots?from=${date}&to=${date}`));
       const from = `${date}T${time}:00${offset}`;
-      const { slot_hold: hold } = await must(mine.post("/slots/holds", { slot_hold: { service_id: cut.id, booked_from: from, booked_to: new Date(Date.parse(from) + 3_600_000).toISOString() } }));
+      const { slot_hold: hold } = await must(
+        mine.post("/slots/holds", { slot_hold: { service_id: cut.id, booked_from: from, booked_to: new Date(Date.parse(from) + 3_600_000).toISOString() } }),
+      );
       expect(hold.booked_from).toBe(from);
       const after = await must(mine.get(`/services/${cut.id}/slots?from=${date}&to=${date}`));
       const taken = after.filter((e: any, i: number) => e.slot.free < before[i].slot.free).map((e: any) => e.slot.timestamp);
@@ -323,7 +331,9 @@ describe("webhooks", () => {
     const { cut } = await shop(other);
     const { slot_hold: hold } = await must(other.post("/slots/holds", holdOf(cut.id, "10:00")));
     await must(other.delete(`/slots/holds/${hold.id}`));
-    const { n } = (await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE account_id = (SELECT account_id FROM slot_holds WHERE id = ?)").bind(hold.id).first<{ n: number }>())!;
+    const { n } = (await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE account_id = (SELECT account_id FROM slot_holds WHERE id = ?)")
+      .bind(hold.id)
+      .first<{ n: number }>())!;
     expect(n).toBe(0);
   });
 });

@@ -59,9 +59,7 @@ describe("Idempotency-Key on POST and PUT", () => {
   });
 
   it("creates one row when duplicates with one key arrive at the same time", async () => {
-    const results = await Promise.all(
-      Array.from({ length: 10 }, () => api.post("/services", { service: { title: "Concurrent" } }, { "idempotency-key": "burst" })),
-    );
+    const results = await Promise.all(Array.from({ length: 10 }, () => api.post("/services", { service: { title: "Concurrent" } }, { "idempotency-key": "burst" })));
     expect(results.every((r) => [200, 409].includes(r.status))).toBe(true);
     expect((await titles(api)).filter((t: string) => t === "Concurrent")).toHaveLength(1);
   });

@@ -13,17 +13,22 @@ describe("version triggers", () => {
     it.each(VERSIONED_ANSWERS.map((a) => [a.tag, a] as const))(`${binding}: the %s triggers are exactly the rule table's`, async (tag, answers) => {
       const { results } = await (env as unknown as Record<string, D1Database>)[binding]
         .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE ? ORDER BY name")
-        .bind(`%${tag}%`).all<{ name: string; sql: string }>();
+        .bind(`%${tag}%`)
+        .all<{ name: string; sql: string }>();
       const inDatabase = results.filter((t) => new RegExp(`_${tag}_(insert|update|delete)$`).test(t.name));
       const stated = versionTriggers(answers);
-      expect(inDatabase.map((t) => [t.name, squeezed(t.sql)]).sort())
-        .toEqual(stated.map((t) => [t.name, squeezed(t.sql)]).sort());
+      expect(inDatabase.map((t) => [t.name, squeezed(t.sql)]).sort()).toEqual(stated.map((t) => [t.name, squeezed(t.sql)]).sort());
     });
 
     it(`${binding}: the booking-hour triggers are exactly the rendered ones`, async () => {
       const { results } = await (env as unknown as Record<string, D1Database>)[binding]
-        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%_booking_hour_%'").all<{ name: string; sql: string }>();
-      expect(results.map((t) => [t.name, squeezed(t.sql)]).sort()).toEqual(bookingHourTriggers().map((t) => [t.name, squeezed(t.sql)]).sort());
+        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%_booking_hour_%'")
+        .all<{ name: string; sql: string }>();
+      expect(results.map((t) => [t.name, squeezed(t.sql)]).sort()).toEqual(
+        bookingHourTriggers()
+          .map((t) => [t.name, squeezed(t.sql)])
+          .sort(),
+      );
     });
   }
 });
@@ -47,7 +52,9 @@ describe("which write bumps which version", () => {
   /** Runs `sql` and says which versions moved. */
   async function bumpedBy(sql: string, ...params: unknown[]) {
     const before = await Promise.all(VERSIONED_ANSWERS.map((a) => version(a.versionTable)));
-    await env.DB.prepare(sql).bind(...params).run();
+    await env.DB.prepare(sql)
+      .bind(...params)
+      .run();
     const after = await Promise.all(VERSIONED_ANSWERS.map((a) => version(a.versionTable)));
     return Object.fromEntries(VERSIONED_ANSWERS.map((a, i) => [a.tag, after[i] > before[i]]));
   }
@@ -88,7 +95,8 @@ describe("which hours a resource booking bumps", () => {
   async function hours() {
     const base = Date.UTC(2030, 0, 7) / HOUR_MS;
     const { results } = await env.DB.prepare("SELECT resource_id, hour, version FROM booking_hour_versions WHERE account_id = ? ORDER BY resource_id, hour")
-      .bind(accountId).all<{ resource_id: number; hour: number; version: number }>();
+      .bind(accountId)
+      .all<{ resource_id: number; hour: number; version: number }>();
     return Object.fromEntries(results.map((r) => [`${r.resource_id === room ? "room" : "hall"}/${r.hour === EVERY_HOUR ? "every" : r.hour - base}`, r.version]));
   }
 
@@ -102,7 +110,8 @@ describe("which hours a resource booking bumps", () => {
   it("bumps the hours before and after a move to another resource and day", async () => {
     const booking = await make.booking({ resource_id: room, booked_from: "2030-01-14 10:00", booked_to: "2030-01-14 11:00" });
     await env.DB.prepare("UPDATE bookings SET resource_id = ?, booked_from = booked_from + ?, booked_to = booked_to + ? WHERE id = ?")
-      .bind(hall, 24 * HOUR_MS, 24 * HOUR_MS, booking.id).run();
+      .bind(hall, 24 * HOUR_MS, 24 * HOUR_MS, booking.id)
+      .run();
     const after = await hours();
     expect(after["room/178"]).toBe(2);
     expect(after["hall/202"]).toBe(1);

@@ -14,11 +14,17 @@ import { env, newAccount } from "../support/api";
 /** The production services routes behind fresh stand-ins, counting their loads. */
 function freshApp() {
   const loads: FeatureRoutes[] = [];
-  const fresh = (feature: FeatureRoutes) => lazyRoutes(ROUTE_TABLES[feature], () => {
-    loads.push(feature);
-    return routeLoaders[feature]();
+  const fresh = (feature: FeatureRoutes) =>
+    lazyRoutes(ROUTE_TABLES[feature], () => {
+      loads.push(feature);
+      return routeLoaders[feature]();
+    });
+  const app = buildApp({
+    privateFeatures: [
+      ["/services", fresh("privateSlots")],
+      ["/services", fresh("services")],
+    ],
   });
-  const app = buildApp({ privateFeatures: [["/services", fresh("privateSlots")], ["/services", fresh("services")]] });
   return { app, loads };
 }
 
@@ -72,9 +78,15 @@ describe("a feature on its first request", () => {
     expect(await bad.json()).toHaveProperty("interval");
 
     const again = freshApp().app;
-    const send = () => fetchFrom(again, request("POST", "/api/v1/services", {
-      apiKey: api.apiKey, body: { service: { title: "Once" } }, headers: { "idempotency-key": "lazy-first" },
-    }));
+    const send = () =>
+      fetchFrom(
+        again,
+        request("POST", "/api/v1/services", {
+          apiKey: api.apiKey,
+          body: { service: { title: "Once" } },
+          headers: { "idempotency-key": "lazy-first" },
+        }),
+      );
     const [first, second] = [await send(), await send()];
     expect(first.status).toBe(200);
     expect(second.headers.get("idempotent-replayed")).toBe("true");

@@ -23,9 +23,9 @@ type Case = [name: string, method: string, path: () => string, body: unknown, co
 const HUGE = "x".repeat(300);
 
 const cases: Case[] = [
-  ["malformed JSON", "POST", () => "/services", "{\"service\": {\"title\": ", "application/json"],
+  ["malformed JSON", "POST", () => "/services", '{"service": {"title": ', "application/json"],
   ["JSON array body", "POST", () => "/services", "[]", "application/json"],
-  ["JSON string body", "POST", () => "/resources", "\"resource\"", "application/json"],
+  ["JSON string body", "POST", () => "/resources", '"resource"', "application/json"],
   ["XML body", "POST", () => "/services", "<service/>", "application/xml"],
   ["text body", "POST", () => "/people", "name=Bob", "text/plain"],
   ["unwrapped attributes", "POST", () => "/services", { title: "Bare" }],
@@ -136,7 +136,8 @@ describe("input nested to any depth", () => {
 
   it("accepts a body nested as deep as a valid input goes", async () => {
     const res = await send("PUT", `/api/v1/resources/${ids.resource}/exception_dates`, {
-      headers: jsonHeaders(), body: JSON.stringify({ resource_exception_dates: [{ exception_date: "2030-05-17", opening_hours: ["10:00", "12:00"] }] }),
+      headers: jsonHeaders(),
+      body: JSON.stringify({ resource_exception_dates: [{ exception_date: "2030-05-17", opening_hours: ["10:00", "12:00"] }] }),
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     await send("DELETE", `/api/v1/resources/${ids.resource}/exception_dates/2030-05-17`, { headers: jsonHeaders() });

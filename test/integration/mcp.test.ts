@@ -63,10 +63,24 @@ describe("tools/list", () => {
 
     const api = await privateMcp(salon);
     const names = api.tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining([
-      "list_services", "find_available_dates", "find_times", "hold_time", "release_hold", "book", "verify_booking",
-      "get_booking", "list_bookings", "confirm_booking", "decline_booking", "cancel_booking", "list_people", "get_person",
-    ]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "list_services",
+        "find_available_dates",
+        "find_times",
+        "hold_time",
+        "release_hold",
+        "book",
+        "verify_booking",
+        "get_booking",
+        "list_bookings",
+        "confirm_booking",
+        "decline_booking",
+        "cancel_booking",
+        "list_people",
+        "get_person",
+      ]),
+    );
     // The site's token tools have no place where the key opens every booking.
     expect(names).not.toContain("show_booking");
     expect(api.client.getInstructions()).toContain("private booking API of Salon Sol");
@@ -168,8 +182,9 @@ describe("many assistants at one free seat", () => {
     const mine = await shop({ verification_method: 0 });
     const assistants = await Promise.all(Array.from({ length: 20 }, () => siteMcp(mine)));
     const time = { service_id: mine.serviceId, booked_from: `${DAY} 12:00`, booked_to: `${DAY} 12:30` };
-    const results = await Promise.all(assistants.map((a, i) =>
-      a.client.callTool({ name: "book", arguments: { booking: { ...time, person_attributes: person(`P${i}`) } } })));
+    const results = await Promise.all(
+      assistants.map((a, i) => a.client.callTool({ name: "book", arguments: { booking: { ...time, person_attributes: person(`P${i}`) } } })),
+    );
     const booked = results.filter((r) => !r.isError);
     expect(booked).toHaveLength(1);
     for (const refused of results.filter((r) => r.isError)) {
@@ -183,7 +198,14 @@ describe("classes and events", () => {
   it("answers a published event's id with its free seats, and books the seat by that id", async () => {
     const make = catalogue(salon.api);
     const yoga = await make.service({ title: "Yoga", booking_type: "attendance" });
-    const open = await make.event({ resourceId: salon.resourceId, serviceId: yoga.id, capacity: 2, starts: "2030-01-08 18:00", ends: "2030-01-08 19:00", title: "Evening yoga" });
+    const open = await make.event({
+      resourceId: salon.resourceId,
+      serviceId: yoga.id,
+      capacity: 2,
+      starts: "2030-01-08 18:00",
+      ends: "2030-01-08 19:00",
+      title: "Evening yoga",
+    });
     await make.event({ resourceId: salon.resourceId, serviceId: yoga.id, capacity: 2, starts: "2030-01-08 20:00", ends: "2030-01-08 21:00", published: false });
     const site = await siteMcp(salon);
     const { slots } = await site.call("find_times", { service_id: yoga.id, from: "2030-01-08" });
@@ -203,7 +225,8 @@ describe("times in the person's own zone", () => {
     // 31 March 2030: Oslo's clocks go forward that night; New York's went forward on 10 March.
     const spring = await site.call("find_times", { service_id: salon.serviceId, from: "2030-03-31", time_zone: "America/New_York" });
     expect(spring.slots[0]).toMatchObject({
-      timestamp: "2030-03-31T08:00:00+02:00", visitor_timestamp: "2030-03-31T02:00:00-04:00",
+      timestamp: "2030-03-31T08:00:00+02:00",
+      visitor_timestamp: "2030-03-31T02:00:00-04:00",
       visitor_formatted_timestamp: "Sunday, 31 March 2030, 02:00",
     });
     // 27 October 2030: Oslo is back on +01:00; New York stays on -04:00 until 3 November.
@@ -327,7 +350,10 @@ describe("the transport", () => {
     expect(get.status).toBe(405);
     const batch = await send("POST", `http://${salon.subdomain}.localhost/mcp`, {
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "tools/list" }, { jsonrpc: "2.0", id: 2, method: "tools/list" }]),
+      body: JSON.stringify([
+        { jsonrpc: "2.0", id: 1, method: "tools/list" },
+        { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      ]),
     });
     expect(batch.status).toBe(400);
     expect(batch.body.error.message).toContain("batches are not accepted");
@@ -335,9 +361,22 @@ describe("the transport", () => {
 
   it("refuses a body that is not UTF-8 rather than booking with replacement characters", async () => {
     const before = await bookingsOn(salon.resourceId);
-    const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "book", arguments: {
-      booking: { service_id: salon.serviceId, booked_from: `${DAY} 16:00`, booked_to: `${DAY} 16:30`, person_attributes: { name: "NAME", email: "latin1@example.com" } },
-    } } });
+    const call = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name: "book",
+        arguments: {
+          booking: {
+            service_id: salon.serviceId,
+            booked_from: `${DAY} 16:00`,
+            booked_to: `${DAY} 16:30`,
+            person_attributes: { name: "NAME", email: "latin1@example.com" },
+          },
+        },
+      },
+    });
     const bytes = new TextEncoder().encode(call);
     const at = call.indexOf("NAME");
     bytes.set([0x4a, 0xf8, 0x72, 0x6e], at); // "Jørn" in Latin-1: 0xF8 alone is not UTF-8

@@ -16,15 +16,29 @@ const address = (prefix = "visitor") => `${prefix}-${Date.now().toString(36)}${(
 const log = async (to: string) => (await (await fetch(`${env.TEST_RECEIVER}/resend/_log/${encodeURIComponent(to)}`)).json()) as { requests: number; emails: any[] };
 
 async function booked(to: string, accountAttributes: Record<string, unknown> = {}) {
-  const { api, account } = await newAccount({ time_zone: "Europe/Oslo", locale: "en", name: "Salon Ø", email: `shop${Date.now()}@example.com`, verification_method: 2, ...accountAttributes });
+  const { api, account } = await newAccount({
+    time_zone: "Europe/Oslo",
+    locale: "en",
+    name: "Salon Ø",
+    email: `shop${Date.now()}@example.com`,
+    verification_method: 2,
+    ...accountAttributes,
+  });
   const cat = catalogue(api);
   const resource = await cat.resource({ title: "Chair", capacity: 10, opening_hours_sun: ["08:00", "18:00"] });
   const service = await cat.service({ title: "Cut" });
   const site = recordingApi(api.apiKey, RESEND);
-  const booking = (await site.post("/bookings", { booking: {
-    resource_id: resource.id, service_id: service.id, booked_from: "2030-03-31 10:00", booked_to: "2030-03-31 11:00",
-    person_attributes: { name: "Kari <i>N</i>", email: to },
-  } })).booking;
+  const booking = (
+    await site.post("/bookings", {
+      booking: {
+        resource_id: resource.id,
+        service_id: service.id,
+        booked_from: "2030-03-31 10:00",
+        booked_to: "2030-03-31 11:00",
+        person_attributes: { name: "Kari <i>N</i>", email: to },
+      },
+    })
+  ).booking;
   return { api, account, site, booking, queued: [...site.queued] };
 }
 
@@ -34,7 +48,9 @@ describe("booking e-mails through Resend", () => {
     const t = await booked(to);
     const result = await t.site.deliver();
     expect(result.retryMessages).toEqual([]);
-    const { emails: [sent] } = await log(to);
+    const {
+      emails: [sent],
+    } = await log(to);
     const messageId = t.queued[0].message_id;
     expect(sent.idempotency_key).toBe(`message-${t.account.id}-${messageId}`);
     expect(sent.body).toMatchObject({
@@ -43,14 +59,19 @@ describe("booking e-mails through Resend", () => {
       reply_to: `=?UTF-8?Q?Salon_=C3=98?= <${t.account.email}>`,
       subject: "Your booking at Salon Ø is confirmed",
       headers: { "Auto-Submitted": "auto-generated" },
-      tags: [{ name: "account_id", value: String(t.account.id) }, { name: "message_id", value: String(messageId) }],
+      tags: [
+        { name: "account_id", value: String(t.account.id) },
+        { name: "message_id", value: String(messageId) },
+      ],
     });
     expect(sent.body.text).toMatch(/^Hello Kari <i>N<\/i>,/);
     expect(sent.body.html).toContain("Hello Kari &lt;i&gt;N&lt;/i&gt;,");
     const [attachment] = sent.body.attachments;
     expect(attachment).toMatchObject({ filename: "invite.ics", content_type: "text/calendar; charset=UTF-8; method=REQUEST" });
     const invitation = await parsedInvitation({
-      attachments: [{ mimeType: "text/calendar", method: "REQUEST", content: new TextDecoder().decode(Uint8Array.from(atob(attachment.content), (c) => c.charCodeAt(0))) }],
+      attachments: [
+        { mimeType: "text/calendar", method: "REQUEST", content: new TextDecoder().decode(Uint8Array.from(atob(attachment.content), (c) => c.charCodeAt(0))) },
+      ],
     });
     expect(invitation).toMatchObject({ method: "REQUEST", uid: `booking-${t.booking.id}@${t.account.subdomain}.localhost`, start: "2030-03-31T08:00:00.000Z" });
     expect(await messageRow(messageId)).toMatchObject({ status: "sent", provider: "resend", error: null });
@@ -86,7 +107,9 @@ describe("booking e-mails through Resend", () => {
     const result = await t.site.deliver();
     expect(result.retryMessages).toEqual([]);
     expect(await messageRow(t.queued[0].message_id)).toMatchObject({
-      status: "failed", provider: "resend", error: "Resend 422 validation_error: Invalid `to` field.",
+      status: "failed",
+      provider: "resend",
+      error: "Resend 422 validation_error: Invalid `to` field.",
     });
 
     const other = await booked(address());

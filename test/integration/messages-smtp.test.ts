@@ -22,9 +22,22 @@ const address = (prefix = "visitor") => `${prefix}-${Date.now().toString(36)}${(
 const received = async (to: string) => (await (await fetch(`${env.TEST_RECEIVER}/mail/${encodeURIComponent(to)}`)).json()) as any[];
 
 async function setUp(accountAttributes: Record<string, unknown> = {}) {
-  const { api, account } = await newAccount({ time_zone: "Europe/Oslo", locale: "nb", name: "Frisør Åse", email: `shop${Date.now()}@example.com`, verification_method: 2, ...accountAttributes });
+  const { api, account } = await newAccount({
+    time_zone: "Europe/Oslo",
+    locale: "nb",
+    name: "Frisør Åse",
+    email: `shop${Date.now()}@example.com`,
+    verification_method: 2,
+    ...accountAttributes,
+  });
   const cat = catalogue(api);
-  const resource = await cat.resource({ title: "Stol 1", capacity: 10, opening_hours_sat: ["08:00", "18:00"], opening_hours_sun: ["08:00", "18:00"], opening_hours_mon: ["08:00", "18:00"] });
+  const resource = await cat.resource({
+    title: "Stol 1",
+    capacity: 10,
+    opening_hours_sat: ["08:00", "18:00"],
+    opening_hours_sun: ["08:00", "18:00"],
+    opening_hours_mon: ["08:00", "18:00"],
+  });
   const service = await cat.service({ title: "Klipp" });
   return { api, account, resource, service, site: recordingApi(api.apiKey, SMTP) };
 }
@@ -34,10 +47,17 @@ describe("booking e-mails over SMTP", () => {
     const t = await setUp();
     const to = address();
     // 2030-03-31 is the day Oslo moves to summer time (02:00 → 03:00): 10:00 there is 08:00 UTC.
-    const booking = (await t.site.post("/bookings", { booking: {
-      resource_id: t.resource.id, service_id: t.service.id, booked_from: "2030-03-31 10:00", booked_to: "2030-03-31 11:00",
-      person_attributes: { name: "Kari <b>Nordmann</b>", email: to },
-    } })).booking;
+    const booking = (
+      await t.site.post("/bookings", {
+        booking: {
+          resource_id: t.resource.id,
+          service_id: t.service.id,
+          booked_from: "2030-03-31 10:00",
+          booked_to: "2030-03-31 11:00",
+          person_attributes: { name: "Kari <b>Nordmann</b>", email: to },
+        },
+      })
+    ).booking;
     const result = await t.site.deliver();
     expect(result.retryMessages).toEqual([]);
 
@@ -71,9 +91,13 @@ describe("booking e-mails over SMTP", () => {
     const invitation = await parsedInvitation(mail);
     expect(invitation.part.method).toBe("REQUEST");
     expect(invitation).toMatchObject({
-      method: "REQUEST", uid: `booking-${booking.id}@${t.account.subdomain}.localhost`, status: "CONFIRMED",
-      start: "2030-03-31T08:00:00.000Z", end: "2030-03-31T09:00:00.000Z",
-      organizer: `mailto:${t.account.email}`, attendee: `mailto:${to}`,
+      method: "REQUEST",
+      uid: `booking-${booking.id}@${t.account.subdomain}.localhost`,
+      status: "CONFIRMED",
+      start: "2030-03-31T08:00:00.000Z",
+      end: "2030-03-31T09:00:00.000Z",
+      organizer: `mailto:${t.account.email}`,
+      attendee: `mailto:${to}`,
     });
     // The booking's own calendar file (the link in the text) names the same event.
     const link = /http:\/\/\S+\.ics\?signature=[\w-]+/.exec(stored.body)![0];
@@ -87,10 +111,17 @@ describe("booking e-mails over SMTP", () => {
     const t = await setUp({ time_zone: "America/New_York", locale: "en", name: "Salon One" });
     const to = address();
     // Before New York's autumn change (2030-11-03): 10:00 EDT is 14:00 UTC.
-    const booking = (await t.site.post("/bookings", { booking: {
-      resource_id: t.resource.id, service_id: t.service.id, booked_from: "2030-11-02 10:00", booked_to: "2030-11-02 11:00",
-      person_attributes: { name: "Ann", email: to },
-    } })).booking;
+    const booking = (
+      await t.site.post("/bookings", {
+        booking: {
+          resource_id: t.resource.id,
+          service_id: t.service.id,
+          booked_from: "2030-11-02 10:00",
+          booked_to: "2030-11-02 11:00",
+          person_attributes: { name: "Ann", email: to },
+        },
+      })
+    ).booking;
     await t.site.deliver();
     // Moved across the change: 10:00 EST is 15:00 UTC.
     await t.site.put(`/bookings/${booking.id}`, { booking: { booked_from: "2030-11-04 10:00", booked_to: "2030-11-04 11:00" } });
@@ -100,7 +131,9 @@ describe("booking e-mails over SMTP", () => {
 
     const mails = await Promise.all((await received(to)).map((m) => PostalMime.parse(m.raw)));
     expect(mails.map((m) => m.subject)).toEqual([
-      "Your booking at Salon One is confirmed", "Your booking at Salon One has changed", "Your booking at Salon One is cancelled",
+      "Your booking at Salon One is confirmed",
+      "Your booking at Salon One has changed",
+      "Your booking at Salon One is cancelled",
     ]);
     const [invite, move, cancel] = await Promise.all(mails.map(parsedInvitation));
     expect(invite).toMatchObject({ method: "REQUEST", start: "2030-11-02T14:00:00.000Z", status: "CONFIRMED" });
@@ -114,10 +147,18 @@ describe("booking e-mails over SMTP", () => {
   it("sends a verification code without an invitation, and the code verifies the booking", async () => {
     const t = await setUp({ locale: "sv", time_zone: "Europe/Stockholm", name: "Salong" });
     const to = address();
-    const booking = (await t.site.post("/bookings", { booking: {
-      resource_id: t.resource.id, service_id: t.service.id, booked_from: "2030-03-30 10:00", booked_to: "2030-03-30 11:00",
-      person_attributes: { name: "Sven", email: to },
-    }, confirm: false })).booking;
+    const booking = (
+      await t.site.post("/bookings", {
+        booking: {
+          resource_id: t.resource.id,
+          service_id: t.service.id,
+          booked_from: "2030-03-30 10:00",
+          booked_to: "2030-03-30 11:00",
+          person_attributes: { name: "Sven", email: to },
+        },
+        confirm: false,
+      })
+    ).booking;
     expect(booking.state).toBe("awaiting_verification");
     await t.site.deliver();
     const [mail] = await Promise.all((await received(to)).map((m) => PostalMime.parse(m.raw)));
@@ -137,10 +178,15 @@ describe("booking e-mails over SMTP", () => {
   it("keeps CR and LF in names and subjects from adding headers", async () => {
     const t = await setUp({ name: "Evil\r\nBcc: victim@example.com", mail_confirmation_subject: "Booked {{ person.name }}" });
     const to = address();
-    await t.site.post("/bookings", { booking: {
-      resource_id: t.resource.id, service_id: t.service.id, booked_from: "2030-03-30 10:00", booked_to: "2030-03-30 11:00",
-      person_attributes: { name: "Eve\r\nX-Injected: yes", email: to },
-    } });
+    await t.site.post("/bookings", {
+      booking: {
+        resource_id: t.resource.id,
+        service_id: t.service.id,
+        booked_from: "2030-03-30 10:00",
+        booked_to: "2030-03-30 11:00",
+        person_attributes: { name: "Eve\r\nX-Injected: yes", email: to },
+      },
+    });
     await t.site.deliver();
     const [arrived] = await received(to);
     expect(arrived.envelope.to).toEqual([to]);
@@ -158,10 +204,17 @@ describe("SMTP delivery outcomes", () => {
   it("fails a message at once, without retries, when the server refuses the recipient for good (550)", async () => {
     const t = await setUp({ name: "Salon" });
     const to = address("refused");
-    const booking = (await t.site.post("/bookings", { booking: {
-      resource_id: t.resource.id, service_id: t.service.id, booked_from: "2030-03-30 10:00", booked_to: "2030-03-30 11:00",
-      person_attributes: { name: "Per", email: to },
-    } })).booking;
+    const booking = (
+      await t.site.post("/bookings", {
+        booking: {
+          resource_id: t.resource.id,
+          service_id: t.service.id,
+          booked_from: "2030-03-30 10:00",
+          booked_to: "2030-03-30 11:00",
+          person_attributes: { name: "Per", email: to },
+        },
+      })
+    ).booking;
     const result = await t.site.deliver();
     expect(result.retryMessages).toEqual([]);
     const [message] = await messagesOf(t.api, `?booking_id=${booking.id}&channel=email`);
@@ -172,10 +225,17 @@ describe("SMTP delivery outcomes", () => {
   it("keeps a message queued and retries it when the server says try later (451)", async () => {
     const t = await setUp({ name: "Salon" });
     const to = address("busy");
-    const booking = (await t.site.post("/bookings", { booking: {
-      resource_id: t.resource.id, service_id: t.service.id, booked_from: "2030-03-30 10:00", booked_to: "2030-03-30 11:00",
-      person_attributes: { name: "Per", email: to },
-    } })).booking;
+    const booking = (
+      await t.site.post("/bookings", {
+        booking: {
+          resource_id: t.resource.id,
+          service_id: t.service.id,
+          booked_from: "2030-03-30 10:00",
+          booked_to: "2030-03-30 11:00",
+          person_attributes: { name: "Per", email: to },
+        },
+      })
+    ).booking;
     const result = await t.site.deliver();
     expect(result.retryMessages).toHaveLength(1);
     const [message] = await messagesOf(t.api, `?booking_id=${booking.id}&channel=email`);
@@ -186,10 +246,15 @@ describe("SMTP delivery outcomes", () => {
   it("retries with the server's answer when the login is refused, naming no secret", async () => {
     const t = await setUp({ name: "Salon" });
     const to = address();
-    await t.site.post("/bookings", { booking: {
-      resource_id: t.resource.id, service_id: t.service.id, booked_from: "2030-03-30 10:00", booked_to: "2030-03-30 11:00",
-      person_attributes: { name: "Per", email: to },
-    } });
+    await t.site.post("/bookings", {
+      booking: {
+        resource_id: t.resource.id,
+        service_id: t.service.id,
+        booked_from: "2030-03-30 10:00",
+        booked_to: "2030-03-30 11:00",
+        person_attributes: { name: "Per", email: to },
+      },
+    });
     const [body] = t.site.queued;
     const result = await t.site.deliver({ SMTP_PASSWORD: "wrong-password" });
     expect(result.retryMessages).toHaveLength(1);
@@ -202,19 +267,31 @@ describe("SMTP delivery outcomes", () => {
 
   it("refuses a recipient SMTP cannot carry without connecting, and says what is missing when unconfigured", async () => {
     const t = await setUp({ name: "Salon" });
-    await t.site.post("/bookings", { booking: {
-      resource_id: t.resource.id, service_id: t.service.id, booked_from: "2030-03-30 10:00", booked_to: "2030-03-30 11:00",
-      person_attributes: { name: "Per", email: "per>@example.com" },
-    } });
+    await t.site.post("/bookings", {
+      booking: {
+        resource_id: t.resource.id,
+        service_id: t.service.id,
+        booked_from: "2030-03-30 10:00",
+        booked_to: "2030-03-30 11:00",
+        person_attributes: { name: "Per", email: "per>@example.com" },
+      },
+    });
     const [body] = t.site.queued;
     const result = await t.site.deliver();
     expect(result.explicitAcks).toHaveLength(1);
     expect(await messageRow(body.message_id)).toMatchObject({ status: "failed", error: "the recipient is not an address SMTP can deliver to" });
 
-    const id = (await t.site.post("/bookings", { booking: {
-      resource_id: t.resource.id, service_id: t.service.id, booked_from: "2030-03-30 12:00", booked_to: "2030-03-30 13:00",
-      person_attributes: { name: "Per", email: address() },
-    } })).booking.id;
+    const id = (
+      await t.site.post("/bookings", {
+        booking: {
+          resource_id: t.resource.id,
+          service_id: t.service.id,
+          booked_from: "2030-03-30 12:00",
+          booked_to: "2030-03-30 13:00",
+          person_attributes: { name: "Per", email: address() },
+        },
+      })
+    ).booking.id;
     const again = await t.site.deliver({ SMTP_HOST: "" });
     expect(again.retryMessages).toHaveLength(1);
     const [message] = await messagesOf(t.api, `?booking_id=${id}&channel=email`);
@@ -227,10 +304,15 @@ describe("SMTP delivery outcomes", () => {
     ["vanish", "SMTP RCPT TO: the server closed the connection"],
   ])("retries when the server ends the session (%s) rather than waiting on it", async (prefix, error) => {
     const t = await setUp({ name: "Salon" });
-    await t.site.post("/bookings", { booking: {
-      resource_id: t.resource.id, service_id: t.service.id, booked_from: "2030-03-30 10:00", booked_to: "2030-03-30 11:00",
-      person_attributes: { name: "Per", email: address(prefix) },
-    } });
+    await t.site.post("/bookings", {
+      booking: {
+        resource_id: t.resource.id,
+        service_id: t.service.id,
+        booked_from: "2030-03-30 10:00",
+        booked_to: "2030-03-30 11:00",
+        person_attributes: { name: "Per", email: address(prefix) },
+      },
+    });
     const [body] = t.site.queued;
     const result = await t.site.deliver();
     expect(result.retryMessages).toHaveLength(1);
@@ -240,15 +322,21 @@ describe("SMTP delivery outcomes", () => {
   it("refuses to log in or send without TLS when STARTTLS is asked for and the server does not offer it", async () => {
     const t = await setUp({ name: "Salon" });
     const to = address();
-    await t.site.post("/bookings", { booking: {
-      resource_id: t.resource.id, service_id: t.service.id, booked_from: "2030-03-30 10:00", booked_to: "2030-03-30 11:00",
-      person_attributes: { name: "Per", email: to },
-    } });
+    await t.site.post("/bookings", {
+      booking: {
+        resource_id: t.resource.id,
+        service_id: t.service.id,
+        booked_from: "2030-03-30 10:00",
+        booked_to: "2030-03-30 11:00",
+        person_attributes: { name: "Per", email: to },
+      },
+    });
     const [body] = t.site.queued;
     const result = await t.site.deliver({ SMTP_SECURITY: "starttls" });
     expect(result.retryMessages).toHaveLength(1);
     expect(await messageRow(body.message_id)).toMatchObject({
-      status: "queued", error: "SMTP STARTTLS: the server does not offer STARTTLS (SMTP_SECURITY=starttls)",
+      status: "queued",
+      error: "SMTP STARTTLS: the server does not offer STARTTLS (SMTP_SECURITY=starttls)",
     });
     expect(await received(to)).toEqual([]);
   });
@@ -256,10 +344,15 @@ describe("SMTP delivery outcomes", () => {
   it("keeps a line holding only a dot in the text (it would end DATA unstuffed)", async () => {
     const t = await setUp({ name: "Salon", mail_confirmation: "Line one\n.\nAfter a lone dot\n..two dots" });
     const to = address();
-    await t.site.post("/bookings", { booking: {
-      resource_id: t.resource.id, service_id: t.service.id, booked_from: "2030-03-30 10:00", booked_to: "2030-03-30 11:00",
-      person_attributes: { name: "Per", email: to },
-    } });
+    await t.site.post("/bookings", {
+      booking: {
+        resource_id: t.resource.id,
+        service_id: t.service.id,
+        booked_from: "2030-03-30 10:00",
+        booked_to: "2030-03-30 11:00",
+        person_attributes: { name: "Per", email: to },
+      },
+    });
     await t.site.deliver();
     const mail = await PostalMime.parse((await received(to))[0].raw);
     expect(mail.text!.trim()).toBe("Line one\n.\nAfter a lone dot\n..two dots");
@@ -268,10 +361,15 @@ describe("SMTP delivery outcomes", () => {
   it("leaves the sink as it was: no connection, the row is the delivery", async () => {
     const t = await setUp({ name: "Salon" });
     const to = address();
-    await t.site.post("/bookings", { booking: {
-      resource_id: t.resource.id, service_id: t.service.id, booked_from: "2030-03-30 10:00", booked_to: "2030-03-30 11:00",
-      person_attributes: { name: "Per", email: to },
-    } });
+    await t.site.post("/bookings", {
+      booking: {
+        resource_id: t.resource.id,
+        service_id: t.service.id,
+        booked_from: "2030-03-30 10:00",
+        booked_to: "2030-03-30 11:00",
+        person_attributes: { name: "Per", email: to },
+      },
+    });
     const [body] = t.site.queued;
     await runQueue("booking-messages", [body]);
     expect(await messageRow(body.message_id)).toMatchObject({ status: "sent", provider: "sink" });

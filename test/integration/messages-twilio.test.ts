@@ -7,8 +7,12 @@ import { runQueue } from "../support/queues";
 
 const SID = `AC${"0123456789abcdef".repeat(2)}`;
 const TWILIO = {
-  MESSAGE_PROVIDER: "smtp", SMS_PROVIDER: "twilio", TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: "twilio-test-token",
-  TWILIO_FROM: "+4759000000", TWILIO_API_BASE: `${env.TEST_RECEIVER}/twilio`,
+  MESSAGE_PROVIDER: "smtp",
+  SMS_PROVIDER: "twilio",
+  TWILIO_ACCOUNT_SID: SID,
+  TWILIO_AUTH_TOKEN: "twilio-test-token",
+  TWILIO_FROM: "+4759000000",
+  TWILIO_API_BASE: `${env.TEST_RECEIVER}/twilio`,
 };
 const forms = async (to: string) => (await (await fetch(`${env.TEST_RECEIVER}/twilio/_log/${encodeURIComponent(to)}`)).json()) as any[];
 
@@ -68,7 +72,8 @@ describe("SMS through Twilio", () => {
     const bucket = `twilio-off-${Date.now()}`;
     const id = await queuedRow(accountId, { recipient: number(), body: "Hello" });
     await runQueue("booking-messages", [{ account_id: accountId, message_id: id }], {
-      MESSAGE_PROVIDER: "smtp", SMS_PROVIDER_URL: `${env.TEST_RECEIVER}/messages/${bucket}/ok`,
+      MESSAGE_PROVIDER: "smtp",
+      SMS_PROVIDER_URL: `${env.TEST_RECEIVER}/messages/${bucket}/ok`,
     });
     expect(await messageRow(id)).toMatchObject({ status: "sent", provider: "http" });
     expect(await (await fetch(`${env.TEST_RECEIVER}/messages/${bucket}`)).json()).toHaveLength(1);

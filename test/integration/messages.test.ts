@@ -14,11 +14,17 @@ async function tenant(attributes: Record<string, unknown> = {}, serviceAttribute
   const resource = await cat.resource({ title: "Chair 1", capacity: 100 });
   const service = await cat.service({ title: "Haircut", ...serviceAttributes });
   const book = (extra: Record<string, unknown> = {}, booking: Record<string, unknown> = {}) =>
-    cat.booking({
-      resource_id: resource.id, service_id: service.id, booked_from: FROM, booked_to: TO,
-      person_attributes: { name: "Kari", phone_number: uniquePhone(), email: `kari${Math.random().toString(36).slice(2)}@example.com` },
-      ...booking,
-    }, extra);
+    cat.booking(
+      {
+        resource_id: resource.id,
+        service_id: service.id,
+        booked_from: FROM,
+        booked_to: TO,
+        person_attributes: { name: "Kari", phone_number: uniquePhone(), email: `kari${Math.random().toString(36).slice(2)}@example.com` },
+        ...booking,
+      },
+      extra,
+    );
   return { api, account, cat, resource, service, book };
 }
 
@@ -30,9 +36,17 @@ describe("booking messages: rendering", () => {
     const booking = await t.book({ confirmation_send_sms: true, confirmation_send_email: true });
     const messages = await messagesOf(t.api, `?booking_id=${booking.id}`);
     expect(messages.map((m: any) => [m.kind, m.channel, m.subject, m.body]).sort()).toEqual([
-      ["confirmation", "email", "Your booking at Salon One is confirmed", expect.stringMatching(new RegExp(
-        "^Hello Kari,\n\nyour booking of Haircut with Chair 1 is confirmed: Monday, 7 January 2030, 10:00\\.\n\n"
-        + `Add it to your calendar: http://${t.account.subdomain}\\.localhost/calendar/bookings/${booking.id}\\.ics\\?signature=[\\w-]{43}\n\nSalon One$`))],
+      [
+        "confirmation",
+        "email",
+        "Your booking at Salon One is confirmed",
+        expect.stringMatching(
+          new RegExp(
+            "^Hello Kari,\n\nyour booking of Haircut with Chair 1 is confirmed: Monday, 7 January 2030, 10:00\\.\n\n" +
+              `Add it to your calendar: http://${t.account.subdomain}\\.localhost/calendar/bookings/${booking.id}\\.ics\\?signature=[\\w-]{43}\n\nSalon One$`,
+          ),
+        ),
+      ],
       ["confirmation", "sms", null, "Your booking of Haircut with Chair 1 is confirmed: Monday, 7 January 2030, 10:00. Salon One"],
     ]);
     expect(messages.find((m: any) => m.channel === "sms").recipient).toBe(booking.person.phone_number_formatted);
@@ -45,9 +59,7 @@ describe("booking messages: rendering", () => {
     expect(booking.state).toBe("awaiting_verification");
     const [message] = await messagesOf(t.api, `?booking_id=${booking.id}`);
     expect(message).toMatchObject({ kind: "verification", channel: "sms", subject: null });
-    expect(message.body).toBe(
-      `Din kod är ${booking.verification_code}. Ange den för att bekräfta din bokning av Haircut hos Chair 1: måndag, 7 januari 2030, 10:00.`,
-    );
+    expect(message.body).toBe(`Din kod är ${booking.verification_code}. Ange den för att bekräfta din bokning av Haircut hos Chair 1: måndag, 7 januari 2030, 10:00.`);
   });
 
   it("renders the Norwegian cancellation email when a booking is cancelled", async () => {
@@ -60,19 +72,29 @@ describe("booking messages: rendering", () => {
   });
 
   it("uses the service's template first, then the account's, then the default", async () => {
-    const t = await tenant({
-      sms_confirmation: "Account text for {{ person.name }} at {{ booking.booked_from }}",
-      mail_confirmation_subject: "Booked: {{ service.title }}",
-    }, { sms_confirmation: "Service text: {{ service.title }}, {{ resource.title }}, {{ booking.starts }}" });
+    const t = await tenant(
+      {
+        sms_confirmation: "Account text for {{ person.name }} at {{ booking.booked_from }}",
+        mail_confirmation_subject: "Booked: {{ service.title }}",
+      },
+      { sms_confirmation: "Service text: {{ service.title }}, {{ resource.title }}, {{ booking.starts }}" },
+    );
     const plain = await t.cat.service({ title: "Massage" });
     const withService = await t.book({ confirmation_send_sms: true, confirmation_send_email: true });
     const withAccount = await t.book({ confirmation_send_sms: true }, { service_id: plain.id });
 
     const bodies = async (id: number) => (await messagesOf(t.api, `?booking_id=${id}`)).map((m: any) => [m.channel, m.subject, m.body]).sort();
     expect(await bodies(withService.id)).toEqual([
-      ["email", "Booked: Haircut", expect.stringMatching(new RegExp(
-        "^Hello Kari,\n\nyour booking of Haircut with Chair 1 is confirmed: Monday, 7 January 2030, 10:00\\.\n\nAdd it to your calendar: \\S+\\.ics\\?signature=\\S+\n\n"
-        + `${t.account.name}$`))],
+      [
+        "email",
+        "Booked: Haircut",
+        expect.stringMatching(
+          new RegExp(
+            "^Hello Kari,\n\nyour booking of Haircut with Chair 1 is confirmed: Monday, 7 January 2030, 10:00\\.\n\nAdd it to your calendar: \\S+\\.ics\\?signature=\\S+\n\n" +
+              `${t.account.name}$`,
+          ),
+        ),
+      ],
       ["sms", null, "Service text: Haircut, Chair 1, Monday, 7 January 2030, 10:00"],
     ]);
     expect(await bodies(withAccount.id)).toEqual([["sms", null, "Account text for Kari at 2030-01-07T10:00:00+01:00"]]);
@@ -171,8 +193,20 @@ describe("GET /api/v1/messages", () => {
     const ids = res.body.map((e: any) => e.message.id);
     expect(ids).toEqual([...ids].sort((a: number, b: number) => b - a));
     expect(Object.keys(res.body[0].message).sort()).toEqual([
-      "body", "booking_id", "channel", "created_at", "error", "id", "kind", "person_id", "provider", "recipient",
-      "sent_at", "status", "subject", "updated_at",
+      "body",
+      "booking_id",
+      "channel",
+      "created_at",
+      "error",
+      "id",
+      "kind",
+      "person_id",
+      "provider",
+      "recipient",
+      "sent_at",
+      "status",
+      "subject",
+      "updated_at",
     ]);
   });
 
@@ -191,7 +225,9 @@ describe("GET /api/v1/messages", () => {
     const res = await t.api.get("/messages?channel=fax&kind=letter&booking_id=abc");
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
-      channel: [expect.stringContaining("sms")], kind: [expect.stringContaining("verification")], booking_id: ["is not an integer"],
+      channel: [expect.stringContaining("sms")],
+      kind: [expect.stringContaining("verification")],
+      booking_id: ["is not an integer"],
     });
   });
 
@@ -209,8 +245,15 @@ describe("GET /api/v1/messages/{id}", () => {
     const res = await t.api.get(`/messages/${settled.id}`);
     expect(res.status).toBe(200);
     expect(res.body.message).toMatchObject({
-      id: settled.id, booking_id: booking.id, person_id: booking.person.id, kind: "confirmation", channel: "sms",
-      status: "sent", provider: "sink", error: null, sent_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0[12]:00$/),
+      id: settled.id,
+      booking_id: booking.id,
+      person_id: booking.person.id,
+      kind: "confirmation",
+      channel: "sms",
+      status: "sent",
+      provider: "sink",
+      error: null,
+      sent_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0[12]:00$/),
     });
   });
 
@@ -243,13 +286,20 @@ describe("booking-messages queue consumer", () => {
     const bucket = `ok${Date.now()}`;
     const id = await queuedRow(accountId, { recipient: "+4741111111", body: "Stored text" });
     const result = await runQueue("booking-messages", [{ account_id: accountId, message_id: id, secret_body: "Your code is 12345" }], {
-      MESSAGE_PROVIDER: "http", SMS_PROVIDER_URL: receiver(bucket, "ok"), MESSAGE_PROVIDER_TOKEN: "provider-secret",
+      MESSAGE_PROVIDER: "http",
+      SMS_PROVIDER_URL: receiver(bucket, "ok"),
+      MESSAGE_PROVIDER_TOKEN: "provider-secret",
     });
     expect(result.explicitAcks).toEqual(["m0"]);
-    expect(await received(bucket)).toEqual([{
-      outcome: "ok", authorization: "Bearer provider-secret", idempotency_key: `message-${id}`, content_type: "application/json",
-      body: { id, channel: "sms", to: "+4741111111", subject: null, body: "Your code is 12345" },
-    }]);
+    expect(await received(bucket)).toEqual([
+      {
+        outcome: "ok",
+        authorization: "Bearer provider-secret",
+        idempotency_key: `message-${id}`,
+        content_type: "application/json",
+        body: { id, channel: "sms", to: "+4741111111", subject: null, body: "Your code is 12345" },
+      },
+    ]);
     // A real provider got the code; the stored copy keeps the masked text.
     expect(await messageRow(id)).toMatchObject({ status: "sent", provider: "http", error: null, body: "Stored text" });
     const shown = await api.get(`/messages/${id}`);
@@ -260,7 +310,8 @@ describe("booking-messages queue consumer", () => {
     const bucket = `mail${Date.now()}`;
     const id = await queuedRow(accountId, { channel: "email", recipient: "kari@example.com", body: "Hello" });
     await runQueue("booking-messages", [{ account_id: accountId, message_id: id }], {
-      MESSAGE_PROVIDER: "http", EMAIL_PROVIDER_URL: receiver(bucket, "ok"),
+      MESSAGE_PROVIDER: "http",
+      EMAIL_PROVIDER_URL: receiver(bucket, "ok"),
     });
     const [entry] = await received(bucket);
     expect(entry.body).toEqual({ id, channel: "email", to: "kari@example.com", subject: null, body: "Hello" });
@@ -271,7 +322,8 @@ describe("booking-messages queue consumer", () => {
     const bucket = `fail${Date.now()}`;
     const id = await queuedRow(accountId);
     const result = await runQueue("booking-messages", [{ account_id: accountId, message_id: id }], {
-      MESSAGE_PROVIDER: "http", SMS_PROVIDER_URL: receiver(bucket, "fail"),
+      MESSAGE_PROVIDER: "http",
+      SMS_PROVIDER_URL: receiver(bucket, "fail"),
     });
     expect(result.explicitAcks).toEqual([]);
     expect(result.retryMessages.map((m: { msgId: string }) => m.msgId)).toEqual(["m0"]);
@@ -305,7 +357,8 @@ describe("booking-messages queue consumer", () => {
   it("marks a message failed with its last error when the dead-letter queue receives it", async () => {
     const id = await queuedRow(accountId);
     await runQueue("booking-messages", [{ account_id: accountId, message_id: id }], {
-      MESSAGE_PROVIDER: "http", SMS_PROVIDER_URL: receiver(`dead${Date.now()}`, "fail"),
+      MESSAGE_PROVIDER: "http",
+      SMS_PROVIDER_URL: receiver(`dead${Date.now()}`, "fail"),
     });
     const result = await runQueue("booking-messages-dlq", [{ account_id: accountId, message_id: id }]);
     expect(result.explicitAcks).toEqual(["m0"]);

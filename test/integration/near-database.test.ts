@@ -10,7 +10,9 @@ import { client, env, newAccount, publicSite, send } from "../support/api";
 import { costOf } from "../support/server-timing";
 
 const count = async (sql: string, ...values: unknown[]) =>
-  ((await env.DB.prepare(sql).bind(...values).first<{ n: number }>())!).n;
+  (await env.DB.prepare(sql)
+    .bind(...values)
+    .first<{ n: number }>())!.n;
 
 /** The Worker's app with a rate limiter that refuses every request. */
 function refusingApp() {
@@ -65,11 +67,17 @@ describe("the first request of an account the isolate does not know", () => {
   it("a write the limiter refuses is never forwarded: 429 and nothing written", async () => {
     const { account } = await newAccount();
     const app = refusingApp();
-    const site = await app.fetch(new Request(`http://${account.subdomain}.localhost/bookings`, {
-      method: "POST",
-      headers: { "user-agent": "tests", "cf-connecting-ip": "203.0.113.71", "content-type": "application/json" },
-      body: JSON.stringify({ booking: { service_id: 1, booked_from: "2031-01-06 10:00", booked_to: "2031-01-06 11:00", person_attributes: { name: "Over", email: "over@example.com" } } }),
-    }), env, createExecutionContext());
+    const site = await app.fetch(
+      new Request(`http://${account.subdomain}.localhost/bookings`, {
+        method: "POST",
+        headers: { "user-agent": "tests", "cf-connecting-ip": "203.0.113.71", "content-type": "application/json" },
+        body: JSON.stringify({
+          booking: { service_id: 1, booked_from: "2031-01-06 10:00", booked_to: "2031-01-06 11:00", person_attributes: { name: "Over", email: "over@example.com" } },
+        }),
+      }),
+      env,
+      createExecutionContext(),
+    );
     expect(site.status).toBe(429);
     // The limiter here is not an object: a call counted would be the forward.
     expect(costOf(site.headers).doCalls).toBe(0);
@@ -88,11 +96,15 @@ describe("the first request of an account the isolate does not know", () => {
 
 /** A request through the Worker's entry as it runs far from its database: writes go beside it. */
 const farFetch = (method: string, url: string, apiKey: string | null, body?: unknown) =>
-  worker.fetch(new Request(url, {
-    method,
-    headers: { ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), "content-type": "application/json", "user-agent": "tests" },
-    body: body === undefined ? null : JSON.stringify(body),
-  }), { ...env, WRITES_BESIDE_DATABASE: "always" }, createExecutionContext());
+  worker.fetch(
+    new Request(url, {
+      method,
+      headers: { ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), "content-type": "application/json", "user-agent": "tests" },
+      body: body === undefined ? null : JSON.stringify(body),
+    }),
+    { ...env, WRITES_BESIDE_DATABASE: "always" },
+    createExecutionContext(),
+  );
 
 describe("a known account's writes, answered beside the database (far from it)", () => {
   it("a write waits for the limiter's verdict and the object; the object's own waits are reported", async () => {
@@ -125,12 +137,21 @@ describe("a known account's writes, answered beside the database (far from it)",
   it("an MCP call that writes waits for the limiter's verdict: refused, it is never forwarded", async () => {
     const { account } = await newAccount();
     const app = refusingApp();
-    const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "book", arguments: { service_id: 1, booked_from: "2031-01-06 10:00", name: "Over", email: "over@example.com" } } };
-    const res = await app.fetch(new Request(`http://${account.subdomain}.localhost/mcp`, {
-      method: "POST",
-      headers: { "user-agent": "tests", "cf-connecting-ip": "203.0.113.72", "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify(call),
-    }), env, createExecutionContext());
+    const call = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "book", arguments: { service_id: 1, booked_from: "2031-01-06 10:00", name: "Over", email: "over@example.com" } },
+    };
+    const res = await app.fetch(
+      new Request(`http://${account.subdomain}.localhost/mcp`, {
+        method: "POST",
+        headers: { "user-agent": "tests", "cf-connecting-ip": "203.0.113.72", "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify(call),
+      }),
+      env,
+      createExecutionContext(),
+    );
     expect(res.status).toBe(429);
     expect(costOf(res.headers).doCalls).toBe(0);
     expect(await count("SELECT count(*) AS n FROM people WHERE account_id = ?", account.id)).toBe(0);
@@ -151,11 +172,15 @@ describe("a known account's writes, answered beside the database (far from it)",
 
 describe("where writes are answered, by the setting and the distance measured", () => {
   const write = (apiKey: string, bindings: typeof env) =>
-    worker.fetch(new Request("http://api.test/api/v1/resources", {
-      method: "POST",
-      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", "user-agent": "tests" },
-      body: JSON.stringify({ resource: { title: "Here" } }),
-    }), bindings, createExecutionContext());
+    worker.fetch(
+      new Request("http://api.test/api/v1/resources", {
+        method: "POST",
+        headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", "user-agent": "tests" },
+        body: JSON.stringify({ resource: { title: "Here" } }),
+      }),
+      bindings,
+      createExecutionContext(),
+    );
 
   it("auto, with the database measured near (this pool's local D1): a known account's write is answered here", async () => {
     const { api, account } = await newAccount();

@@ -8,11 +8,7 @@ afterEach(() => vi.restoreAllMocks());
 describe("X-Request-Id", () => {
   it("is on every answer: success, 404, and an early 400", async () => {
     const { api } = await newAccount();
-    const answers = [
-      await api.get("/client"),
-      await api.get("/no-such-thing"),
-      await send("GET", "http://localhost/services", { headers: { "user-agent": "" } }),
-    ];
+    const answers = [await api.get("/client"), await api.get("/no-such-thing"), await send("GET", "http://localhost/services", { headers: { "user-agent": "" } })];
     expect(answers.map((a) => a.status)).toEqual([200, 404, 400]);
     for (const { headers } of answers) expect(headers.get("x-request-id")).toMatch(/^[\w-]{8,}$/);
     expect(new Set(answers.map((a) => a.headers.get("x-request-id"))).size).toBe(3);

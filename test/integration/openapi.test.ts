@@ -19,7 +19,10 @@ function appRoutes(): string[] {
 function documentedRoutes(doc: any): string[] {
   return Object.entries<any>(doc.paths)
     .flatMap(([path, item]) =>
-      Object.keys(item).filter((k) => k !== "servers").map((m) => `${m.toUpperCase()} ${path.replace(/\.json$/, "")}`))
+      Object.keys(item)
+        .filter((k) => k !== "servers")
+        .map((m) => `${m.toUpperCase()} ${path.replace(/\.json$/, "")}`),
+    )
     .sort();
 }
 

@@ -28,7 +28,11 @@ async function stripeObject(path: string, stripeAccount: string) {
 const logOf = async (stripeAccount: string) => (await standIn("GET", `/_test/log?stripe_account=${stripeAccount}`)).body as any[];
 const signedEvent = async (type: string, account: string | null, object: unknown) =>
   (await standIn("POST", "/_test/events", { type, account, object })).body as { event: string; signature: string };
-const refusal = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error);
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
 
 /** A shop's connected account, onboarded as it would be before taking payments. */
 async function connectedShop() {
@@ -78,8 +82,14 @@ describe("createCheckout", () => {
 
     expect(checkout.sessionId).toMatch(/^cs_test_\w+$/);
     expect(checkout).toEqual({
-      sessionId: checkout.sessionId, url: `${env.STRIPE_API_BASE}/pay/${checkout.sessionId}`, status: "open", paid: false,
-      paymentIntentId: null, amount: 45_000, currency: "nok", reference: request.reference,
+      sessionId: checkout.sessionId,
+      url: `${env.STRIPE_API_BASE}/pay/${checkout.sessionId}`,
+      status: "open",
+      paid: false,
+      paymentIntentId: null,
+      amount: 45_000,
+      currency: "nok",
+      reference: request.reference,
     });
     const [sent] = (await logOf(shop)).filter((entry) => entry.path === "/v1/checkout/sessions");
     const metadata = { booking_id: request.reference, account_id: "7" };
@@ -126,12 +136,18 @@ describe("createCheckout", () => {
   it("is refused by the stand-in, as by Stripe, when sent an expires_at under 30 minutes away", async () => {
     const shop = await connectedShop();
     const form = new URLSearchParams({
-      mode: "payment", success_url: "https://shop.example.com/ok", expires_at: String(Math.floor(Date.now() / 1000) + 15 * 60),
-      "line_items[0][quantity]": "1", "line_items[0][price_data][currency]": "nok", "line_items[0][price_data][unit_amount]": "100",
+      mode: "payment",
+      success_url: "https://shop.example.com/ok",
+      expires_at: String(Math.floor(Date.now() / 1000) + 15 * 60),
+      "line_items[0][quantity]": "1",
+      "line_items[0][price_data][currency]": "nok",
+      "line_items[0][price_data][unit_amount]": "100",
       "line_items[0][price_data][product_data][name]": "Haircut",
     });
     const res = await fetch(`${env.STRIPE_API_BASE}/v1/checkout/sessions`, {
-      method: "POST", body: form, headers: { authorization: `Bearer ${env.STRIPE_SECRET_KEY}`, "stripe-account": shop },
+      method: "POST",
+      body: form,
+      headers: { authorization: `Bearer ${env.STRIPE_SECRET_KEY}`, "stripe-account": shop },
     });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
@@ -162,22 +178,43 @@ describe("paying a checkout", () => {
     expect(status).toBe(200);
     expect(body.signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(JSON.parse(body.event)).toMatchObject({
-      id: expect.stringMatching(/^evt_\w+$/), object: "event", type: "checkout.session.completed", account: shop,
-      livemode: false, api_version: Stripe.API_VERSION, created: expect.any(Number), data: { object: body.session },
+      id: expect.stringMatching(/^evt_\w+$/),
+      object: "event",
+      type: "checkout.session.completed",
+      account: shop,
+      livemode: false,
+      api_version: Stripe.API_VERSION,
+      created: expect.any(Number),
+      data: { object: body.session },
     });
 
     const event = await provider.verifyEvent(body.event, body.signature);
     const paid = {
-      sessionId, url: null, status: "complete", paid: true, paymentIntentId: expect.stringMatching(/^pi_\w+$/),
-      amount: 45_000, currency: "nok", reference: request.reference,
+      sessionId,
+      url: null,
+      status: "complete",
+      paid: true,
+      paymentIntentId: expect.stringMatching(/^pi_\w+$/),
+      amount: 45_000,
+      currency: "nok",
+      reference: request.reference,
     };
-    expect(event).toEqual({ id: JSON.parse(body.event).id, connectedAccount: shop, createdAt: JSON.parse(body.event).created * 1000, kind: "checkout_paid", checkout: paid });
+    expect(event).toEqual({
+      id: JSON.parse(body.event).id,
+      connectedAccount: shop,
+      createdAt: JSON.parse(body.event).created * 1000,
+      kind: "checkout_paid",
+      checkout: paid,
+    });
     if (event.kind !== "checkout_paid") throw new Error("narrowing");
     expect(event.checkout.paymentIntentId).toBe(body.session.payment_intent);
     expect(await provider.readCheckout(shop, sessionId)).toEqual(event.checkout);
     // The payment carries the booking's metadata too.
     expect(await stripeObject(`/v1/payment_intents/${event.checkout.paymentIntentId}`, shop)).toMatchObject({
-      amount_received: 45_000, amount_refunded: 0, latest_charge: expect.stringMatching(/^ch_\w+$/), metadata: { booking_id: request.reference, account_id: "7" },
+      amount_received: 45_000,
+      amount_refunded: 0,
+      latest_charge: expect.stringMatching(/^ch_\w+$/),
+      metadata: { booking_id: request.reference, account_id: "7" },
     });
   });
 
@@ -203,8 +240,9 @@ describe("paying a checkout", () => {
 
     // The stand-in delivered before it redirected; in the tests its deliverTo is the receiver.
     const deliveries = async () =>
-      ((await (await fetch(`${env.TEST_RECEIVER}/hooks/_log/stripe-events`)).json()) as { headers: Record<string, string>; body: string }[])
-        .filter((delivery) => JSON.parse(delivery.body).data.object.id === sessionId);
+      ((await (await fetch(`${env.TEST_RECEIVER}/hooks/_log/stripe-events`)).json()) as { headers: Record<string, string>; body: string }[]).filter(
+        (delivery) => JSON.parse(delivery.body).data.object.id === sessionId,
+      );
     const [delivery] = await deliveries();
     expect(delivery.headers["content-type"]).toBe("application/json; charset=utf-8");
     const event = await provider.verifyEvent(delivery.body, delivery.headers["stripe-signature"]);
@@ -336,7 +374,10 @@ describe("verifyEvent names the events paid bookings act on", () => {
     const { sessionId } = await provider.expireCheckout(shop, (await provider.createCheckout(request)).sessionId);
     const { event, signature } = await signedEvent("checkout.session.expired", shop, await stripeObject(`/v1/checkout/sessions/${sessionId}`, shop));
     expect(await provider.verifyEvent(event, signature)).toEqual({
-      id: JSON.parse(event).id, connectedAccount: shop, createdAt: JSON.parse(event).created * 1000, kind: "checkout_expired",
+      id: JSON.parse(event).id,
+      connectedAccount: shop,
+      createdAt: JSON.parse(event).created * 1000,
+      kind: "checkout_expired",
       checkout: { sessionId, url: null, status: "expired", paid: false, paymentIntentId: null, amount: 45_000, currency: "nok", reference: request.reference },
     });
   });
@@ -365,18 +406,29 @@ describe("verifyEvent names the events paid bookings act on", () => {
       { ...(await stripeObject(`/v1/refunds/${first.refundId}`, shop)), created: 1_999_999_000 },
     ];
     const charge = {
-      id: paymentIntent.latest_charge, object: "charge", amount: 45_000, amount_captured: 45_000, amount_refunded: 15_000,
-      currency: "nok", payment_intent: paymentIntentId, refunded: false, status: "succeeded",
+      id: paymentIntent.latest_charge,
+      object: "charge",
+      amount: 45_000,
+      amount_captured: 45_000,
+      amount_refunded: 15_000,
+      currency: "nok",
+      payment_intent: paymentIntentId,
+      refunded: false,
+      status: "succeeded",
     };
 
     const listed = await signedEvent("charge.refunded", shop, { ...charge, refunds: { object: "list", data: refunds, has_more: false } });
     expect(await provider.verifyEvent(listed.event, listed.signature)).toEqual({
-      id: JSON.parse(listed.event).id, connectedAccount: shop, createdAt: JSON.parse(listed.event).created * 1000, kind: "refund_updated",
+      id: JSON.parse(listed.event).id,
+      connectedAccount: shop,
+      createdAt: JSON.parse(listed.event).created * 1000,
+      kind: "refund_updated",
       refund: { refundId: second.refundId, paymentIntentId, amount: 5_000, status: "succeeded", paymentAmountRefunded: 15_000 },
     });
     const unlisted = await signedEvent("charge.refunded", shop, charge);
     expect(await provider.verifyEvent(unlisted.event, unlisted.signature)).toMatchObject({
-      kind: "refund_updated", refund: { refundId: charge.id, paymentIntentId, amount: 15_000, status: "succeeded", paymentAmountRefunded: 15_000 },
+      kind: "refund_updated",
+      refund: { refundId: charge.id, paymentIntentId, amount: 15_000, status: "succeeded", paymentAmountRefunded: 15_000 },
     });
   });
 
@@ -386,13 +438,21 @@ describe("verifyEvent names the events paid bookings act on", () => {
     const failedRefund = { ...(await stripeObject(`/v1/refunds/${refundId}`, shop)), status: "failed", failure_reason: "expired_or_canceled_card" };
     const { event, signature } = await signedEvent("refund.updated", shop, failedRefund);
     expect(await provider.verifyEvent(event, signature)).toMatchObject({
-      connectedAccount: shop, kind: "refund_updated", refund: { refundId, paymentIntentId, amount: 1_000, status: "failed" },
+      connectedAccount: shop,
+      kind: "refund_updated",
+      refund: { refundId, paymentIntentId, amount: 1_000, status: "failed" },
     });
   });
 
   it("anything else is ignored, named by its type; a platform event has no connected account", async () => {
     const { event, signature } = await signedEvent("customer.created", null, { id: "cus_1", object: "customer" });
-    expect(await provider.verifyEvent(event, signature)).toEqual({ id: JSON.parse(event).id, connectedAccount: null, createdAt: JSON.parse(event).created * 1000, kind: "ignored", type: "customer.created" });
+    expect(await provider.verifyEvent(event, signature)).toEqual({
+      id: JSON.parse(event).id,
+      connectedAccount: null,
+      createdAt: JSON.parse(event).created * 1000,
+      kind: "ignored",
+      type: "customer.created",
+    });
   });
 });
 
@@ -407,11 +467,19 @@ describe("Connect onboarding", () => {
 
     const log = (await standIn("GET", "/_test/log")).body as any[];
     expect(log.find((entry) => entry.path === "/v1/accounts" && entry.body.email === email)).toMatchObject({
-      method: "POST", stripe_account: null, idempotency_key: idempotencyKey, body: { type: "standard", country: "NO", email },
+      method: "POST",
+      stripe_account: null,
+      idempotency_key: idempotencyKey,
+      body: { type: "standard", country: "NO", email },
     });
     expect(log.find((entry) => entry.path === "/v1/account_links" && entry.body.account === accountId)).toMatchObject({
       stripe_account: null,
-      body: { account: accountId, type: "account_onboarding", refresh_url: "https://api.example.com/stripe/refresh", return_url: "https://api.example.com/stripe/return" },
+      body: {
+        account: accountId,
+        type: "account_onboarding",
+        refresh_url: "https://api.example.com/stripe/refresh",
+        return_url: "https://api.example.com/stripe/return",
+      },
     });
     // The same key answers the same account.
     expect(await provider.createConnectedAccount({ email, country: "NO", idempotencyKey })).toEqual({ accountId });

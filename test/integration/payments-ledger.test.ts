@@ -7,7 +7,23 @@ import { env, type Client } from "../support/api";
 import { must } from "../support/bookings";
 import { mcpClient } from "../support/mcp";
 import {
-  cron, DAY, deliver, eventAbout, lapse, pay, payAndDeliver, paidShop, quietQueue, sameVisitor, sessionOf, site, standIn, stripeApi, stripeLedger, TIME, visitor,
+  cron,
+  DAY,
+  deliver,
+  eventAbout,
+  lapse,
+  pay,
+  payAndDeliver,
+  paidShop,
+  quietQueue,
+  sameVisitor,
+  sessionOf,
+  site,
+  standIn,
+  stripeApi,
+  stripeLedger,
+  TIME,
+  visitor,
 } from "../support/payments";
 import { eventually } from "../support/queues";
 import { receiver } from "../support/webhooks";
@@ -23,10 +39,12 @@ async function bookingEvents(api: Client) {
   await must(api.post("/web_hooks", { web_hook: { target_url: receiver().url, event: "booking.*" } }));
   return (bookingId: number, until: (events: { event: string; booking: any }[]) => boolean) =>
     eventually(async () => {
-      const rows = (await env.DB.prepare("SELECT event, payload FROM webhook_deliveries WHERE payload LIKE ? ORDER BY id")
-        .bind(`%"id":${bookingId},%`).all<{ event: string; payload: string }>()).results;
-      return rows.map((r) => ({ event: r.event, booking: JSON.parse(r.payload).data.booking }))
-        .filter((e) => e.booking?.id === bookingId);
+      const rows = (
+        await env.DB.prepare("SELECT event, payload FROM webhook_deliveries WHERE payload LIKE ? ORDER BY id")
+          .bind(`%"id":${bookingId},%`)
+          .all<{ event: string; payload: string }>()
+      ).results;
+      return rows.map((r) => ({ event: r.event, booking: JSON.parse(r.payload).data.booking })).filter((e) => e.booking?.id === bookingId);
     }, until);
 }
 
@@ -78,16 +96,22 @@ describe("paid, its event lost, then ended", () => {
     await quietQueue();
     await env.DB.prepare("UPDATE bookings SET payment = json_set(payment, '$.checkout_session_id', 'cs_gone') WHERE id = ?").bind(created.booking.id).run();
     await must(kari.put(`/bookings/${created.booking.id}/cancel`, {}, token(created)));
-    const stored = await env.DB.prepare("SELECT json_extract(payment, '$.reconcile_at') AS at FROM bookings WHERE id = ?").bind(created.booking.id).first<{ at: number | null }>();
+    const stored = await env.DB.prepare("SELECT json_extract(payment, '$.reconcile_at') AS at FROM bookings WHERE id = ?")
+      .bind(created.booking.id)
+      .first<{ at: number | null }>();
     expect(stored?.at).toEqual(expect.any(Number));
     // Meanwhile the visitor paid on the page still open; at the sweep the provider answers again.
     await quietQueue();
-    await env.DB.prepare("UPDATE bookings SET payment = json_set(payment, '$.checkout_session_id', ?, '$.reconcile_at', 0) WHERE id = ?").bind(session, created.booking.id).run();
+    await env.DB.prepare("UPDATE bookings SET payment = json_set(payment, '$.checkout_session_id', ?, '$.reconcile_at', 0) WHERE id = ?")
+      .bind(session, created.booking.id)
+      .run();
     await pay(session);
     await cron();
     expect(await bookingOf(api, created.booking.id)).toMatchObject({ state: "cancelled", payment: { status: "refunded", amount_refunded: "450.00" } });
     expect((await stripeLedger(stripeAccount))[0]).toMatchObject({ amount_refunded: 45_000 });
-    const settled = await env.DB.prepare("SELECT json_extract(payment, '$.reconcile_at') AS at FROM bookings WHERE id = ?").bind(created.booking.id).first<{ at: number | null }>();
+    const settled = await env.DB.prepare("SELECT json_extract(payment, '$.reconcile_at') AS at FROM bookings WHERE id = ?")
+      .bind(created.booking.id)
+      .first<{ at: number | null }>();
     expect(settled?.at).toBeNull();
   });
 });
@@ -105,7 +129,8 @@ describe("events in any order", () => {
     expect(await must(deliver(early.event, early.signature))).toEqual({ received: true, applied: "duplicate" });
     expect((await must(deliver(paid.event, paid.signature))).applied).toBe("confirmed");
     expect(await bookingOf(api, created.booking.id)).toMatchObject({
-      state: "confirmed", payment: { status: "partially_refunded", amount_refunded: "100.00", refund_id: refund.id, payment_intent_id: paymentIntent },
+      state: "confirmed",
+      payment: { status: "partially_refunded", amount_refunded: "100.00", refund_id: refund.id, payment_intent_id: paymentIntent },
     });
   });
 
@@ -136,13 +161,21 @@ describe("events in any order", () => {
   });
 
   it("a delete or decline after a partial refund at Stripe refunds the rest", async () => {
-    for (const [end, hour] of [["delete", "10"], ["decline", "12"]] as const) {
+    for (const [end, hour] of [
+      ["delete", "10"],
+      ["decline", "12"],
+    ] as const) {
       // A booking the shop may decline waits for its confirmation: the shop confirms by hand.
       const shop = await paidShop({ account: { confirm_manually: end === "decline" } });
       const { api, stripeAccount } = shop;
       const { created, paymentIntent } = await confirmedPaid(shop, `Partial${hour}`, { booked_from: `${DAY} ${hour}:00`, booked_to: `${DAY} ${Number(hour) + 1}:00` });
       const refund = (await stripeApi("POST", "/v1/refunds", stripeAccount, { payment_intent: paymentIntent, amount: "10000" })).body;
-      const told = await eventAbout("charge.refunded", stripeAccount, `/v1/payment_intents/${paymentIntent}`, { object: "charge", id: `ch_${hour}x`, payment_intent: paymentIntent, amount_refunded: 10_000 });
+      const told = await eventAbout("charge.refunded", stripeAccount, `/v1/payment_intents/${paymentIntent}`, {
+        object: "charge",
+        id: `ch_${hour}x`,
+        payment_intent: paymentIntent,
+        amount_refunded: 10_000,
+      });
       await must(deliver(told.event, told.signature));
       expect((await bookingOf(api, created.booking.id)).payment).toMatchObject({ status: "partially_refunded", amount_refunded: "100.00" });
       const ended = end === "delete" ? await must(api.delete(`/bookings/${created.booking.id}`)) : await must(api.put(`/bookings/${created.booking.id}/decline`, {}));
@@ -188,13 +221,18 @@ describe("every way in passes the same gates", () => {
   it("the site's MCP book counts the visitor's address against the unpaid limit the REST create applies", async () => {
     const { account, cut } = await paidShop({ capacity: 10 });
     const address = "203.0.113.77";
-    const rest = (hour: number) => site(account.subdomain).post("/bookings",
-      { booking: { service_id: cut.id, ...at(hour), person_attributes: visitor(`Rest${hour}`) } },
-      { "cf-connecting-ip": address });
+    const rest = (hour: number) =>
+      site(account.subdomain).post(
+        "/bookings",
+        { booking: { service_id: cut.id, ...at(hour), person_attributes: visitor(`Rest${hour}`) } },
+        { "cf-connecting-ip": address },
+      );
     for (const hour of [9, 10, 11]) await must(rest(hour));
     expect((await rest(12)).status).toBe(429);
     const assistant = await mcpClient(`http://${account.subdomain}.localhost/mcp`, { "cf-connecting-ip": address });
-    const refused = await assistant.refusal("book", { booking: { service_id: cut.id, booked_from: `${DAY} 13:00`, booked_to: `${DAY} 14:00`, person_attributes: visitor("Tool") } });
+    const refused = await assistant.refusal("book", {
+      booking: { service_id: cut.id, booked_from: `${DAY} 13:00`, booked_to: `${DAY} 14:00`, person_attributes: visitor("Tool") },
+    });
     expect(refused.error.status).toBe(429);
     expect(refused.text).toMatch(/unpaid/i);
   });
@@ -214,20 +252,31 @@ describe("every way in passes the same gates", () => {
     const { api, account, cut, room } = await paidShop({ capacity: 10 });
     const person = (await must(api.post("/people", { person: { name: "Someone Else", email: "else@example.com" } }))).person;
     const samples: Record<string, unknown> = {
-      person_id: person.id, expires_at: `${DAY} 09:00`, reminder_at: `${DAY} 08:00`, paid_at: `${DAY} 08:00`,
-      external_id: "ext-1", gateway_order_number: "ord-1",
+      person_id: person.id,
+      expires_at: `${DAY} 09:00`,
+      reminder_at: `${DAY} 08:00`,
+      paid_at: `${DAY} 08:00`,
+      external_id: "ext-1",
+      gateway_order_number: "ord-1",
     };
     // Every attribute of the create is placed: the visitor's, or the shop's with a sample here.
-    const attributes = Object.keys(createBookingBody.shape.booking.shape).filter((name) => name !== "public_booking").sort();
+    const attributes = Object.keys(createBookingBody.shape.booking.shape)
+      .filter((name) => name !== "public_booking")
+      .sort();
     expect(Object.keys(SITE_ATTRIBUTES).sort()).toEqual(attributes);
-    const shopOnly = Object.entries(SITE_ATTRIBUTES).filter(([, who]) => who === "shop").map(([name]) => name).sort();
+    const shopOnly = Object.entries(SITE_ATTRIBUTES)
+      .filter(([, who]) => who === "shop")
+      .map(([name]) => name)
+      .sort();
     expect(Object.keys(samples).sort()).toEqual(shopOnly);
     let hour = 8;
     for (const [name, value] of Object.entries(samples)) {
       hour += 1;
-      const created = await must(site(account.subdomain).post("/bookings", {
-        booking: { service_id: cut.id, resource_id: room.id, ...at(hour), person_attributes: visitor(`Stamp${hour}`), [name]: value },
-      }));
+      const created = await must(
+        site(account.subdomain).post("/bookings", {
+          booking: { service_id: cut.id, resource_id: room.id, ...at(hour), person_attributes: visitor(`Stamp${hour}`), [name]: value },
+        }),
+      );
       const stored = await bookingOf(api, created.booking.id);
       expect(stored.state, name).toBe("awaiting_payment");
       if (name === "person_id") expect(stored.person_id).not.toBe(person.id);

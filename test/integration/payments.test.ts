@@ -6,7 +6,22 @@ import { env, newAccount, operator, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
 import { mcpClient } from "../support/mcp";
 import {
-  book, cron, DAY, deliver, lapse, messagesOf, pay, payAndDeliver, paidShop, quietQueue, sameVisitor, sessionOf, site, standIn, TIME, visitor,
+  book,
+  cron,
+  DAY,
+  deliver,
+  lapse,
+  messagesOf,
+  pay,
+  payAndDeliver,
+  paidShop,
+  quietQueue,
+  sameVisitor,
+  sessionOf,
+  site,
+  standIn,
+  TIME,
+  visitor,
 } from "../support/payments";
 
 async function freeAtTen(api: Client, serviceId: number): Promise<number> {
@@ -18,11 +33,17 @@ describe("the journey on the booking site", () => {
   it("book → checkout → signed event → confirmed → message; the seat is held meanwhile and the answer never trusts the client's amount", async () => {
     // E-mail verification: the shop's customers hear by e-mail (a paid booking is proven by its payment instead of a code).
     const { api, account, stripeAccount, cut } = await paidShop({ account: { verification_method: 2 } });
-    const created = await must(site(account.subdomain).post("/bookings", {
-      booking: { service_id: cut.id, ...TIME, person_attributes: visitor("Kari"), amount: 1, price: "1", currency: "USD" },
-    }));
+    const created = await must(
+      site(account.subdomain).post("/bookings", {
+        booking: { service_id: cut.id, ...TIME, person_attributes: visitor("Kari"), amount: 1, price: "1", currency: "USD" },
+      }),
+    );
     const booking = created.booking;
-    expect(booking).toMatchObject({ state: "awaiting_payment", active: true, payment: { amount: "450.00", currency: "NOK", status: "pending", amount_refunded: "0.00" } });
+    expect(booking).toMatchObject({
+      state: "awaiting_payment",
+      active: true,
+      payment: { amount: "450.00", currency: "NOK", status: "pending", amount_refunded: "0.00" },
+    });
     expect(booking.payment.checkout_url).toMatch(/\/pay\/cs_/);
     // The session is the shop's, for exactly this booking, with an idempotency key.
     const log = (await standIn("GET", `/_test/log?stripe_account=${stripeAccount}`)).body as any[];
@@ -74,7 +95,13 @@ describe("events: once, signed, the shop's own", () => {
     const { event, signature } = await pay(sessionOf(created.booking.payment.checkout_url));
     const wrongSecret = (await standIn("POST", "/_test/sign", { payload: event, secret: "whsec_not_ours" })).body.signature;
     const stale = (await standIn("POST", "/_test/sign", { payload: event, timestamp: Math.floor(Date.now() / 1000) - 3600 })).body.signature;
-    for (const [body, sig] of [[event, null], [event, wrongSecret], [event.replace('"paid"', '"unpaid"'), signature], [event, stale], ["not json", signature]] as const) {
+    for (const [body, sig] of [
+      [event, null],
+      [event, wrongSecret],
+      [event.replace('"paid"', '"unpaid"'), signature],
+      [event, stale],
+      ["not json", signature],
+    ] as const) {
       const refused = await deliver(body, sig);
       expect(refused.status, String(sig)).toBe(400);
       expect(refused.body).toHaveProperty("error");
@@ -127,10 +154,16 @@ describe("not paid in time", () => {
     await catalogue(api).booking({ service_id: cut.id, resource_id: room.id, ...TIME });
     expect((await must(deliver(event, signature))).applied).toBe("refunded");
     const late = (await must(api.get(`/bookings/${created.booking.id}`))).booking;
-    expect(late).toMatchObject({ state: "cancelled", active: false, payment: { status: "refunded", amount_refunded: "450.00", refund_id: expect.stringMatching(/^re_/) } });
+    expect(late).toMatchObject({
+      state: "cancelled",
+      active: false,
+      payment: { status: "refunded", amount_refunded: "450.00", refund_id: expect.stringMatching(/^re_/) },
+    });
     expect(await messagesOf(account.id, "refund")).toHaveLength(1);
     expect(await freeAtTen(api, cut.id)).toBe(0);
-    const held = await env.DB.prepare("SELECT COUNT(*) AS n FROM bookings WHERE resource_id = ? AND active = 1 AND (expires_at IS NULL OR expires_at > ?)").bind(room.id, Date.now()).first<{ n: number }>();
+    const held = await env.DB.prepare("SELECT COUNT(*) AS n FROM bookings WHERE resource_id = ? AND active = 1 AND (expires_at IS NULL OR expires_at > ?)")
+      .bind(room.id, Date.now())
+      .first<{ n: number }>();
     expect(held!.n).toBe(1);
   });
 });
@@ -180,7 +213,10 @@ describe("abandon and retry", () => {
     const { account, cut } = await paidShop({ capacity: 3 });
     const kari = sameVisitor(account.subdomain);
     const payload = { booking: { service_id: cut.id, ...TIME, person_attributes: visitor("Idem") } };
-    const [a, b] = [await must(kari.post("/bookings", payload, { "idempotency-key": "pay-1" })), await must(kari.post("/bookings", payload, { "idempotency-key": "pay-1" }))];
+    const [a, b] = [
+      await must(kari.post("/bookings", payload, { "idempotency-key": "pay-1" })),
+      await must(kari.post("/bookings", payload, { "idempotency-key": "pay-1" })),
+    ];
     expect(b.booking.id).toBe(a.booking.id);
     expect(b.booking.payment.checkout_url).toBe(a.booking.payment.checkout_url);
   });
@@ -234,10 +270,13 @@ describe("refunds by the policy", () => {
     expect(gone.booking.payment).toMatchObject({ status: "refunded" });
     // A refund's own event (a duplicate of what the refund answered) changes nothing more.
     const payment = (await must(deleted.api.get(`/bookings/${deleted.created.booking.id}`))).booking.payment;
-    const refundEvent = (await standIn("POST", "/_test/events", {
-      type: "refund.updated", account: deleted.stripeAccount,
-      object: { id: payment.refund_id, object: "refund", amount: 45_000, currency: "nok", payment_intent: payment.payment_intent_id, status: "succeeded" },
-    })).body;
+    const refundEvent = (
+      await standIn("POST", "/_test/events", {
+        type: "refund.updated",
+        account: deleted.stripeAccount,
+        object: { id: payment.refund_id, object: "refund", amount: 45_000, currency: "nok", payment_intent: payment.payment_intent_id, status: "succeeded" },
+      })
+    ).body;
     expect((await must(deliver(refundEvent.event, refundEvent.signature))).applied).toBe("refund_updated");
     expect((await must(deleted.api.get(`/bookings/${deleted.created.booking.id}`))).booking.payment).toMatchObject({ status: "refunded", amount_refunded: "450.00" });
   });
@@ -246,7 +285,9 @@ describe("refunds by the policy", () => {
 describe("nothing lost", () => {
   const age = async (id: number, minutes: number) => {
     await quietQueue();
-    await env.DB.prepare("UPDATE bookings SET created_at = ? WHERE id = ?").bind(Date.now() - minutes * 60_000, id).run();
+    await env.DB.prepare("UPDATE bookings SET created_at = ? WHERE id = ?")
+      .bind(Date.now() - minutes * 60_000, id)
+      .run();
   };
 
   it("a payment whose event was lost is found by the sweep; the reminder goes only to whoever has not paid, once", async () => {
@@ -284,9 +325,9 @@ describe("races", () => {
       await lapse(first.booking.id);
       const [delivered, second] = await Promise.all([deliver(event, signature), book(account.subdomain, cut.id, "Quick")]);
       expect(delivered.status).toBe(200);
-      const holding = await env.DB.prepare(
-        "SELECT id, state FROM bookings WHERE resource_id = ? AND active = 1 AND (state != 'awaiting_payment' OR expires_at > ?)",
-      ).bind(room.id, Date.now()).all<{ id: number; state: string }>();
+      const holding = await env.DB.prepare("SELECT id, state FROM bookings WHERE resource_id = ? AND active = 1 AND (state != 'awaiting_payment' OR expires_at > ?)")
+        .bind(room.id, Date.now())
+        .all<{ id: number; state: string }>();
       expect(holding.results).toHaveLength(1);
       const late = (await must(api.get(`/bookings/${first.booking.id}`))).booking;
       if (delivered.body.applied === "confirmed") {
@@ -315,9 +356,9 @@ describe("races", () => {
     const confirmed = delivered.filter((d) => d.body.applied === "confirmed").length;
     const booked = newcomers.filter((n) => n.status === 200).length;
     expect(confirmed + booked).toBe(seats);
-    const holding = await env.DB.prepare(
-      "SELECT COUNT(*) AS n FROM bookings WHERE resource_id = ? AND active = 1 AND (state != 'awaiting_payment' OR expires_at > ?)",
-    ).bind(room.id, Date.now()).first<{ n: number }>();
+    const holding = await env.DB.prepare("SELECT COUNT(*) AS n FROM bookings WHERE resource_id = ? AND active = 1 AND (state != 'awaiting_payment' OR expires_at > ?)")
+      .bind(room.id, Date.now())
+      .first<{ n: number }>();
     expect(holding!.n).toBe(seats);
     for (const p of payers) {
       const late = (await must(api.get(`/bookings/${p.booking.id}`))).booking;
@@ -363,12 +404,15 @@ describe("tenancy and bad input", () => {
   it("refuses a paid service without its amount, a checkout of a free service, and a stripe account that is not one", async () => {
     const { api, account, room } = await paidShop();
     expect((await api.post("/services", { service: { title: "X", payment: "full" } })).body).toEqual({ price: ["can't be blank when payment is full"] });
-    expect((await api.post("/services", { service: { title: "X", payment: "deposit", price: "100" } })).body).toEqual({ deposit: ["can't be blank when payment is deposit"] });
+    expect((await api.post("/services", { service: { title: "X", payment: "deposit", price: "100" } })).body).toEqual({
+      deposit: ["can't be blank when payment is deposit"],
+    });
     expect((await api.post("/services", { service: { title: "X", payment: "later" } })).status).toBe(400);
     const free = await catalogue(api).service({ title: "Free", interval: 60 });
     await catalogue(api).provider(room.id, free.id);
-    expect((await api.post("/bookings", { booking: { service_id: free.id, resource_id: room.id, ...TIME }, checkout: true })).body)
-      .toEqual({ checkout: ["is not possible: the service takes no payment"] });
+    expect((await api.post("/bookings", { booking: { service_id: free.id, resource_id: room.id, ...TIME }, checkout: true })).body).toEqual({
+      checkout: ["is not possible: the service takes no payment"],
+    });
     expect((await operator.put(`/accounts/${account.id}`, { account: { stripe_account_id: "not-an-account" } })).status).toBe(400);
   });
 
@@ -388,9 +432,14 @@ describe("linking the shop's Stripe account", () => {
     const again = await must(api.post("/client/stripe_onboarding", {}));
     expect(again.client.stripe_account_id).toBe(first.client.stripe_account_id);
     const other = await newAccount();
-    expect((await operator.put(`/accounts/${other.account.id}`, { account: { stripe_account_id: first.client.stripe_account_id } })).body)
-      .toEqual({ stripe_account_id: ["is linked to another account"] });
-    expect((await must(api.get("/client"))).client).toMatchObject({ payment_window_minutes: 15, refund_until_hours: 24, stripe_account_id: first.client.stripe_account_id });
+    expect((await operator.put(`/accounts/${other.account.id}`, { account: { stripe_account_id: first.client.stripe_account_id } })).body).toEqual({
+      stripe_account_id: ["is linked to another account"],
+    });
+    expect((await must(api.get("/client"))).client).toMatchObject({
+      payment_window_minutes: 15,
+      refund_until_hours: 24,
+      stripe_account_id: first.client.stripe_account_id,
+    });
     expect(account.id).toBeGreaterThan(0);
   });
 
@@ -416,7 +465,9 @@ describe("every way into a booking pays the same way", () => {
   it("a waitlist offer of a paid service is accepted into the same checkout", async () => {
     const { api, account, cut, room } = await paidShop({ account: { waitlist_enabled: true } });
     const taken = await catalogue(api).booking({ service_id: cut.id, resource_id: room.id, ...TIME });
-    const joined = await must(sameVisitor(account.subdomain).post("/waitlist", { waitlist_entry: { service_id: cut.id, ...TIME, person_attributes: visitor("Waiting") } }));
+    const joined = await must(
+      sameVisitor(account.subdomain).post("/waitlist", { waitlist_entry: { service_id: cut.id, ...TIME, person_attributes: visitor("Waiting") } }),
+    );
     await must(api.put(`/bookings/${taken.id}/cancel`, {}));
     const accepted = await must(sameVisitor(account.subdomain).post(`/waitlist/${joined.waitlist_entry.id}/accept`, {}, { "x-waitlist-token": joined.waitlist_token }));
     expect(accepted.booking).toMatchObject({ state: "awaiting_payment", payment: { amount: "450.00", checkout_url: expect.stringMatching(/\/pay\/cs_/) } });
@@ -428,7 +479,10 @@ describe("every way into a booking pays the same way", () => {
     const { account, cut } = await paidShop();
     const assistant = await mcpClient(`http://${account.subdomain}.localhost/mcp`, { "cf-connecting-ip": "203.0.113.77" });
     const booked = await assistant.call("book", { booking: { service_id: cut.id, ...TIME, person_attributes: visitor("Assisted") } });
-    expect(booked.booking).toMatchObject({ state: "awaiting_payment", payment: { amount: "450.00", currency: "NOK", checkout_url: expect.stringMatching(/\/pay\/cs_/) } });
+    expect(booked.booking).toMatchObject({
+      state: "awaiting_payment",
+      payment: { amount: "450.00", currency: "NOK", checkout_url: expect.stringMatching(/\/pay\/cs_/) },
+    });
     expect(assistant.client.getInstructions()).toContain("payment.checkout_url");
   });
 });

@@ -36,7 +36,9 @@ async function seedBooking(personId: number, account = accountId): Promise<numbe
   const row = await env.DB.prepare(
     `INSERT INTO bookings (account_id, resource_id, person_id, booked_from, booked_to, state, created_at, updated_at)
      VALUES (?, 1, ?, 0, 3600000, 'confirmed', 0, 0) RETURNING id`,
-  ).bind(account, personId).first<{ id: number }>();
+  )
+    .bind(account, personId)
+    .first<{ id: number }>();
   return row!.id;
 }
 
@@ -50,21 +52,45 @@ describe("POST /api/v1/people", () => {
     const parent = await createPerson();
     const res = await api.post("/people", {
       person: {
-        name: "Kari Nordmann", email: "  Kari@Example.COM ", phone_number: "912 34 567", external_id: "crm-1",
-        custom_data: { vip: true, seen_at: "2030-01-07 10:00" }, date_of_birth: "1990-05-17", national_id_no: "17059012345",
-        street: "Storgata 1", city: "Oslo", postal_code: "0155", state: "Oslo", country_code: "no", notes: "Prefers mornings",
+        name: "Kari Nordmann",
+        email: "  Kari@Example.COM ",
+        phone_number: "912 34 567",
+        external_id: "crm-1",
+        custom_data: { vip: true, seen_at: "2030-01-07 10:00" },
+        date_of_birth: "1990-05-17",
+        national_id_no: "17059012345",
+        street: "Storgata 1",
+        city: "Oslo",
+        postal_code: "0155",
+        state: "Oslo",
+        country_code: "no",
+        notes: "Prefers mornings",
         parent_id: parent.id,
       },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       person: {
-        id: expect.any(Number), name: "Kari Nordmann", email: "kari@example.com",
-        phone_number: "912 34 567", phonenumber: "912 34 567", phone_number_formatted: "+4791234567",
-        external_id: "crm-1", custom_data: { vip: true, seen_at: "2030-01-07T10:00:00+01:00" },
-        date_of_birth: "1990-05-17", national_id_no: "17059012345", street: "Storgata 1", city: "Oslo",
-        postal_code: "0155", state: "Oslo", country_code: "NO", notes: "Prefers mornings", parent_id: parent.id,
-        active: true, created_at: expect.stringMatching(OSLO), updated_at: expect.stringMatching(OSLO),
+        id: expect.any(Number),
+        name: "Kari Nordmann",
+        email: "kari@example.com",
+        phone_number: "912 34 567",
+        phonenumber: "912 34 567",
+        phone_number_formatted: "+4791234567",
+        external_id: "crm-1",
+        custom_data: { vip: true, seen_at: "2030-01-07T10:00:00+01:00" },
+        date_of_birth: "1990-05-17",
+        national_id_no: "17059012345",
+        street: "Storgata 1",
+        city: "Oslo",
+        postal_code: "0155",
+        state: "Oslo",
+        country_code: "NO",
+        notes: "Prefers mornings",
+        parent_id: parent.id,
+        active: true,
+        created_at: expect.stringMatching(OSLO),
+        updated_at: expect.stringMatching(OSLO),
       },
     });
   });
@@ -73,7 +99,10 @@ describe("POST /api/v1/people", () => {
     const res = await api.form("POST", "/people", "person[name]=Ola&person[phone_number]=%2B46 70 123 45 67&person[custom_data][size]=M");
     expect(res.status).toBe(200);
     expect(res.body.person).toMatchObject({
-      name: "Ola", phone_number: "+46 70 123 45 67", phone_number_formatted: "+46701234567", custom_data: { size: "M" },
+      name: "Ola",
+      phone_number: "+46 70 123 45 67",
+      phone_number_formatted: "+46701234567",
+      custom_data: { size: "M" },
     });
   });
 
@@ -91,8 +120,14 @@ describe("POST /api/v1/people", () => {
   it("answers 400 keyed by attribute for each invalid field", async () => {
     const res = await api.post("/people", {
       person: {
-        name: "X", email: "not-an-email", phone_number: "call me", date_of_birth: "1990-02-30", country_code: "XX",
-        custom_data: { nested: { no: 1 } }, parent_id: "abc", notes: "n".repeat(20_001),
+        name: "X",
+        email: "not-an-email",
+        phone_number: "call me",
+        date_of_birth: "1990-02-30",
+        country_code: "XX",
+        custom_data: { nested: { no: 1 } },
+        parent_id: "abc",
+        notes: "n".repeat(20_001),
       },
     });
     expect(res.status).toBe(400);
@@ -134,7 +169,9 @@ describe("POST /api/v1/people", () => {
     const res = await api.post("/people", { person: { email: "TAKEN@example.com", phone_number: "400 00 001", national_id_no: "NID-1" } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
-      email: ["has already been taken"], phone_number: ["has already been taken"], national_id_no: ["has already been taken"],
+      email: ["has already been taken"],
+      phone_number: ["has already been taken"],
+      national_id_no: ["has already been taken"],
     });
     expect((await api.get("/people/all?national_id_no=NID-1")).body).toHaveLength(1);
   });
@@ -201,8 +238,12 @@ describe("GET /api/v1/people", () => {
 
   it("filters by exact email, phone (by E.164), external_id, name, date_of_birth and national_id_no, combined", async () => {
     const p = await seed({
-      name: "Filter Me", email: "filter@example.com", phone_number: "+47 916 00 000", external_id: "ext-9",
-      date_of_birth: "1980-01-02", national_id_no: "NID-F",
+      name: "Filter Me",
+      email: "filter@example.com",
+      phone_number: "+47 916 00 000",
+      external_id: "ext-9",
+      date_of_birth: "1980-01-02",
+      national_id_no: "NID-F",
     });
     const twin = await seed({ name: "Filter Me", date_of_birth: "1980-01-02" });
     const one = async (q: string) => ids((await listApi.get(`/people?${q}`)).body);
@@ -232,7 +273,12 @@ describe("GET /api/v1/people", () => {
   });
 
   it("answers 400 on since, date_of_birth and page when they are not readable", async () => {
-    for (const [q, attribute] of [["since=yesterday", "since"], ["since=2040-02-30", "since"], ["date_of_birth=1980-13-01", "date_of_birth"], ["page=0", "page"]]) {
+    for (const [q, attribute] of [
+      ["since=yesterday", "since"],
+      ["since=2040-02-30", "since"],
+      ["date_of_birth=1980-13-01", "date_of_birth"],
+      ["page=0", "page"],
+    ]) {
       const res = await listApi.get(`/people?${q}`);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ [attribute]: [expect.any(String)] });
@@ -251,8 +297,12 @@ describe("GET /api/v1/people", () => {
     expect(first.body).toHaveLength(50);
     const second = await fresh.api.get("/people?page=2");
     expect(second.body.map((e: any) => e.person.name)).toEqual(["P50"]);
-    expect(Object.fromEntries(["Current-Page", "Page-Items", "Total-Count", "Total-Pages"].map((h) => [h, second.headers.get(h)])))
-      .toEqual({ "Current-Page": "2", "Page-Items": "1", "Total-Count": "51", "Total-Pages": "2" });
+    expect(Object.fromEntries(["Current-Page", "Page-Items", "Total-Count", "Total-Pages"].map((h) => [h, second.headers.get(h)]))).toEqual({
+      "Current-Page": "2",
+      "Page-Items": "1",
+      "Total-Count": "51",
+      "Total-Pages": "2",
+    });
     expect(second.headers.get("Link")).toContain('page=1>; rel="first"');
     expect(second.headers.get("Link")).toContain('page=1>; rel="prev"');
     expect(second.headers.get("Link")).toContain('page=2>; rel="last"');
@@ -303,8 +353,13 @@ describe("PUT /api/v1/people/{id}", () => {
     const res = await api.put(`/people/${person.id}`, { person: { city: "", phone_number: null, custom_data: { b: "2" } } });
     expect(res.status).toBe(200);
     expect(res.body.person).toMatchObject({
-      name: person.name, email: "keep@example.com", city: null, phone_number: null, phonenumber: null,
-      phone_number_formatted: null, custom_data: { b: "2" },
+      name: person.name,
+      email: "keep@example.com",
+      city: null,
+      phone_number: null,
+      phonenumber: null,
+      phone_number_formatted: null,
+      custom_data: { b: "2" },
     });
   });
 
@@ -519,7 +574,11 @@ describe("unique indexes as the second line of defence", () => {
     await createPerson({ phone_number: "+47 977 77 777" });
     const db = openDb(env.DB);
     const duplicate = { account_id: accountId, phone_number: "97777777", phone_e164: "+4797777777", created_at: 0, updated_at: 0 };
-    const error = await db.insert(people).values(duplicate).catch(rethrowUniqueViolation).catch((e: unknown) => e);
+    const error = await db
+      .insert(people)
+      .values(duplicate)
+      .catch(rethrowUniqueViolation)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 400, body: { phone_number: ["has already been taken"] } });
   });

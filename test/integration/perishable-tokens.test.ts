@@ -24,8 +24,7 @@ async function deliveredCode(client: Client, phone: string): Promise<string> {
   return /(\d{5})/.exec(latest.body)![1];
 }
 
-const tokenRow = (phone: string) =>
-  env.DB.prepare("SELECT * FROM perishable_tokens WHERE identifier = ? ORDER BY id DESC").bind(phone).first<Record<string, any>>();
+const tokenRow = (phone: string) => env.DB.prepare("SELECT * FROM perishable_tokens WHERE identifier = ? ORDER BY id DESC").bind(phone).first<Record<string, any>>();
 
 describe("POST /api/v1/people/perishable_token/send", () => {
   it("queues a token SMS, stores only the code's hash, and answers the number and expiry", async () => {
@@ -152,7 +151,9 @@ describe("POST /api/v1/people/perishable_token/verify", () => {
     const phone = uniquePhone();
     await must(api.post(SEND, { person: { phone_number: phone } }));
     const code = await deliveredCode(api, phone);
-    await env.DB.prepare("UPDATE perishable_tokens SET expires_at = ? WHERE identifier = ?").bind(Date.now() - 1, phone).run();
+    await env.DB.prepare("UPDATE perishable_tokens SET expires_at = ? WHERE identifier = ?")
+      .bind(Date.now() - 1, phone)
+      .run();
     const res = await api.post(VERIFY, { perishable_token: code, person: { phone_number: phone } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ perishable_token: ["has expired: send a new one"] });

@@ -19,8 +19,7 @@ const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0[12]:00$/;
 
 // There is no /resources feature on this branch yet, so resources are seeded straight into D1.
 const seedResource = async (account = accountId) => {
-  const row = await env.DB
-    .prepare("insert into resources (account_id, title, created_at, updated_at) values (?, 'Room', 0, 0) returning id")
+  const row = await env.DB.prepare("insert into resources (account_id, title, created_at, updated_at) values (?, 'Room', 0, 0) returning id")
     .bind(account)
     .first<{ id: number }>();
   return row!.id;
@@ -51,8 +50,12 @@ describe("POST /api/v1/providers", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       provider: {
-        id: expect.any(Number), resource_id, service_id, active: true,
-        created_at: expect.stringMatching(ISO_WITH_OFFSET), updated_at: expect.stringMatching(ISO_WITH_OFFSET),
+        id: expect.any(Number),
+        resource_id,
+        service_id,
+        active: true,
+        created_at: expect.stringMatching(ISO_WITH_OFFSET),
+        updated_at: expect.stringMatching(ISO_WITH_OFFSET),
       },
     });
   });

@@ -55,15 +55,20 @@ function watchedEnv() {
       events.push("write prepared");
       noticeWrite();
     }
-    const runs = (method: "first" | "run" | "all" | "raw") => (...args: unknown[]) => {
-      if (writes) events.push("write ran");
-      return (statement[method] as (...a: unknown[]) => unknown).apply(statement, args);
-    };
+    const runs =
+      (method: "first" | "run" | "all" | "raw") =>
+      (...args: unknown[]) => {
+        if (writes) events.push("write ran");
+        return (statement[method] as (...a: unknown[]) => unknown).apply(statement, args);
+      };
     return {
       inner: statement,
       writes,
       bind: (...values: unknown[]) => watchStatement(statement.bind(...values), query),
-      first: runs("first"), run: runs("run"), all: runs("all"), raw: runs("raw"),
+      first: runs("first"),
+      run: runs("run"),
+      all: runs("all"),
+      raw: runs("raw"),
     } as unknown as D1PreparedStatement;
   };
   const watchSession = <T extends D1Database | D1DatabaseSession>(d1: T): T => {
@@ -116,18 +121,27 @@ const fetchWith = (
   url: string,
   options: { apiKey?: string; body?: unknown; bindings?: typeof env; ip?: string } = {},
 ) =>
-  app.fetch(new Request(url, {
-    method,
-    headers: {
-      "user-agent": "tests",
-      "cf-connecting-ip": options.ip ?? "203.0.113.9",
-      ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
-      ...(options.body ? { "content-type": "application/json" } : {}),
-    },
-    body: options.body ? JSON.stringify(options.body) : null,
-  }), options.bindings ?? env, createExecutionContext());
+  app.fetch(
+    new Request(url, {
+      method,
+      headers: {
+        "user-agent": "tests",
+        "cf-connecting-ip": options.ip ?? "203.0.113.9",
+        ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+        ...(options.body ? { "content-type": "application/json" } : {}),
+      },
+      body: options.body ? JSON.stringify(options.body) : null,
+    }),
+    options.bindings ?? env,
+    createExecutionContext(),
+  );
 
-const rows = async (sql: string, ...values: unknown[]) => (await env.DB.prepare(sql).bind(...values).all()).results;
+const rows = async (sql: string, ...values: unknown[]) =>
+  (
+    await env.DB.prepare(sql)
+      .bind(...values)
+      .all()
+  ).results;
 
 let api: Client;
 let accountId: number;
@@ -202,8 +216,12 @@ describe("a request over its budget", () => {
     expect(costOf(res.headers).roundTrips).toBeGreaterThan(0);
     const names = [...res.headers.keys()].sort();
     expect(names).toEqual(["content-type", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after", "server-timing", "x-request-id"]);
-    expect(Object.fromEntries(["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after"].map((h) => [h, res.headers.get(h)])))
-      .toEqual({ "ratelimit-limit": String(LIMIT), "ratelimit-remaining": "0", "ratelimit-reset": "7", "retry-after": "7" });
+    expect(Object.fromEntries(["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after"].map((h) => [h, res.headers.get(h)]))).toEqual({
+      "ratelimit-limit": String(LIMIT),
+      "ratelimit-remaining": "0",
+      "ratelimit-reset": "7",
+      "retry-after": "7",
+    });
   });
 });
 
@@ -263,7 +281,9 @@ describe("a write while the verdict is pending", () => {
       const app = buildApp({ rateLimit: rateLimitWith(() => held.limiter) });
       const slot = nextSlot();
       const answer = fetchWith(app, "POST", "http://api.test/api/v1/bookings", {
-        apiKey: api.apiKey, body: { booking: { resource_id: resource.id, ...slot, title: slot.booked_from } }, bindings: watched.env,
+        apiKey: api.apiKey,
+        body: { booking: { resource_id: resource.id, ...slot, title: slot.booked_from } },
+        bindings: watched.env,
       });
       await watched.writeReached;
       expect(await bookingsAt(slot)).toEqual([]);

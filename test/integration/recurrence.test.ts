@@ -23,7 +23,10 @@ const TOO_MANY = { collection_id: ["has more than 731 occurrences: narrow the ru
 /** Runs the recurrence consumer on `copies` deliveries of one message, as the queue would. */
 async function deliver(collectionId: string, opts: { from?: number; copies?: number; queue?: string; account?: number } = {}) {
   const body = { collection_id: collectionId, account_id: opts.account ?? accountId, from: opts.from ?? 0 };
-  return runQueue(opts.queue ?? "booking-recurrence", Array.from({ length: opts.copies ?? 1 }, () => body));
+  return runQueue(
+    opts.queue ?? "booking-recurrence",
+    Array.from({ length: opts.copies ?? 1 }, () => body),
+  );
 }
 
 /** POSTs a recurring booking and runs its first chunk; answers the collection id. */
@@ -44,12 +47,16 @@ async function quietCopy(collectionId: string) {
     `INSERT INTO recurring_collections (id, account_id, kind, template, rrule, rdate, exdate, occurrences, status, next_index, created_count, skipped, created_at, updated_at)
      SELECT ?, account_id, kind, template, rrule, rdate, exdate, occurrences, 'pending', 0, 0, '[]', created_at, updated_at
      FROM recurring_collections WHERE id = ?`,
-  ).bind(id, collectionId).run();
+  )
+    .bind(id, collectionId)
+    .run();
   return id;
 }
 
 const countRows = async (sql: string, ...params: unknown[]) =>
-  (await env.DB.prepare(sql).bind(...params).first<{ n: number }>())!.n;
+  (await env.DB.prepare(sql)
+    .bind(...params)
+    .first<{ n: number }>())!.n;
 
 describe("POST /api/v1/bookings/recurring", () => {
   it("answers only the collection id and records the collection for the queue", async () => {
@@ -96,9 +103,12 @@ describe("POST /api/v1/bookings/recurring", () => {
 
   it("takes form data with bracket names", async () => {
     const resource = await make.resource();
-    const res = await api.form("POST", "/bookings/recurring",
+    const res = await api.form(
+      "POST",
+      "/bookings/recurring",
       `booking[resource_id]=${resource.id}&booking[booked_from]=2030-02-04 10:00&booking[booked_to]=2030-02-04 11:00` +
-      `&recurring[rrule]=${encodeURIComponent("FREQ=DAILY;COUNT=2")}&confirm=true`);
+        `&recurring[rrule]=${encodeURIComponent("FREQ=DAILY;COUNT=2")}&confirm=true`,
+    );
     expect(res.status).toBe(200);
     await deliver(res.body.collection_id);
     expect(times(await occurrences(res.body.collection_id))).toEqual([
@@ -166,16 +176,16 @@ describe("POST /api/v1/bookings/recurring", () => {
   it("skips occurrences that do not fit and records why, never forcing them", async () => {
     const resource = await make.resource({ capacity: 1 });
     await make.booking({ resource_id: resource.id, booked_from: "2030-05-07 10:30", booked_to: "2030-05-07 11:30" });
-    const id = await recur(
-      { resource_id: resource.id, booked_from: "2030-05-06 10:00", booked_to: "2030-05-06 11:00" },
-      { rrule: "FREQ=DAILY;COUNT=3" },
-    );
+    const id = await recur({ resource_id: resource.id, booked_from: "2030-05-06 10:00", booked_to: "2030-05-06 11:00" }, { rrule: "FREQ=DAILY;COUNT=3" });
     expect(times(await occurrences(id))).toEqual([
       ["2030-05-06T10:00:00+02:00", "2030-05-06T11:00:00+02:00"],
       ["2030-05-08T10:00:00+02:00", "2030-05-08T11:00:00+02:00"],
     ]);
     expect(await status(id)).toMatchObject({
-      status: "completed", occurrences: 3, processed: 3, created: 2,
+      status: "completed",
+      occurrences: 3,
+      processed: 3,
+      created: 2,
       skipped: [{ booked_from: "2030-05-07T10:00:00+02:00", booked_to: "2030-05-07T11:00:00+02:00", errors: FULL }],
     });
     expect(await countRows("SELECT COUNT(*) AS n FROM bookings WHERE resource_id = ? AND active = 1", resource.id)).toBe(3);
@@ -186,7 +196,8 @@ describe("POST /api/v1/bookings/recurring", () => {
     await make.booking({ resource_id: resource.id, booked_from: "2030-06-04 10:00", booked_to: "2030-06-04 11:00" });
     const id = await recur(
       { resource_id: resource.id, booked_from: "2030-06-03 10:00", booked_to: "2030-06-03 11:00" },
-      { rrule: "FREQ=DAILY;COUNT=2" }, { ignore_capacity: true },
+      { rrule: "FREQ=DAILY;COUNT=2" },
+      { ignore_capacity: true },
     );
     expect(await occurrences(id)).toHaveLength(2);
     expect((await status(id)).skipped).toEqual([]);
@@ -208,10 +219,12 @@ describe("POST /api/v1/bookings/recurring", () => {
 describe("recurrence queue consumer", () => {
   it("creates no duplicates when the same message is delivered several times", async () => {
     const resource = await make.resource();
-    const { collection_id: id } = await must(api.post("/bookings/recurring", {
-      booking: { resource_id: resource.id, booked_from: "2030-08-05 10:00", booked_to: "2030-08-05 11:00" },
-      recurring: { rrule: "FREQ=DAILY;COUNT=3" },
-    }));
+    const { collection_id: id } = await must(
+      api.post("/bookings/recurring", {
+        booking: { resource_id: resource.id, booked_from: "2030-08-05 10:00", booked_to: "2030-08-05 11:00" },
+        recurring: { rrule: "FREQ=DAILY;COUNT=3" },
+      }),
+    );
     const first = await deliver(id, { copies: 2 });
     expect(first.explicitAcks).toHaveLength(2);
     await deliver(id);
@@ -223,10 +236,12 @@ describe("recurrence queue consumer", () => {
   it("fills the gaps without duplicates when a chunk is redelivered after a crash mid-chunk", async () => {
     // Room for the original too: the real queue books it on the same slots whenever it runs.
     const resource = await make.resource({ capacity: 2 });
-    const { collection_id: queued } = await must(api.post("/bookings/recurring", {
-      booking: { resource_id: resource.id, booked_from: "2030-09-02 10:00", booked_to: "2030-09-02 11:00" },
-      recurring: { rrule: "FREQ=DAILY;COUNT=4" },
-    }));
+    const { collection_id: queued } = await must(
+      api.post("/bookings/recurring", {
+        booking: { resource_id: resource.id, booked_from: "2030-09-02 10:00", booked_to: "2030-09-02 11:00" },
+        recurring: { rrule: "FREQ=DAILY;COUNT=4" },
+      }),
+    );
     // A copy of the collection that no real queue message names, so only this test delivers it.
     const id = await quietCopy(queued);
     await deliver(id);
@@ -238,18 +253,28 @@ describe("recurrence queue consumer", () => {
     expect(await occurrences(id)).toHaveLength(2);
     await deliver(id);
     expect(times(await occurrences(id)).map(([from]) => from)).toEqual([
-      "2030-09-02T10:00:00+02:00", "2030-09-03T10:00:00+02:00", "2030-09-04T10:00:00+02:00", "2030-09-05T10:00:00+02:00",
+      "2030-09-02T10:00:00+02:00",
+      "2030-09-03T10:00:00+02:00",
+      "2030-09-04T10:00:00+02:00",
+      "2030-09-05T10:00:00+02:00",
     ]);
     expect(await status(id)).toMatchObject({ status: "completed", processed: 4, created: 4 });
   });
 
   it("works through a collection larger than one chunk on the real queue", { timeout: 90_000 }, async () => {
     const resource = await make.resource();
-    const { collection_id: id } = await must(api.post("/bookings/recurring", {
-      booking: { resource_id: resource.id, booked_from: "2031-01-06 10:00", booked_to: "2031-01-06 11:00" },
-      recurring: { rrule: "FREQ=DAILY;COUNT=30" },
-    }));
-    const current = await eventually(() => status(id), (c) => c.status !== "pending", 80_000, 1000);
+    const { collection_id: id } = await must(
+      api.post("/bookings/recurring", {
+        booking: { resource_id: resource.id, booked_from: "2031-01-06 10:00", booked_to: "2031-01-06 11:00" },
+        recurring: { rrule: "FREQ=DAILY;COUNT=30" },
+      }),
+    );
+    const current = await eventually(
+      () => status(id),
+      (c) => c.status !== "pending",
+      80_000,
+      1000,
+    );
     expect(current).toMatchObject({ status: "completed", occurrences: 30, processed: 30, created: 30 });
     const bookings = await occurrences(id);
     expect(bookings).toHaveLength(30);
@@ -264,10 +289,12 @@ describe("recurrence queue consumer", () => {
 
   it("marks a collection failed when its message is dead-lettered", async () => {
     const resource = await make.resource();
-    const { collection_id: id } = await must(api.post("/bookings/recurring", {
-      booking: { resource_id: resource.id, booked_from: "2030-10-01 10:00", booked_to: "2030-10-01 11:00" },
-      recurring: { rrule: "FREQ=DAILY;COUNT=2" },
-    }));
+    const { collection_id: id } = await must(
+      api.post("/bookings/recurring", {
+        booking: { resource_id: resource.id, booked_from: "2030-10-01 10:00", booked_to: "2030-10-01 11:00" },
+        recurring: { rrule: "FREQ=DAILY;COUNT=2" },
+      }),
+    );
     const result = await deliver(id, { queue: "booking-recurrence-dlq" });
     expect(result.explicitAcks).toHaveLength(1);
     expect((await status(id)).status).toBe("failed");
@@ -277,10 +304,7 @@ describe("recurrence queue consumer", () => {
 describe("GET /api/v1/bookings/recurring/{collection_id}", () => {
   it("lists every occurrence in every state, wrapped as booking, with page headers", async () => {
     const resource = await make.resource();
-    const id = await recur(
-      { resource_id: resource.id, booked_from: "2030-11-04 10:00", booked_to: "2030-11-04 11:00" },
-      { rrule: "FREQ=DAILY;COUNT=3" },
-    );
+    const id = await recur({ resource_id: resource.id, booked_from: "2030-11-04 10:00", booked_to: "2030-11-04 11:00" }, { rrule: "FREQ=DAILY;COUNT=3" });
     const [first] = await occurrences(id);
     await must(api.delete(`/bookings/${first.id}`));
     const res = await api.get(`/bookings/recurring/${id}`);
@@ -313,8 +337,18 @@ describe("GET /api/v1/bookings/recurring/{collection_id}/status", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       recurring_collection: {
-        id, kind: "booking", status: "completed", rrule: "FREQ=WEEKLY;COUNT=2", rdate: "VALUE=DATE:20301210", exdate: "VALUE=DATE:20301209",
-        occurrences: 2, processed: 2, created: 2, skipped: [], created_at: expect.any(String), updated_at: expect.any(String),
+        id,
+        kind: "booking",
+        status: "completed",
+        rrule: "FREQ=WEEKLY;COUNT=2",
+        rdate: "VALUE=DATE:20301210",
+        exdate: "VALUE=DATE:20301209",
+        occurrences: 2,
+        processed: 2,
+        created: 2,
+        skipped: [],
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
       },
     });
   });
@@ -326,7 +360,11 @@ describe("DELETE /api/v1/bookings/recurring/{collection_id}", () => {
     const id = await recur({ resource_id: resource.id, booked_from: "2031-03-03 10:00", booked_to: "2031-03-03 11:00" }, { rrule: "FREQ=DAILY;COUNT=3" });
     const res = await api.delete(`/bookings/recurring/${id}`);
     expect(res.status).toBe(200);
-    expect(res.body.map((e: any) => [e.booking.state, e.booking.active])).toEqual([["deleted", false], ["deleted", false], ["deleted", false]]);
+    expect(res.body.map((e: any) => [e.booking.state, e.booking.active])).toEqual([
+      ["deleted", false],
+      ["deleted", false],
+      ["deleted", false],
+    ]);
     expect((await status(id)).status).toBe("deleted");
     const again = await api.delete(`/bookings/recurring/${id}`);
     expect(again.body.map((e: any) => e.booking.updated_at)).toEqual(res.body.map((e: any) => e.booking.updated_at));
@@ -334,10 +372,12 @@ describe("DELETE /api/v1/bookings/recurring/{collection_id}", () => {
 
   it("stops a collection whose occurrences are not created yet", async () => {
     const resource = await make.resource();
-    const { collection_id: queued } = await must(api.post("/bookings/recurring", {
-      booking: { resource_id: resource.id, booked_from: "2031-04-07 10:00", booked_to: "2031-04-07 11:00" },
-      recurring: { rrule: "FREQ=DAILY;COUNT=3" },
-    }));
+    const { collection_id: queued } = await must(
+      api.post("/bookings/recurring", {
+        booking: { resource_id: resource.id, booked_from: "2031-04-07 10:00", booked_to: "2031-04-07 11:00" },
+        recurring: { rrule: "FREQ=DAILY;COUNT=3" },
+      }),
+    );
     const id = await quietCopy(queued);
     expect((await api.delete(`/bookings/recurring/${id}`)).body).toEqual([]);
     await deliver(id);
@@ -359,10 +399,12 @@ describe("POST /api/v1/events/recurring", () => {
   it("creates weekly events that keep their wall-clock time across the DST change", async () => {
     const resource = await make.resource();
     const service = await make.service({ booking_type: "attendance" });
-    const { collection_id: id } = await must(api.post("/events/recurring", {
-      event: { resource_id: resource.id, service_id: service.id, capacity: 8, starts_at: "2030-10-21 18:00", ends_at: "2030-10-21 19:30", title: "Yoga" },
-      recurrence: { rrule: "FREQ=WEEKLY;COUNT=2" },
-    }));
+    const { collection_id: id } = await must(
+      api.post("/events/recurring", {
+        event: { resource_id: resource.id, service_id: service.id, capacity: 8, starts_at: "2030-10-21 18:00", ends_at: "2030-10-21 19:30", title: "Yoga" },
+        recurrence: { rrule: "FREQ=WEEKLY;COUNT=2" },
+      }),
+    );
     expect(id).toMatch(UUID);
     await deliver(id);
     const res = await api.get(`/events/recurring/${id}`);
@@ -379,13 +421,18 @@ describe("POST /api/v1/events/recurring", () => {
   it("takes form data with bracket names", async () => {
     const resource = await make.resource();
     const service = await make.service({ booking_type: "attendance" });
-    const res = await api.form("POST", "/events/recurring",
+    const res = await api.form(
+      "POST",
+      "/events/recurring",
       `event[resource_id]=${resource.id}&event[service_id]=${service.id}&event[capacity]=3&event[starts_at]=2030-01-07 10:00` +
-      `&event[ends_at]=2030-01-07 11:00&recurrence[rdate]=${encodeURIComponent("VALUE=DATE:20300109")}`);
+        `&event[ends_at]=2030-01-07 11:00&recurrence[rdate]=${encodeURIComponent("VALUE=DATE:20300109")}`,
+    );
     expect(res.status).toBe(200);
     await deliver(res.body.collection_id);
-    expect((await must(api.get(`/events/recurring/${res.body.collection_id}`))).map((e: any) => e.event.starts_at))
-      .toEqual(["2030-01-07T10:00:00+01:00", "2030-01-09T10:00:00+01:00"]);
+    expect((await must(api.get(`/events/recurring/${res.body.collection_id}`))).map((e: any) => e.event.starts_at)).toEqual([
+      "2030-01-07T10:00:00+01:00",
+      "2030-01-09T10:00:00+01:00",
+    ]);
   });
 
   it("validates the first event as a single create, then the recurrence", async () => {
@@ -407,10 +454,12 @@ describe("GET /api/v1/events/recurring/{collection_id}", () => {
   it("answers 404 for an unknown collection, another tenant's, and a booking collection", async () => {
     const resource = await make.resource();
     const service = await make.service({ booking_type: "attendance" });
-    const { collection_id: id } = await must(api.post("/events/recurring", {
-      event: { resource_id: resource.id, service_id: service.id, capacity: 2, starts_at: "2030-02-04 10:00", ends_at: "2030-02-04 11:00" },
-      recurrence: { rrule: "FREQ=DAILY;COUNT=2" },
-    }));
+    const { collection_id: id } = await must(
+      api.post("/events/recurring", {
+        event: { resource_id: resource.id, service_id: service.id, capacity: 2, starts_at: "2030-02-04 10:00", ends_at: "2030-02-04 11:00" },
+        recurrence: { rrule: "FREQ=DAILY;COUNT=2" },
+      }),
+    );
     await deliver(id);
     expect((await api.get(`/events/recurring/${crypto.randomUUID()}`)).status).toBe(404);
     const foreign = await other.get(`/events/recurring/${id}`);

@@ -29,8 +29,7 @@ function nextSlot() {
 /** Rate-limiter calls on the private API: one per address, one per key. */
 const LIMITER = 2;
 
-const version = async () =>
-  Number((await env.DB.prepare("SELECT version FROM availability_versions WHERE account_id = ?").bind(accountId).first("version")) ?? 0);
+const version = async () => Number((await env.DB.prepare("SELECT version FROM availability_versions WHERE account_id = ?").bind(accountId).first("version")) ?? 0);
 const bookingsAt = async (resourceId: number, from: string) =>
   (await api.get(`/bookings?resource_id=${resourceId}&from=${from.slice(0, 10)}&to=${from.slice(0, 10)}`)).body.length as number;
 
@@ -89,7 +88,10 @@ describe("POST /bookings of a slot this isolate saw refused", () => {
     ["a cancel", ({ taken }) => must(api.put(`/bookings/${taken.id}/cancel`))],
     ["a decline", ({ taken }) => must(api.put(`/bookings/${taken.id}/decline`))],
     ["a delete", ({ taken }) => must(api.delete(`/bookings/${taken.id}`))],
-    ["a move to another hour", ({ taken, slot }) => must(api.put(`/bookings/${taken.id}`, { booking: { booked_from: `${slot.date} 14:00`, booked_to: `${slot.date} 15:00` } }))],
+    [
+      "a move to another hour",
+      ({ taken, slot }) => must(api.put(`/bookings/${taken.id}`, { booking: { booked_from: `${slot.date} 14:00`, booked_to: `${slot.date} 15:00` } })),
+    ],
     ["a resource capacity raise", ({ room }) => must(api.put(`/resources/${room.id}`, { resource: { capacity: 2 } }))],
     // Not through any request of this isolate (another isolate, the cron, a console): the triggers see it.
     ["a raw D1 write outside any request", ({ taken }) => env.DB.prepare("UPDATE bookings SET state = 'cancelled', active = 0 WHERE id = ?").bind(taken.id).run()],
@@ -110,9 +112,14 @@ describe("POST /bookings of a slot this isolate saw refused", () => {
     const slot = nextSlot();
     const booking = { resource_id: room.id, booked_from: slot.booked_from, booked_to: slot.booked_to };
     const lapsesAt = Date.now() + 3000;
-    const held = (await must(verifying.post("/bookings", {
-      booking: { ...booking, person_attributes: { email: "hold@example.com" }, expires_at: new Date(lapsesAt).toISOString() }, confirm: false,
-    }))).booking;
+    const held = (
+      await must(
+        verifying.post("/bookings", {
+          booking: { ...booking, person_attributes: { email: "hold@example.com" }, expires_at: new Date(lapsesAt).toISOString() },
+          confirm: false,
+        }),
+      )
+    ).booking;
     expect(held.state).toBe("awaiting_verification");
     const byGuard = await verifying.post("/bookings", { booking });
     expect(byGuard.status).toBe(400);
@@ -203,9 +210,10 @@ describe("the booking site", () => {
     const monday = new Date(Date.now() + 7 * 86_400_000);
     monday.setUTCDate(monday.getUTCDate() + ((8 - monday.getUTCDay()) % 7 || 7));
     const date = monday.toISOString().slice(0, 10);
-    const visit = (email: string) => site.post("/bookings", {
-      booking: { service_id: cut.id, booked_from: `${date} 10:00`, booked_to: `${date} 10:30`, person_attributes: { name: "Vis", email } },
-    });
+    const visit = (email: string) =>
+      site.post("/bookings", {
+        booking: { service_id: cut.id, booked_from: `${date} 10:00`, booked_to: `${date} 10:30`, person_attributes: { name: "Vis", email } },
+      });
     expect((await visit("first@example.com")).status).toBe(200);
     const byGuard = await visit("second@example.com");
     expect(byGuard.status).toBe(400);

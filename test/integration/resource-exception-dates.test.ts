@@ -21,9 +21,7 @@ const putDate = (id: number, date: string, opening_hours: string[] | null, clien
   client.put(`/resources/${id}/exception_dates/${date}`, { resource_exception_date: { opening_hours } });
 
 const datesOf = async (id: number, query = "") =>
-  (await api.get(`/resources/${id}/exception_dates${query}`)).body.map((e: any) => [
-    e.resource_exception_date.exception_date, e.resource_exception_date.opening_hours,
-  ]);
+  (await api.get(`/resources/${id}/exception_dates${query}`)).body.map((e: any) => [e.resource_exception_date.exception_date, e.resource_exception_date.opening_hours]);
 
 describe("POST or PUT /api/v1/resources/{id}/exception_dates/{date}", () => {
   it("creates an exception date and answers it wrapped as resource_exception_date", async () => {
@@ -54,8 +52,11 @@ describe("POST or PUT /api/v1/resources/{id}/exception_dates/{date}", () => {
 
   it("takes form data; an empty opening_hours or none at all means closed", async () => {
     const id = await createResource();
-    const open = await api.form("POST", `/resources/${id}/exception_dates/2030-01-08`,
-      "resource_exception_date[opening_hours][]=09:00&resource_exception_date[opening_hours][]=11:00&resource_exception_date[opening_hours][]=12:00&resource_exception_date[opening_hours][]=15:00");
+    const open = await api.form(
+      "POST",
+      `/resources/${id}/exception_dates/2030-01-08`,
+      "resource_exception_date[opening_hours][]=09:00&resource_exception_date[opening_hours][]=11:00&resource_exception_date[opening_hours][]=12:00&resource_exception_date[opening_hours][]=15:00",
+    );
     expect(open.status).toBe(200);
     expect(open.body.resource_exception_date.opening_hours).toEqual(["09:00", "11:00", "12:00", "15:00"]);
     const closed = await api.form("PUT", `/resources/${id}/exception_dates/2030-01-08`, "resource_exception_date[opening_hours]=");
@@ -156,11 +157,18 @@ describe("GET /api/v1/resources/{id}/exception_dates", () => {
     expect(res.status).toBe(200);
     expect(res.body[0]).toEqual({
       resource_exception_date: {
-        resource_id: id, exception_date: "2030-05-01", opening_hours: ["09:00", "10:00"],
-        created_at: expect.stringMatching(ISO_WITH_OFFSET), updated_at: expect.stringMatching(ISO_WITH_OFFSET),
+        resource_id: id,
+        exception_date: "2030-05-01",
+        opening_hours: ["09:00", "10:00"],
+        created_at: expect.stringMatching(ISO_WITH_OFFSET),
+        updated_at: expect.stringMatching(ISO_WITH_OFFSET),
       },
     });
-    expect(await datesOf(id)).toEqual([["2030-05-01", ["09:00", "10:00"]], ["2030-05-03", ["09:00", "10:00"]], ["2030-05-05", null]]);
+    expect(await datesOf(id)).toEqual([
+      ["2030-05-01", ["09:00", "10:00"]],
+      ["2030-05-03", ["09:00", "10:00"]],
+      ["2030-05-05", null],
+    ]);
     expect((await datesOf(id, "?from=2030-05-02&to=2030-05-05")).map((d: any) => d[0])).toEqual(["2030-05-03", "2030-05-05"]);
     expect((await datesOf(id, "?to=2030-05-03")).map((d: any) => d[0])).toEqual(["2030-05-01", "2030-05-03"]);
   });
@@ -221,9 +229,21 @@ describe("POST or PUT /api/v1/resources/{id}/exception_dates", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
       { resource_exception_date: { resource_id: id, exception_date: "2030-06-01", opening_hours: null, created_at: expect.any(String), updated_at: expect.any(String) } },
-      { resource_exception_date: { resource_id: id, exception_date: "2030-06-04", opening_hours: ["12:00", "13:00"], created_at: expect.any(String), updated_at: expect.any(String) } },
+      {
+        resource_exception_date: {
+          resource_id: id,
+          exception_date: "2030-06-04",
+          opening_hours: ["12:00", "13:00"],
+          created_at: expect.any(String),
+          updated_at: expect.any(String),
+        },
+      },
     ]);
-    expect(await datesOf(id)).toEqual([["2030-06-01", null], ["2030-06-03", null], ["2030-06-04", ["12:00", "13:00"]]]);
+    expect(await datesOf(id)).toEqual([
+      ["2030-06-01", null],
+      ["2030-06-03", null],
+      ["2030-06-04", ["12:00", "13:00"]],
+    ]);
   });
 
   it("behaves the same with PUT and with indexed form names", async () => {
@@ -231,9 +251,12 @@ describe("POST or PUT /api/v1/resources/{id}/exception_dates", () => {
     const put = await api.put(`/resources/${id}/exception_dates`, { resource_exception_dates: [{ exception_date: "2030-06-10", opening_hours: ["08:00", "09:00"] }] });
     expect(put.status).toBe(200);
     expect(put.body.map((e: any) => e.resource_exception_date.exception_date)).toEqual(["2030-06-10"]);
-    const form = await api.form("PUT", `/resources/${id}/exception_dates`,
+    const form = await api.form(
+      "PUT",
+      `/resources/${id}/exception_dates`,
       "resource_exception_dates[0][exception_date]=2030-06-10&resource_exception_dates[0][_destroy]=1" +
-      "&resource_exception_dates[1][exception_date]=2030-06-11&resource_exception_dates[1][opening_hours][]=10:00&resource_exception_dates[1][opening_hours][]=11:00");
+        "&resource_exception_dates[1][exception_date]=2030-06-11&resource_exception_dates[1][opening_hours][]=10:00&resource_exception_dates[1][opening_hours][]=11:00",
+    );
     expect(form.status).toBe(200);
     expect(await datesOf(id)).toEqual([["2030-06-11", ["10:00", "11:00"]]]);
   });
@@ -277,7 +300,8 @@ describe("POST or PUT /api/v1/resources/{id}/exception_dates", () => {
     expect(notList.status).toBe(400);
     expect(notList.body).toEqual({ resource_exception_dates: [expect.any(String)] });
     const many = Array.from({ length: 367 }, (_, i) => ({
-      exception_date: new Date(Date.UTC(2032, 0, 1 + i)).toISOString().slice(0, 10), opening_hours: null,
+      exception_date: new Date(Date.UTC(2032, 0, 1 + i)).toISOString().slice(0, 10),
+      opening_hours: null,
     }));
     const tooLong = await api.post(`/resources/${id}/exception_dates`, { resource_exception_dates: many });
     expect(tooLong.status).toBe(400);
@@ -288,7 +312,12 @@ describe("POST or PUT /api/v1/resources/{id}/exception_dates", () => {
   it("answers 404 for an unknown resource and another tenant's resource, changing nothing", async () => {
     const id = await createResource();
     await putDate(id, "2030-06-25", null);
-    const body = { resource_exception_dates: [{ exception_date: "2030-06-25", _destroy: true }, { exception_date: "2030-06-26", opening_hours: null }] };
+    const body = {
+      resource_exception_dates: [
+        { exception_date: "2030-06-25", _destroy: true },
+        { exception_date: "2030-06-26", opening_hours: null },
+      ],
+    };
     expect((await api.post("/resources/999999/exception_dates", body)).status).toBe(404);
     const foreign = await other.put(`/resources/${id}/exception_dates`, body);
     expect(foreign.status).toBe(404);

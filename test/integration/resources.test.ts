@@ -15,7 +15,12 @@ const createResource = async (attributes: Record<string, unknown> = {}) => {
   return res.body.resource;
 };
 
-const closedLegacy = Object.fromEntries([0, 1, 2, 3, 4, 5, 6].flatMap((n) => [[`open_${n}`, null], [`close_${n}`, null]]));
+const closedLegacy = Object.fromEntries(
+  [0, 1, 2, 3, 4, 5, 6].flatMap((n) => [
+    [`open_${n}`, null],
+    [`close_${n}`, null],
+  ]),
+);
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0[12]:00$/;
 
 describe("POST /api/v1/resources", () => {
@@ -32,8 +37,12 @@ describe("POST /api/v1/resources", () => {
       active: true,
       capacity: 1,
       opening_hours_mon: ["09:00", "12:00", "13:00", "17:00"],
-      opening_hours_tue: null, opening_hours_wed: null, opening_hours_thu: null,
-      opening_hours_fri: null, opening_hours_sat: null, opening_hours_sun: null,
+      opening_hours_tue: null,
+      opening_hours_wed: null,
+      opening_hours_thu: null,
+      opening_hours_fri: null,
+      opening_hours_sat: null,
+      opening_hours_sun: null,
       ...closedLegacy,
       open_0: "09:00",
       close_0: "17:00",
@@ -45,19 +54,28 @@ describe("POST /api/v1/resources", () => {
 
   it("takes form data with bracket names, opening hours as repeated [] values", async () => {
     const res = await api.form(
-      "POST", "/resources",
+      "POST",
+      "/resources",
       "resource[title]=Studio&resource[capacity]=4&resource[opening_hours_mon][]=09:00&resource[opening_hours_mon][]=17:00&resource[opening_hours_tue]=",
     );
     expect(res.status).toBe(200);
     expect(res.body.resource).toMatchObject({
-      title: "Studio", capacity: 4, opening_hours_mon: ["09:00", "17:00"], opening_hours_tue: null, open_0: "09:00", close_0: "17:00",
+      title: "Studio",
+      capacity: 4,
+      opening_hours_mon: ["09:00", "17:00"],
+      opening_hours_tue: null,
+      open_0: "09:00",
+      close_0: "17:00",
     });
   });
 
   it("sets a weekday from the deprecated open_N/close_N pair (Monday = 0, Sunday = 6)", async () => {
     const resource = await createResource({ open_0: "08:00", close_0: "16:00", open_6: "10:00", close_6: "14:00" });
     expect(resource).toMatchObject({
-      opening_hours_mon: ["08:00", "16:00"], opening_hours_sun: ["10:00", "14:00"], open_6: "10:00", close_6: "14:00",
+      opening_hours_mon: ["08:00", "16:00"],
+      opening_hours_sun: ["10:00", "14:00"],
+      open_6: "10:00",
+      close_6: "14:00",
     });
     expect(resource).not.toHaveProperty("open_7");
   });
@@ -84,7 +102,8 @@ describe("POST /api/v1/resources", () => {
         opening_hours_mon: ["09:00"],
         opening_hours_tue: ["17:00", "09:00"],
         opening_hours_wed: ["9am", "5pm"],
-        open_3: "25:00", close_3: "10:00",
+        open_3: "25:00",
+        close_3: "10:00",
         open_4: "09:00",
         custom_data: ["not", "an", "object"],
       },
@@ -157,15 +176,23 @@ describe("GET /api/v1/resources/{id}", () => {
 describe("PUT /api/v1/resources/{id}", () => {
   it("updates only the attributes sent; null closes a day; custom_data is replaced whole", async () => {
     const resource = await createResource({
-      description: "Keep me", opening_hours_mon: ["09:00", "17:00"], opening_hours_tue: ["09:00", "17:00"], custom_data: { a: "1" },
+      description: "Keep me",
+      opening_hours_mon: ["09:00", "17:00"],
+      opening_hours_tue: ["09:00", "17:00"],
+      custom_data: { a: "1" },
     });
     const res = await api.put(`/resources/${resource.id}`, {
       resource: { capacity: 3, opening_hours_tue: null, custom_data: { b: "2" } },
     });
     expect(res.status).toBe(200);
     expect(res.body.resource).toMatchObject({
-      title: "Room 1", description: "Keep me", capacity: 3,
-      opening_hours_mon: ["09:00", "17:00"], opening_hours_tue: null, open_1: null, close_1: null,
+      title: "Room 1",
+      description: "Keep me",
+      capacity: 3,
+      opening_hours_mon: ["09:00", "17:00"],
+      opening_hours_tue: null,
+      open_1: null,
+      close_1: null,
       custom_data: { b: "2" },
     });
   });
@@ -237,9 +264,7 @@ describe("GET /api/v1/resources/{id}/opening_hours", () => {
       { resource_opening_hours: { date: "2030-01-09", opening_hours: null } },
     ]);
     const later = await api.get(`/resources/${resource.id}/opening_hours?from=2030-01-14&to=2030-01-20`);
-    expect(later.body.map((e: any) => e.resource_opening_hours.opening_hours)).toEqual([
-      null, ["09:00", "17:00"], null, null, null, null, ["11:00", "15:00"],
-    ]);
+    expect(later.body.map((e: any) => e.resource_opening_hours.opening_hours)).toEqual([null, ["09:00", "17:00"], null, null, null, null, ["11:00", "15:00"]]);
   });
 
   it("defaults from and to to today in the account zone, and to to from", async () => {

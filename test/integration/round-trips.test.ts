@@ -53,13 +53,14 @@ const BUDGET: [string, number, () => Promise<{ status: number; headers: Headers;
 
 describe("Server-Timing durations", () => {
   /** The `dur` of each named entry, as browser devtools read it. */
-  const durations = (headers: Headers) => Object.fromEntries(
-    (headers.get("server-timing") ?? "").split(",").map((entry) => {
-      const [name, ...params] = entry.trim().split(";");
-      const dur = params.find((p) => p.startsWith("dur="));
-      return [name, dur === undefined ? undefined : Number(dur.slice("dur=".length))];
-    }),
-  );
+  const durations = (headers: Headers) =>
+    Object.fromEntries(
+      (headers.get("server-timing") ?? "").split(",").map((entry) => {
+        const [name, ...params] = entry.trim().split(";");
+        const dur = params.find((p) => p.startsWith("dur="));
+        return [name, dur === undefined ? undefined : Number(dur.slice("dur=".length))];
+      }),
+    );
 
   it("gives the total, D1 and Durable Object waits in ms beside the counts", async () => {
     const res = await api.get("/bookings?page=1&start=2029-12-31T10:00:00Z");

@@ -17,10 +17,7 @@ beforeAll(async () => {
 describe("the route catalogue over MCP", () => {
   it("has an entry for every tool of both endpoints (holds offered on the site)", () => {
     const names = new Set(catalogue.filter((e) => e.surface === "mcp").map((e) => e.name));
-    const tools = [
-      ...siteToolsOf({ slot_holds_enabled: true } as Account).map((t) => `mcp ${t.name} (site)`),
-      ...privateToolsOf().map((t) => `mcp ${t.name} (private)`),
-    ];
+    const tools = [...siteToolsOf({ slot_holds_enabled: true } as Account).map((t) => `mcp ${t.name} (site)`), ...privateToolsOf().map((t) => `mcp ${t.name} (private)`)];
     expect(tools.filter((name) => !names.has(name))).toEqual([]);
   });
 

@@ -19,8 +19,10 @@ beforeAll(async () => {
 describe("the route catalogue on the private API", () => {
   it("has an entry for every operation of the private API and its host's reference routes", () => {
     const covered = new Set(catalogue.map((e) => e.operation));
-    const missing = operations.filter((o) => o.surface === "private" || o.surface === "reference")
-      .map((o) => `${o.method.toUpperCase()} ${o.path}`).filter((name) => !covered.has(name));
+    const missing = operations
+      .filter((o) => o.surface === "private" || o.surface === "reference")
+      .map((o) => `${o.method.toUpperCase()} ${o.path}`)
+      .filter((name) => !covered.has(name));
     expect(missing).toEqual([]);
   });
 

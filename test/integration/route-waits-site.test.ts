@@ -16,8 +16,10 @@ beforeAll(async () => {
 describe("the route catalogue on the booking site", () => {
   it("has an entry for every operation of the booking site (its MCP endpoint: route-waits-mcp.test.ts)", () => {
     const covered = new Set(catalogue.map((e) => e.operation));
-    const missing = operations.filter((o) => o.surface === "public" && o.path !== "/mcp")
-      .map((o) => `${o.method.toUpperCase()} ${o.path}`).filter((name) => !covered.has(name));
+    const missing = operations
+      .filter((o) => o.surface === "public" && o.path !== "/mcp")
+      .map((o) => `${o.method.toUpperCase()} ${o.path}`)
+      .filter((name) => !covered.has(name));
     expect(missing).toEqual([]);
   });
 

@@ -29,39 +29,144 @@ beforeAll(async () => {
   const attendance = await make.service({ title: "Class", booking_type: "attendance" });
   await make.provider(resource.id, service.id);
   await make.provider(resource.id, retired.id);
-  person = await make.person({ name: "Ann", email: "ann@example.com", phone_number: uniquePhone(), notes: `${HIDDEN} notes`, national_id_no: `${HIDDEN}-id`, external_id: `${HIDDEN}-ext`, custom_data: { secret: HIDDEN } });
-  const privateBooking = await make.booking({ resource_id: resource.id, service_id: service.id, person_id: person.id, booked_from: `${DAY} 09:00`, booked_to: `${DAY} 10:00`, notes: `${HIDDEN} booking`, title: `${HIDDEN} title` });
-  const published = await make.event({ resourceId: resource.id, serviceId: attendance.id, capacity: 3, starts: `${DAY} 12:00`, ends: `${DAY} 13:00`, title: "Open class" });
-  const unpublished = await make.event({ resourceId: resource.id, serviceId: attendance.id, capacity: 3, starts: `${DAY} 15:00`, ends: `${DAY} 16:00`, title: `${HIDDEN} private class`, published: false });
+  person = await make.person({
+    name: "Ann",
+    email: "ann@example.com",
+    phone_number: uniquePhone(),
+    notes: `${HIDDEN} notes`,
+    national_id_no: `${HIDDEN}-id`,
+    external_id: `${HIDDEN}-ext`,
+    custom_data: { secret: HIDDEN },
+  });
+  const privateBooking = await make.booking({
+    resource_id: resource.id,
+    service_id: service.id,
+    person_id: person.id,
+    booked_from: `${DAY} 09:00`,
+    booked_to: `${DAY} 10:00`,
+    notes: `${HIDDEN} booking`,
+    title: `${HIDDEN} title`,
+  });
+  const published = await make.event({
+    resourceId: resource.id,
+    serviceId: attendance.id,
+    capacity: 3,
+    starts: `${DAY} 12:00`,
+    ends: `${DAY} 13:00`,
+    title: "Open class",
+  });
+  const unpublished = await make.event({
+    resourceId: resource.id,
+    serviceId: attendance.id,
+    capacity: 3,
+    starts: `${DAY} 15:00`,
+    ends: `${DAY} 16:00`,
+    title: `${HIDDEN} private class`,
+    published: false,
+  });
   await must(api.post("/web_hooks", { web_hook: { target_url: "https://hooks.example.com/x", event: "*", active: false } }));
   ids = { privateBooking: privateBooking.id, resource: resource.id, service: service.id, retired: retired.id, attendance: attendance.id, published, unpublished };
 });
 
-const SERVICE_KEYS = ["id", "title", "description", "active", "booking_capacity", "day_booking_specify_time", "has_day_booking", "interval", "max_slots",
-  "price", "same_day", "template", "interval_rounding", "booking_type", "booking_type_id", "custom_data", "booking_form", "created_at", "updated_at"].sort();
+const SERVICE_KEYS = [
+  "id",
+  "title",
+  "description",
+  "active",
+  "booking_capacity",
+  "day_booking_specify_time",
+  "has_day_booking",
+  "interval",
+  "max_slots",
+  "price",
+  "same_day",
+  "template",
+  "interval_rounding",
+  "booking_type",
+  "booking_type_id",
+  "custom_data",
+  "booking_form",
+  "created_at",
+  "updated_at",
+].sort();
 const SLOT_KEYS = ["timestamp", "timestamp_end", "formatted_timestamp", "formatted_timestamp_end", "free", "available_resources", "maximum_capacity"].sort();
 const HOLD_KEYS = ["id", "service_id", "resource_id", "event_id", "booked_from", "booked_to", "count", "expires_at", "ended", "booking_id", "created_at"].sort();
-const PUBLIC_BOOKING_KEYS = ["id", "service_id", "event_id", "resource_id", "person_id", "booked_from", "booked_to", "expires_at", "title", "state", "active", "count",
-  "created_at", "updated_at", "resource", "service"].sort();
-const VISITOR_PERSON_KEYS = ["id", "name", "email", "phone_number", "phonenumber", "phone_number_formatted", "date_of_birth", "street", "city",
-  "postal_code", "state", "country_code", "parent_id", "active", "created_at", "updated_at"].sort();
+const PUBLIC_BOOKING_KEYS = [
+  "id",
+  "service_id",
+  "event_id",
+  "resource_id",
+  "person_id",
+  "booked_from",
+  "booked_to",
+  "expires_at",
+  "title",
+  "state",
+  "active",
+  "count",
+  "created_at",
+  "updated_at",
+  "resource",
+  "service",
+].sort();
+const VISITOR_PERSON_KEYS = [
+  "id",
+  "name",
+  "email",
+  "phone_number",
+  "phonenumber",
+  "phone_number_formatted",
+  "date_of_birth",
+  "street",
+  "city",
+  "postal_code",
+  "state",
+  "country_code",
+  "parent_id",
+  "active",
+  "created_at",
+  "updated_at",
+].sort();
 
 /** Each route the site mounts, and the test below that checks its answers. */
 const CHECKED_SITE_ROUTES = [
-  "GET /services", "GET /services/:id", "GET /services/:id/slots", "GET /services/:id/next_available_date", "GET /services/:id/available_dates",
-  "POST /bookings", "POST /people/perishable_token/send", "POST /people/perishable_token/verify",
-  "GET /bookings/:id", "PUT /bookings/:id/verify_code", "PUT /bookings/:id/cancel", "PUT /bookings/:id/move", "POST /bookings/:id/checkout",
-  "POST /slots/holds", "GET /slots/holds/:id", "DELETE /slots/holds/:id",
-  "POST /waitlist", "GET /waitlist/:id", "DELETE /waitlist/:id", "POST /waitlist/:id/accept",
-  "GET /", "GET /booking-page.js", "GET /booking-page.css", "GET /widget.js",
-  "GET /health", "GET /favicon.ico",
-  "GET /calendar/:file", "GET /calendar/bookings/:file",
+  "GET /services",
+  "GET /services/:id",
+  "GET /services/:id/slots",
+  "GET /services/:id/next_available_date",
+  "GET /services/:id/available_dates",
+  "POST /bookings",
+  "POST /people/perishable_token/send",
+  "POST /people/perishable_token/verify",
+  "GET /bookings/:id",
+  "PUT /bookings/:id/verify_code",
+  "PUT /bookings/:id/cancel",
+  "PUT /bookings/:id/move",
+  "POST /bookings/:id/checkout",
+  "POST /slots/holds",
+  "GET /slots/holds/:id",
+  "DELETE /slots/holds/:id",
+  "POST /waitlist",
+  "GET /waitlist/:id",
+  "DELETE /waitlist/:id",
+  "POST /waitlist/:id/accept",
+  "GET /",
+  "GET /booking-page.js",
+  "GET /booking-page.css",
+  "GET /widget.js",
+  "GET /health",
+  "GET /favicon.ico",
+  "GET /calendar/:file",
+  "GET /calendar/bookings/:file",
   "POST /mcp",
 ].sort();
 
 describe("the booking site's route table", () => {
   it("mounts exactly the routes whose answers are checked here", () => {
-    const mounted = mountedRoutes("/").filter((r) => !/^\/(api|admin)\//.test(r.path)).map((r) => `${r.method} ${r.path}`).sort();
+    const mounted = mountedRoutes("/")
+      .filter((r) => !/^\/(api|admin)\//.test(r.path))
+      .map((r) => `${r.method} ${r.path}`)
+      .sort();
     expect(mounted).toEqual(CHECKED_SITE_ROUTES);
   });
 
@@ -70,8 +175,23 @@ describe("the booking site's route table", () => {
   });
 
   it("answers 404 for every private listing or object asked for without a key", async () => {
-    for (const path of ["/bookings/1", "/people", "/people/1", "/events", "/events/1", "/resources", "/providers", "/categories",
-      "/client", "/client/users", "/web_hooks", "/messages", "/services/appointments", "/bookings/all", "/people/1/bookings"]) {
+    for (const path of [
+      "/bookings/1",
+      "/people",
+      "/people/1",
+      "/events",
+      "/events/1",
+      "/resources",
+      "/providers",
+      "/categories",
+      "/client",
+      "/client/users",
+      "/web_hooks",
+      "/messages",
+      "/services/appointments",
+      "/bookings/all",
+      "/people/1/bookings",
+    ]) {
       const res = await site.get(path);
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
       expect(res.body).toEqual({ error: expect.any(String) });
@@ -159,7 +279,14 @@ describe("slots, next_available_date and available_dates on the site", () => {
 
 describe("POST /bookings on the site", () => {
   it("answers a visitor matched to a stored person with only its id: not the person, the code or any private field", async () => {
-    const res = await site.post("/bookings", { booking: { service_id: ids.service, booked_from: `${DAY} 11:00`, booked_to: `${DAY} 12:00`, person_attributes: { email: "ann@example.com", phone_number: person.phone_number } } });
+    const res = await site.post("/bookings", {
+      booking: {
+        service_id: ids.service,
+        booked_from: `${DAY} 11:00`,
+        booked_to: `${DAY} 12:00`,
+        person_attributes: { email: "ann@example.com", phone_number: person.phone_number },
+      },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(Object.keys(res.body.booking).sort()).toEqual(PUBLIC_BOOKING_KEYS);
     expect(res.body.booking).toMatchObject({ state: "awaiting_verification", resource: { id: ids.resource, title: "Room" }, service: { id: ids.service, title: "Cut" } });
@@ -188,7 +315,14 @@ describe("POST /bookings on the site", () => {
 describe("the visitor's own booking on the site (GET, verify_code, move, cancel with X-Booking-Token)", () => {
   it("answers POST with the booking and its token only, and the token opens the same public fields, never the code", async () => {
     const phone = uniquePhone();
-    const created = await site.post("/bookings", { booking: { service_id: ids.service, booked_from: `${DAY} 14:00`, booked_to: `${DAY} 15:00`, person_attributes: { name: "Visitor", email: "visitor@example.com", phone_number: phone } } });
+    const created = await site.post("/bookings", {
+      booking: {
+        service_id: ids.service,
+        booked_from: `${DAY} 14:00`,
+        booked_to: `${DAY} 15:00`,
+        person_attributes: { name: "Visitor", email: "visitor@example.com", phone_number: phone },
+      },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     expect(Object.keys(created.body).sort()).toEqual(["booking", "booking_token"]);
     const { id } = created.body.booking;
@@ -215,10 +349,12 @@ describe("the visitor's own booking on the site (GET, verify_code, move, cancel 
     const privateBooking = (await api.get(`/bookings/${ids.privateBooking}`)).body.booking;
     expect(privateBooking.title).toBe(`${HIDDEN} title`);
     for (const token of ["", "null", "x".repeat(43)]) {
-      for (const res of [await site.get(`/bookings/${privateBooking.id}`, { "x-booking-token": token }),
+      for (const res of [
+        await site.get(`/bookings/${privateBooking.id}`, { "x-booking-token": token }),
         await site.put(`/bookings/${privateBooking.id}/cancel`, {}, { "x-booking-token": token }),
         await site.put(`/bookings/${privateBooking.id}/move`, { booking: { booked_from: `${DAY} 16:00`, booked_to: `${DAY} 17:00` } }, { "x-booking-token": token }),
-        await site.request("POST", `/bookings/${privateBooking.id}/checkout`, { "x-booking-token": token })]) {
+        await site.request("POST", `/bookings/${privateBooking.id}/checkout`, { "x-booking-token": token }),
+      ]) {
         expect(res.status).toBe(404);
         expect(res.body).toEqual({ error: expect.any(String) });
       }
@@ -229,11 +365,19 @@ describe("the visitor's own booking on the site (GET, verify_code, move, cancel 
 
 describe("the booking page and its assets on the site", () => {
   it("renders active services, dates and slots only: no retired service, template, booking or person", async () => {
-    for (const query of ["", `?service=${ids.service}&month=2030-01`, `?service=${ids.service}&day=${DAY}`, `?service=${ids.attendance}&day=${DAY}`,
-      `?service=${ids.retired}`, `?booking=${ids.privateBooking}`, `?booking=${ids.privateBooking}&token=x`]) {
+    for (const query of [
+      "",
+      `?service=${ids.service}&month=2030-01`,
+      `?service=${ids.service}&day=${DAY}`,
+      `?service=${ids.attendance}&day=${DAY}`,
+      `?service=${ids.retired}`,
+      `?booking=${ids.privateBooking}`,
+      `?booking=${ids.privateBooking}&token=x`,
+    ]) {
       const res = await site.get(`/${query}`);
       expect({ query, type: res.headers.get("content-type") }).toEqual({ query, type: expect.stringContaining("text/html") });
-      for (const secret of [HIDDEN, "Ann", "ann@example.com", person.phone_number]) expect({ query, leaked: (res.body as string).includes(secret) }).toEqual({ query, leaked: false });
+      for (const secret of [HIDDEN, "Ann", "ann@example.com", person.phone_number])
+        expect({ query, leaked: (res.body as string).includes(secret) }).toEqual({ query, leaked: false });
     }
   });
 
@@ -250,9 +394,11 @@ describe("the booking page and its assets on the site", () => {
 describe("slot holds on the site (X-Hold-Secret)", () => {
   it("answers a hold with its times, seats and expiry and the secret once; the secret alone opens it again", async () => {
     await must(api.put("/client", { client: { slot_holds_enabled: true } }));
-    const hold = (payload: unknown) => send("POST", `${site.origin}/slots/holds`, {
-      headers: { "content-type": "application/json", "cf-connecting-ip": "192.0.2.77" }, body: JSON.stringify(payload),
-    });
+    const hold = (payload: unknown) =>
+      send("POST", `${site.origin}/slots/holds`, {
+        headers: { "content-type": "application/json", "cf-connecting-ip": "192.0.2.77" },
+        body: JSON.stringify(payload),
+      });
     const res = await hold({ slot_hold: { service_id: ids.service, booked_from: `${DAY} 10:00`, booked_to: `${DAY} 11:00` } });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(["hold_secret", "slot_hold"]);
@@ -279,10 +425,18 @@ describe("slot holds on the site (X-Hold-Secret)", () => {
 describe("the waitlist on the site (X-Waitlist-Token)", () => {
   it("answers a place with the visitor's own attributes and the token once; only the token opens it, and accept needs an offer", async () => {
     await must(api.put("/client", { client: { waitlist_enabled: true } }));
-    const join = (name: string) => send("POST", `${site.origin}/waitlist`, {
-      headers: { "content-type": "application/json", "cf-connecting-ip": "192.0.2.78" },
-      body: JSON.stringify({ waitlist_entry: { service_id: ids.service, booked_from: `${DAY} 09:00`, booked_to: `${DAY} 10:00`, person_attributes: { name, email: `${name.toLowerCase()}@example.com` } } }),
-    });
+    const join = (name: string) =>
+      send("POST", `${site.origin}/waitlist`, {
+        headers: { "content-type": "application/json", "cf-connecting-ip": "192.0.2.78" },
+        body: JSON.stringify({
+          waitlist_entry: {
+            service_id: ids.service,
+            booked_from: `${DAY} 09:00`,
+            booked_to: `${DAY} 10:00`,
+            person_attributes: { name, email: `${name.toLowerCase()}@example.com` },
+          },
+        }),
+      });
     const res = await join("Wenche");
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(["waitlist_entry", "waitlist_token"]);
@@ -291,7 +445,11 @@ describe("the waitlist on the site (X-Waitlist-Token)", () => {
     const id = res.body.waitlist_entry.id;
     const other = await join("Vidar");
     for (const token of [undefined, "", other.body.waitlist_token]) {
-      for (const [method, path] of [["GET", `/waitlist/${id}`], ["DELETE", `/waitlist/${id}`], ["POST", `/waitlist/${id}/accept`]]) {
+      for (const [method, path] of [
+        ["GET", `/waitlist/${id}`],
+        ["DELETE", `/waitlist/${id}`],
+        ["POST", `/waitlist/${id}/accept`],
+      ]) {
         const tried = await site.request(method, path, token === undefined ? {} : { "x-waitlist-token": token });
         expect({ method, path, status: tried.status }).toEqual({ method, path, status: 404 });
       }
@@ -313,7 +471,10 @@ describe("perishable tokens on the site", () => {
   it("answers a wrong code with 400 and no person, and the right code with the visitor's own contact data only", async () => {
     const [latest] = await settledMessagesOf(api, "?kind=token");
     const code = /(\d{5})/.exec(latest.body)![1];
-    const wrong = await site.post("/people/perishable_token/verify", { perishable_token: code === "00000" ? "11111" : "00000", person: { phone_number: person.phone_number } });
+    const wrong = await site.post("/people/perishable_token/verify", {
+      perishable_token: code === "00000" ? "11111" : "00000",
+      person: { phone_number: person.phone_number },
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toEqual({ perishable_token: ["is invalid"] });
     const right = await site.post("/people/perishable_token/verify", { perishable_token: code, person: { phone_number: person.phone_number } });
@@ -336,7 +497,18 @@ describe("the MCP tools on the site (POST /mcp)", () => {
   it("offer a visitor's tools only, and answer what the site's REST routes answer: no template, person, code or private booking", async () => {
     const mcp = await mcpClient(`${site.origin}/mcp`);
     // This account holds times (the slot holds block above enables them), so its site offers holds too.
-    expect(mcp.tools.map((t) => t.name).sort()).toEqual(["book", "cancel_booking", "find_available_dates", "find_times", "hold_time", "list_services", "move_booking", "release_hold", "show_booking", "verify_booking"]);
+    expect(mcp.tools.map((t) => t.name).sort()).toEqual([
+      "book",
+      "cancel_booking",
+      "find_available_dates",
+      "find_times",
+      "hold_time",
+      "list_services",
+      "move_booking",
+      "release_hold",
+      "show_booking",
+      "verify_booking",
+    ]);
     const { services } = await mcp.call("list_services");
     expect(services.map((s: any) => s.id).sort()).toEqual([ids.service, ids.attendance].sort());
     for (const service of services) expect(Object.keys(service).sort()).toEqual(SERVICE_KEYS);
@@ -346,7 +518,14 @@ describe("the MCP tools on the site (POST /mcp)", () => {
     expect((await mcp.refusal("find_times", { service_id: ids.retired, from: DAY })).error.status).toBe(404);
 
     const free = slots.at(-1);
-    const booked = await mcp.call("book", { booking: { service_id: ids.service, booked_from: free.timestamp, booked_to: free.timestamp_end, person_attributes: { name: "Vis", phone_number: person.phone_number } } });
+    const booked = await mcp.call("book", {
+      booking: {
+        service_id: ids.service,
+        booked_from: free.timestamp,
+        booked_to: free.timestamp_end,
+        person_attributes: { name: "Vis", phone_number: person.phone_number },
+      },
+    });
     expect(Object.keys(booked.booking).sort()).toEqual(PUBLIC_BOOKING_KEYS);
     const { verification_code } = (await rawBooking(booked.booking.id))!;
     const everything = JSON.stringify([services, slots, booked]);
@@ -356,7 +535,11 @@ describe("the MCP tools on the site (POST /mcp)", () => {
 
     // The key's booking has no token: none opens it, the visitor's own token included.
     for (const tool of ["show_booking", "cancel_booking", "move_booking"]) {
-      const refused = await mcp.refusal(tool, { booking_id: ids.privateBooking, booking_token: booked.booking_token, booking: { booked_from: `${DAY} 16:00`, booked_to: `${DAY} 17:00` } });
+      const refused = await mcp.refusal(tool, {
+        booking_id: ids.privateBooking,
+        booking_token: booked.booking_token,
+        booking: { booked_from: `${DAY} 16:00`, booked_to: `${DAY} 17:00` },
+      });
       expect(refused.error).toEqual({ status: 404, error: { error: "The booking was not found." } });
     }
     expect((await rawBooking(ids.privateBooking))!.state).toBe("confirmed");
@@ -371,7 +554,12 @@ describe("another account's ids on this account's site", () => {
       const res = await site.get(`/services/${theirs.id}${path}?from=${DAY}`);
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
     }
-    const booking = await send("POST", `http://${other.account.subdomain}.localhost/bookings`, { headers: { "content-type": "application/json" }, body: JSON.stringify({ booking: { service_id: ids.service, booked_from: `${DAY} 13:00`, booked_to: `${DAY} 14:00`, person_attributes: { name: "X", phone_number: uniquePhone() } } }) });
+    const booking = await send("POST", `http://${other.account.subdomain}.localhost/bookings`, {
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        booking: { service_id: ids.service, booked_from: `${DAY} 13:00`, booked_to: `${DAY} 14:00`, person_attributes: { name: "X", phone_number: uniquePhone() } },
+      }),
+    });
     expect(booking.status).toBe(400);
     expect(booking.body).toHaveProperty("service_id");
   });

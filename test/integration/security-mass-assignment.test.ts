@@ -21,13 +21,29 @@ const FORGED_UUID = "00000000-0000-4000-8000-000000000000";
  * input (spec: Booking; compat.md), tested in compat-points.test.ts.
  */
 const forged = () => ({
-  id: FORGED_ID, account_id: otherAccountId, state: "cancelled", active: false, created_at: "2001-01-01 00:00", updated_at: "2001-01-01 00:00",
-  verification_code: "00000", collection_id: FORGED_UUID, reminded_at: "2001-01-01 00:00", availability: 999,
-  user_id: FORGED_ID, webhook_secret: "whsec_forged", secret: "forged", api_enabled: false, billing_status: "unpaid",
-  phone_e164: "+4700000000", key_hash: "forged",
+  id: FORGED_ID,
+  account_id: otherAccountId,
+  state: "cancelled",
+  active: false,
+  created_at: "2001-01-01 00:00",
+  updated_at: "2001-01-01 00:00",
+  verification_code: "00000",
+  collection_id: FORGED_UUID,
+  reminded_at: "2001-01-01 00:00",
+  availability: 999,
+  user_id: FORGED_ID,
+  webhook_secret: "whsec_forged",
+  secret: "forged",
+  api_enabled: false,
+  billing_status: "unpaid",
+  phone_e164: "+4700000000",
+  key_hash: "forged",
 });
-const withForged = (wrapper: string, attributes: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-  ({ ...forged(), ...extra, [wrapper]: { ...forged(), ...attributes } });
+const withForged = (wrapper: string, attributes: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  ...forged(),
+  ...extra,
+  [wrapper]: { ...forged(), ...attributes },
+});
 
 const row = (table: string, id: number) => env.DB.prepare(`SELECT * FROM "${table}" WHERE id = ?`).bind(id).first<Record<string, any>>();
 
@@ -62,9 +78,21 @@ describe("creates", () => {
     ["POST /people", "/people", () => withForged("person", { name: "Ann" }), "person", "people"],
     ["POST /categories", "/categories", () => withForged("category", { title: "Hair" }), "category", "categories"],
     ["POST /providers", "/providers", () => withForged("provider", { resource_id: ids.resource, service_id: ids.attendance }), "provider", "providers"],
-    ["POST /events", "/events", () => withForged("event", { resource_id: ids.resource, service_id: ids.attendance, capacity: 2, starts_at: "2030-01-07 10:00", ends_at: "2030-01-07 11:00" }), "event", "events"],
+    [
+      "POST /events",
+      "/events",
+      () => withForged("event", { resource_id: ids.resource, service_id: ids.attendance, capacity: 2, starts_at: "2030-01-07 10:00", ends_at: "2030-01-07 11:00" }),
+      "event",
+      "events",
+    ],
     ["POST /web_hooks", "/web_hooks", () => withForged("web_hook", { target_url: "https://hooks.example.com/a", event: "*", active: false }), "web_hook", "web_hooks"],
-    ["POST /bookings", "/bookings", () => withForged("booking", { resource_id: ids.resource, booked_from: "2030-01-08 10:00", booked_to: "2030-01-08 11:00" }), "booking", "bookings"],
+    [
+      "POST /bookings",
+      "/bookings",
+      () => withForged("booking", { resource_id: ids.resource, booked_from: "2030-01-08 10:00", booked_to: "2030-01-08 11:00" }),
+      "booking",
+      "bookings",
+    ],
   ];
 
   it.each(creates)("%s stores none of the forged attributes", async (_name, path, payload, kind, table) => {
@@ -87,9 +115,26 @@ describe("creates", () => {
   });
 
   it("POST /bookings/recurring and /events/recurring get a collection id of their own", async () => {
-    const bookings = await api.post("/bookings/recurring", withForged("booking", { resource_id: ids.resource, booked_from: "2030-02-01 10:00", booked_to: "2030-02-01 11:00" }, { recurring: { rrule: "FREQ=DAILY;COUNT=2", collection_id: FORGED_UUID } }));
-    const events = await api.post("/events/recurring", withForged("event", { resource_id: ids.resource, service_id: ids.attendance, capacity: 2, starts_at: "2030-02-01 12:00", ends_at: "2030-02-01 13:00" }, { recurrence: { rrule: "FREQ=DAILY;COUNT=2", collection_id: FORGED_UUID } }));
-    for (const [res, kind, table] of [[bookings, "bookings", "bookings"], [events, "events", "events"]] as const) {
+    const bookings = await api.post(
+      "/bookings/recurring",
+      withForged(
+        "booking",
+        { resource_id: ids.resource, booked_from: "2030-02-01 10:00", booked_to: "2030-02-01 11:00" },
+        { recurring: { rrule: "FREQ=DAILY;COUNT=2", collection_id: FORGED_UUID } },
+      ),
+    );
+    const events = await api.post(
+      "/events/recurring",
+      withForged(
+        "event",
+        { resource_id: ids.resource, service_id: ids.attendance, capacity: 2, starts_at: "2030-02-01 12:00", ends_at: "2030-02-01 13:00" },
+        { recurrence: { rrule: "FREQ=DAILY;COUNT=2", collection_id: FORGED_UUID } },
+      ),
+    );
+    for (const [res, kind, table] of [
+      [bookings, "bookings", "bookings"],
+      [events, "events", "events"],
+    ] as const) {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.collection_id).not.toBe(FORGED_UUID);
       await settledCollection(api, kind, res.body.collection_id);
@@ -101,9 +146,20 @@ describe("creates", () => {
 
   it("the site's POST /bookings takes no state, code, person id or account from its visitor", async () => {
     const person = await catalogue(api).person({ name: "Stored", email: "stored@example.com" });
-    const res = await publicSite(account.subdomain).post("/bookings", withForged("booking", {
-      service_id: ids.service, booked_from: "2030-01-09 10:00", booked_to: "2030-01-09 11:00", person_id: person.id, person_attributes: { name: "Visitor", phone_number: uniquePhone() },
-    }, { confirm: true }));
+    const res = await publicSite(account.subdomain).post(
+      "/bookings",
+      withForged(
+        "booking",
+        {
+          service_id: ids.service,
+          booked_from: "2030-01-09 10:00",
+          booked_to: "2030-01-09 11:00",
+          person_id: person.id,
+          person_attributes: { name: "Visitor", phone_number: uniquePhone() },
+        },
+        { confirm: true },
+      ),
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const stored = await rawBooking(res.body.booking.id);
     expectUnforged(stored, { active: true });
@@ -121,16 +177,32 @@ describe("updates and actions", () => {
       ["/services", "service", "services", (await make.service()).id],
       ["/people", "person", "people", (await make.person()).id],
       ["/categories", "category", "categories", (await must(api.post("/categories", { category: { title: "C" } }))).category.id],
-      ["/events", "event", "events", await make.event({ resourceId: ids.resource, serviceId: ids.attendance, capacity: 2, starts: "2030-01-10 10:00", ends: "2030-01-10 11:00" })],
-      ["/web_hooks", "web_hook", "web_hooks", (await must(api.post("/web_hooks", { web_hook: { target_url: "https://hooks.example.com/b", event: "*", active: false } }))).web_hook.id],
+      [
+        "/events",
+        "event",
+        "events",
+        await make.event({ resourceId: ids.resource, serviceId: ids.attendance, capacity: 2, starts: "2030-01-10 10:00", ends: "2030-01-10 11:00" }),
+      ],
+      [
+        "/web_hooks",
+        "web_hook",
+        "web_hooks",
+        (await must(api.post("/web_hooks", { web_hook: { target_url: "https://hooks.example.com/b", event: "*", active: false } }))).web_hook.id,
+      ],
     ];
     for (const [path, kind, table, id] of targets) {
       const before = await row(table, id);
       const res = await api.put(`${path}/${id}`, withForged(kind, { title: "Renamed", name: "Renamed" }));
       expect(res.status, `${path} ${JSON.stringify(res.body)}`).toBe(200);
       const after = await row(table, id);
-      expect({ path, id: after!.id, account_id: after!.account_id, created_at: after!.created_at, active: after!.active, collection_id: after!.collection_id })
-        .toEqual({ path, id, account_id: account.id, created_at: before!.created_at, active: before!.active, collection_id: before!.collection_id });
+      expect({ path, id: after!.id, account_id: after!.account_id, created_at: after!.created_at, active: after!.active, collection_id: after!.collection_id }).toEqual({
+        path,
+        id,
+        account_id: account.id,
+        created_at: before!.created_at,
+        active: before!.active,
+        collection_id: before!.collection_id,
+      });
       expect(after!.updated_at).toBeGreaterThanOrEqual(before!.updated_at);
     }
   });
@@ -146,8 +218,25 @@ describe("updates and actions", () => {
       const res = await api.put(path, body);
       expect([200, 400], path).toContain(res.status);
       const after = await rawBooking(booking.id);
-      expect({ path, state: after!.state, active: after!.active, code: after!.verification_code, collection: after!.collection_id, created_at: after!.created_at, account: after!.account_id, expires_at: after!.expires_at })
-        .toEqual({ path, state: "confirmed", active: before!.active, code: null, collection: null, created_at: before!.created_at, account: account.id, expires_at: null });
+      expect({
+        path,
+        state: after!.state,
+        active: after!.active,
+        code: after!.verification_code,
+        collection: after!.collection_id,
+        created_at: after!.created_at,
+        account: after!.account_id,
+        expires_at: after!.expires_at,
+      }).toEqual({
+        path,
+        state: "confirmed",
+        active: before!.active,
+        code: null,
+        collection: null,
+        created_at: before!.created_at,
+        account: account.id,
+        expires_at: null,
+      });
     }
     const cancelled = await api.put(`/bookings/${booking.id}/cancel`, { ...forged(), state: "confirmed", active: true });
     expect(cancelled.body.booking).toMatchObject({ state: "cancelled", active: false });
@@ -158,11 +247,18 @@ describe("updates and actions", () => {
     const path = `/resources/${ids.resource}/exception_dates/2030-03-03`;
     await must(api.put(path, { resource_exception_date: { opening_hours: ["09:00", "10:00"] } }));
     // Every row the forged body could have moved or added: its resources and its accounts, ours included.
-    const read = () => env.DB.prepare(
-      "SELECT * FROM resource_exception_dates WHERE exception_date = '2030-03-03' AND (resource_id IN (?, ?) OR account_id IN (?, ?))",
-    ).bind(ids.resource, FORGED_ID, account.id, otherAccountId).all<Record<string, any>>();
+    const read = () =>
+      env.DB.prepare("SELECT * FROM resource_exception_dates WHERE exception_date = '2030-03-03' AND (resource_id IN (?, ?) OR account_id IN (?, ?))")
+        .bind(ids.resource, FORGED_ID, account.id, otherAccountId)
+        .all<Record<string, any>>();
     const [before] = (await read()).results;
-    await must(api.put(path, { ...forged(), resource_id: FORGED_ID, resource_exception_date: { ...forged(), resource_id: FORGED_ID, exception_date: "2030-04-04", opening_hours: ["10:00", "11:00"] } }));
+    await must(
+      api.put(path, {
+        ...forged(),
+        resource_id: FORGED_ID,
+        resource_exception_date: { ...forged(), resource_id: FORGED_ID, exception_date: "2030-04-04", opening_hours: ["10:00", "11:00"] },
+      }),
+    );
     const after = (await read()).results;
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ resource_id: ids.resource, account_id: account.id, created_at: before.created_at });
@@ -182,8 +278,19 @@ describe("updates and actions", () => {
     const res = await api.put("/client", { ...forged(), client: { ...forged(), name: "Renamed studio" } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const after = await row("accounts", account.id);
-    expect({ id: after!.id, api_enabled: after!.api_enabled, billing_status: after!.billing_status, webhook_secret: after!.webhook_secret, created_at: after!.created_at })
-      .toEqual({ id: account.id, api_enabled: before!.api_enabled, billing_status: before!.billing_status, webhook_secret: webhookSecret, created_at: before!.created_at });
+    expect({
+      id: after!.id,
+      api_enabled: after!.api_enabled,
+      billing_status: after!.billing_status,
+      webhook_secret: after!.webhook_secret,
+      created_at: after!.created_at,
+    }).toEqual({
+      id: account.id,
+      api_enabled: before!.api_enabled,
+      billing_status: before!.billing_status,
+      webhook_secret: webhookSecret,
+      created_at: before!.created_at,
+    });
     expect(after!.name).toBe("Renamed studio");
     expect((await api.get("/client")).status).toBe(200);
   });

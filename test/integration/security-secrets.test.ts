@@ -10,10 +10,14 @@ import { drive, eventMessage, receiver } from "../support/webhooks";
 
 const METHODS = ["log", "info", "warn", "error", "debug"] as const;
 const logged: string[] = [];
-const spies = METHODS.map((m) => vi.spyOn(console, m).mockImplementation((...args: unknown[]) => {
-  logged.push(args.map((a) => (typeof a === "string" ? a : a instanceof Error ? `${a.message} ${a.stack}` : JSON.stringify(a))).join(" "));
-}));
-afterAll(() => { for (const s of spies) s.mockRestore(); });
+const spies = METHODS.map((m) =>
+  vi.spyOn(console, m).mockImplementation((...args: unknown[]) => {
+    logged.push(args.map((a) => (typeof a === "string" ? a : a instanceof Error ? `${a.message} ${a.stack}` : JSON.stringify(a))).join(" "));
+  }),
+);
+afterAll(() => {
+  for (const s of spies) s.mockRestore();
+});
 
 /** Every answer the run received, except the operator's create and rotate (which must show them). */
 const answers: string[] = [];
@@ -58,13 +62,38 @@ describe("a run of key-using requests", () => {
     const hook = (await must(keep(api.post("/web_hooks", { web_hook: { target_url: receiver().url, event: "booking.*" } })))).web_hook;
 
     // A booking awaiting SMS verification carries a code in the private answer (docs/decisions/bookings.md).
-    const pending = (await must(keep(api.post("/bookings", { confirm: false, booking: { resource_id: resource.id, service_id: service.id, booked_from: "2030-01-07 10:00", booked_to: "2030-01-07 11:00", person_attributes: { name: "Ann", phone_number: phone } } })))).booking;
+    const pending = (
+      await must(
+        keep(
+          api.post("/bookings", {
+            confirm: false,
+            booking: {
+              resource_id: resource.id,
+              service_id: service.id,
+              booked_from: "2030-01-07 10:00",
+              booked_to: "2030-01-07 11:00",
+              person_attributes: { name: "Ann", phone_number: phone },
+            },
+          }),
+        ),
+      )
+    ).booking;
     codes.push((await rawBooking(pending.id))!.verification_code);
     await keep(api.put(`/bookings/${pending.id}/verify_code`, { verification_code: "00000" }));
     await keep(api.put(`/bookings/${pending.id}/verify_code`, { verification_code: codes[0] }));
 
     const site = publicSite(account.subdomain);
-    const visitor = await keep(site.post("/bookings", { booking: { service_id: service.id, booked_from: "2030-01-08 10:00", booked_to: "2030-01-08 11:00", person_attributes: { name: "Vis", phone_number: uniquePhone() } } }), true);
+    const visitor = await keep(
+      site.post("/bookings", {
+        booking: {
+          service_id: service.id,
+          booked_from: "2030-01-08 10:00",
+          booked_to: "2030-01-08 11:00",
+          person_attributes: { name: "Vis", phone_number: uniquePhone() },
+        },
+      }),
+      true,
+    );
     expect(visitor.status, JSON.stringify(visitor.body)).toBe(200);
     codes.push((await rawBooking(visitor.body.booking.id))!.verification_code);
 
@@ -98,10 +127,20 @@ describe("a run of key-using requests", () => {
 
     const secrets = [apiKey, rotatedKey, webhookSecret, webhookSecret.slice("whsec_".length)];
     for (const secret of secrets) {
-      expect(answers.filter((a) => a.includes(secret)), secret).toEqual([]);
-      expect(logged.filter((l) => l.includes(secret)), secret).toEqual([]);
+      expect(
+        answers.filter((a) => a.includes(secret)),
+        secret,
+      ).toEqual([]);
+      expect(
+        logged.filter((l) => l.includes(secret)),
+        secret,
+      ).toEqual([]);
     }
-    for (const code of codes) expect(logged.filter((l) => l.includes(code)), code).toEqual([]);
+    for (const code of codes)
+      expect(
+        logged.filter((l) => l.includes(code)),
+        code,
+      ).toEqual([]);
     expect(answers.filter((a) => a.includes(tokenCode))).toEqual([]);
   });
 

@@ -22,8 +22,15 @@ describe("POST /api/v1/services", () => {
   it("creates a service with defaults and the price as a decimal string", async () => {
     const service = await createService({ price: 450, custom_data: { vip: true, starts_at: "2030-01-07 10:00" } });
     expect(service).toMatchObject({
-      title: "Haircut", active: true, interval: 60, max_slots: 1, booking_type: "appointment",
-      booking_type_id: 1, price: "450.0", has_day_booking: false, same_day: false,
+      title: "Haircut",
+      active: true,
+      interval: 60,
+      max_slots: 1,
+      booking_type: "appointment",
+      booking_type_id: 1,
+      price: "450.0",
+      has_day_booking: false,
+      same_day: false,
       custom_data: { vip: true, starts_at: "2030-01-07T10:00:00+01:00" },
     });
     expect(service).not.toHaveProperty("account_id");

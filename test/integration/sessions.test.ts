@@ -34,7 +34,9 @@ describe("x-d1-bookmark", () => {
 
   it("reads a booking written through the capacity guard back with the write's bookmark", async () => {
     const before = bookmarkOf((await api.get("/services")).headers)!;
-    const created = await api.post("/bookings", { booking: { resource_id: room.id, service_id: service.id, booked_from: "2030-01-07 10:00", booked_to: "2030-01-07 11:00" } });
+    const created = await api.post("/bookings", {
+      booking: { resource_id: room.id, service_id: service.id, booked_from: "2030-01-07 10:00", booked_to: "2030-01-07 11:00" },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const bookmark = bookmarkOf(created.headers);
     expect(bookmark).toEqual(expect.any(String));
@@ -64,8 +66,10 @@ describe("x-d1-bookmark", () => {
 
 async function fetchPreflight() {
   const { exports } = await import("cloudflare:workers");
-  return exports.default.fetch(new Request("http://any.localhost/services", {
-    method: "OPTIONS",
-    headers: { origin: "https://shop.example", "access-control-request-method": "GET", "access-control-request-headers": "x-d1-bookmark", "user-agent": "t" },
-  }));
+  return exports.default.fetch(
+    new Request("http://any.localhost/services", {
+      method: "OPTIONS",
+      headers: { origin: "https://shop.example", "access-control-request-method": "GET", "access-control-request-headers": "x-d1-bookmark", "user-agent": "t" },
+    }),
+  );
 }

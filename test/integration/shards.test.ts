@@ -54,7 +54,9 @@ describe("POST /admin/v1/accounts with shard", () => {
   });
 
   it("answers 400 on shard for a shard this deployment does not bind, and creates nothing", async () => {
-    const res = await operator("POST", "/accounts", { account: { subdomain: "nowhere", name: "N", email: "n@example.com", time_zone: "Europe/Oslo", country_code: "NO", shard: "DB_SHARD_9" } });
+    const res = await operator("POST", "/accounts", {
+      account: { subdomain: "nowhere", name: "N", email: "n@example.com", time_zone: "Europe/Oslo", country_code: "NO", shard: "DB_SHARD_9" },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ shard: [expect.stringContaining("DB, DB_SHARD_1")] });
     expect(await shardDb("DB").prepare("SELECT id FROM accounts WHERE subdomain = 'nowhere'").first()).toBeNull();
@@ -82,7 +84,11 @@ describe("two accounts on two shards", () => {
       const slots = await must(t.api.get(`/services/${t.service.id}/slots?from=2030-01-07&to=2030-01-07`));
       const ten = slots.find((e: any) => e.slot.timestamp === "2030-01-07T10:00:00+01:00").slot;
       expect(ten).toMatchObject({ free: 1, available_resources: [t.resource.id] });
-      const booking = (await must(t.api.post("/bookings", { booking: { resource_id: t.resource.id, service_id: t.service.id, booked_from: "2030-01-07 10:00", booked_to: "2030-01-07 11:00" } }))).booking;
+      const booking = (
+        await must(
+          t.api.post("/bookings", { booking: { resource_id: t.resource.id, service_id: t.service.id, booked_from: "2030-01-07 10:00", booked_to: "2030-01-07 11:00" } }),
+        )
+      ).booking;
       expect(await rowOn(t.shard, "bookings", booking.id)).toMatchObject({ account_id: t.account.id, state: "confirmed" });
       expect(await rowOn(t.other, "bookings", booking.id)).toBeNull();
       const full = await must(t.api.get(`/services/${t.service.id}/slots?from=2030-01-07&to=2030-01-07`));
@@ -97,9 +103,20 @@ describe("two accounts on two shards", () => {
   it("shows a visitor their booking on the booking page of a shard 1 account (ids above its range start)", async () => {
     const t = tenants[1];
     const site = publicSite(t.account.subdomain);
-    const created = await must(site.post("/bookings", { booking: { service_id: t.service.id, booked_from: "2030-01-08 10:00", booked_to: "2030-01-08 11:00", person_attributes: { name: "Vis", phone_number: "+4791234567" } } }));
+    const created = await must(
+      site.post("/bookings", {
+        booking: {
+          service_id: t.service.id,
+          booked_from: "2030-01-08 10:00",
+          booked_to: "2030-01-08 11:00",
+          person_attributes: { name: "Vis", phone_number: "+4791234567" },
+        },
+      }),
+    );
     expect(created.booking.id).toBeGreaterThan(ID_RANGE);
-    const res = await send("GET", `http://${t.account.subdomain}.localhost/?booking=${created.booking.id}&token=${encodeURIComponent(created.booking_token)}`, { headers: { accept: "text/html" } });
+    const res = await send("GET", `http://${t.account.subdomain}.localhost/?booking=${created.booking.id}&token=${encodeURIComponent(created.booking_token)}`, {
+      headers: { accept: "text/html" },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toContain('data-state="awaiting_verification"');
     expect(res.body).toContain("Tuesday, 8 January 2030, 10:00–11:00");
@@ -121,19 +138,36 @@ describe("two accounts on two shards", () => {
       const target = receiver();
       await must(t.api.post("/web_hooks", { web_hook: { target_url: target.url, event: "person.created" } }));
       const person = (await must(t.api.post("/people", { person: { name: `Person on ${t.shard}` } }))).person;
-      const requests = await eventually(() => target.requests(), (r) => r.length > 0);
+      const requests = await eventually(
+        () => target.requests(),
+        (r) => r.length > 0,
+      );
       expect(requests.map((r) => JSON.parse(r.body))).toEqual([expect.objectContaining({ event: "person.created", id: person.id })]);
-      expect(await eventually(async () => (await shardDb(t.shard).prepare("SELECT state FROM webhook_deliveries WHERE account_id = ?").bind(t.account.id).first<{ state: string }>())?.state, (s) => s === "delivered")).toBe("delivered");
+      expect(
+        await eventually(
+          async () => (await shardDb(t.shard).prepare("SELECT state FROM webhook_deliveries WHERE account_id = ?").bind(t.account.id).first<{ state: string }>())?.state,
+          (s) => s === "delivered",
+        ),
+      ).toBe("delivered");
     }
   });
 
   it("expires an unverified booking on every shard in one cron run", async () => {
     const made = [];
     for (const t of tenants) {
-      const booking = (await must(t.api.post("/bookings", {
-        confirm: false,
-        booking: { resource_id: t.resource.id, booked_from: "2030-01-08 12:00", booked_to: "2030-01-08 13:00", person_attributes: { name: "Kari", phone_number: `+4791${String(t.account.id % 1_000_000).padStart(6, "0")}` } },
-      }))).booking;
+      const booking = (
+        await must(
+          t.api.post("/bookings", {
+            confirm: false,
+            booking: {
+              resource_id: t.resource.id,
+              booked_from: "2030-01-08 12:00",
+              booked_to: "2030-01-08 13:00",
+              person_attributes: { name: "Kari", phone_number: `+4791${String(t.account.id % 1_000_000).padStart(6, "0")}` },
+            },
+          }),
+        )
+      ).booking;
       expect(booking.state).toBe("awaiting_verification");
       made.push({ t, booking });
     }
@@ -146,10 +180,12 @@ describe("two accounts on two shards", () => {
 
   it("expands a recurring booking on shard 1 through the queue", async () => {
     const t = tenants[1];
-    const { collection_id } = await must(t.api.post("/bookings/recurring", {
-      booking: { resource_id: t.resource.id, booked_from: "2030-02-04 09:00", booked_to: "2030-02-04 10:00", title: "Weekly" },
-      recurring: { rrule: "FREQ=WEEKLY;COUNT=3" },
-    }));
+    const { collection_id } = await must(
+      t.api.post("/bookings/recurring", {
+        booking: { resource_id: t.resource.id, booked_from: "2030-02-04 09:00", booked_to: "2030-02-04 10:00", title: "Weekly" },
+        recurring: { rrule: "FREQ=WEEKLY;COUNT=3" },
+      }),
+    );
     const status = await eventually(
       async () => (await must(t.api.get(`/bookings/recurring/${collection_id}/status`))).recurring_collection,
       (s) => s.status === "completed",
@@ -171,8 +207,10 @@ describe("two accounts on two shards", () => {
     const attempt = () => t.api.post("/bookings", { booking: { resource_id: t.resource.id, booked_from: "2030-01-09 10:00", booked_to: "2030-01-09 11:00" } });
     const answers = await Promise.all(Array.from({ length: 8 }, attempt));
     expect(answers.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400, 400, 400, 400]);
-    const held = await shardDb("DB_SHARD_1").prepare("SELECT count(*) AS n FROM bookings WHERE resource_id = ? AND booked_from = ? AND active = 1")
-      .bind(t.resource.id, Date.parse("2030-01-09T09:00:00Z")).first<number>("n");
+    const held = await shardDb("DB_SHARD_1")
+      .prepare("SELECT count(*) AS n FROM bookings WHERE resource_id = ? AND booked_from = ? AND active = 1")
+      .bind(t.resource.id, Date.parse("2030-01-09T09:00:00Z"))
+      .first<number>("n");
     expect(held).toBe(1);
   });
 
@@ -197,11 +235,20 @@ describe("POST /admin/v1/accounts/{id}/move", () => {
     const resource = await make.resource({ title: "Moving room" });
     const service = await make.service({ title: "Cut" });
     await make.provider(resource.id, service.id);
-    const booking = await make.booking({ resource_id: resource.id, service_id: service.id, booked_from: "2030-03-04 10:00", booked_to: "2030-03-04 11:00", person_attributes: { name: "Ola", email: "ola@example.no" } });
+    const booking = await make.booking({
+      resource_id: resource.id,
+      service_id: service.id,
+      booked_from: "2030-03-04 10:00",
+      booked_to: "2030-03-04 11:00",
+      person_attributes: { name: "Ola", email: "ola@example.no" },
+    });
 
     await must(operator("PUT", `/accounts/${account.id}`, { account: { api_enabled: false, public_access: false } }));
     const moved = await must(operator("POST", `/accounts/${account.id}/move`, { shard: "DB_SHARD_1" }));
-    expect(moved).toMatchObject({ account: { id: account.id, shard: "DB_SHARD_1" }, moved: { from: "DB", to: "DB_SHARD_1", rows: { resources: 1, services: 1, providers: 1, bookings: 1, people: 1 } } });
+    expect(moved).toMatchObject({
+      account: { id: account.id, shard: "DB_SHARD_1" },
+      moved: { from: "DB", to: "DB_SHARD_1", rows: { resources: 1, services: 1, providers: 1, bookings: 1, people: 1 } },
+    });
     await must(operator("PUT", `/accounts/${account.id}`, { account: { api_enabled: true, public_access: true } }));
 
     expect(await rowOn("DB_SHARD_1", "bookings", booking.id)).toMatchObject({ account_id: account.id, resource_id: resource.id });
@@ -209,7 +256,9 @@ describe("POST /admin/v1/accounts/{id}/move", () => {
     expect(await rowOn("DB", "resources", resource.id)).toBeNull();
     expect((await must(api.get(`/bookings/${booking.id}`))).booking).toMatchObject({ id: booking.id, person: { id: booking.person.id } });
     // The capacity guard of the new shard sees the moved booking: the slot is still taken.
-    const retry = await api.post("/bookings", { booking: { resource_id: resource.id, service_id: service.id, booked_from: "2030-03-04 10:00", booked_to: "2030-03-04 11:00" } });
+    const retry = await api.post("/bookings", {
+      booking: { resource_id: resource.id, service_id: service.id, booked_from: "2030-03-04 10:00", booked_to: "2030-03-04 11:00" },
+    });
     expect(retry.status).toBe(400);
     const next = await make.booking({ resource_id: resource.id, service_id: service.id, booked_from: "2030-03-04 12:00", booked_to: "2030-03-04 13:00" });
     expect(next.id).toBeGreaterThan(ID_RANGE);
@@ -243,8 +292,10 @@ describe("POST /admin/v1/accounts/{id}/move", () => {
     const { api, account } = await newAccount({ shard: "DB" });
     const resource = await catalogue(api).resource({ title: "Clashing room" });
     // Another account's row on the target under the same id (as after a move to a lower shard).
-    await shardDb("DB_SHARD_1").prepare("INSERT INTO resources (id, account_id, title, capacity, created_at, updated_at) VALUES (?, ?, 'Theirs', 1, 0, 0)")
-      .bind(resource.id, tenants[1].account.id).run();
+    await shardDb("DB_SHARD_1")
+      .prepare("INSERT INTO resources (id, account_id, title, capacity, created_at, updated_at) VALUES (?, ?, 'Theirs', 1, 0, 0)")
+      .bind(resource.id, tenants[1].account.id)
+      .run();
     await must(operator("PUT", `/accounts/${account.id}`, { account: { api_enabled: false, public_access: false } }));
     const res = await operator("POST", `/accounts/${account.id}/move`, { shard: "DB_SHARD_1" });
     expect(res.status).toBe(409);

@@ -13,7 +13,15 @@ let accountId: number;
 let make: ReturnType<typeof catalogue>;
 
 const ZONE = "Europe/Oslo";
-const closed = { opening_hours_mon: null, opening_hours_tue: null, opening_hours_wed: null, opening_hours_thu: null, opening_hours_fri: null, opening_hours_sat: null, opening_hours_sun: null };
+const closed = {
+  opening_hours_mon: null,
+  opening_hours_tue: null,
+  opening_hours_wed: null,
+  opening_hours_thu: null,
+  opening_hours_fri: null,
+  opening_hours_sat: null,
+  opening_hours_sun: null,
+};
 
 beforeAll(async () => {
   // Manual confirmation, so a new booking awaits confirmation and can be declined.
@@ -62,7 +70,10 @@ const summary = (body: any[]) => body.map(({ slot }) => `${slot.timestamp.slice(
 
 /** A one-hour booking; `{ confirm: false }` leaves it awaiting confirmation (the account confirms manually). */
 const book = (room: any, cut: any, day: string, hour: string, extra: Record<string, unknown> = {}) =>
-  make.booking({ resource_id: room.id, service_id: cut.id, booked_from: `${day} ${hour}:00`, booked_to: `${day} ${String(Number(hour) + 1).padStart(2, "0")}:00` }, extra);
+  make.booking(
+    { resource_id: room.id, service_id: cut.id, booked_from: `${day} ${hour}:00`, booked_to: `${day} ${String(Number(hour) + 1).padStart(2, "0")}:00` },
+    extra,
+  );
 
 describe("GET /services/{id}/slots from the cached answer", () => {
   it("says in Server-Timing whether the cache served the answer: a miss, a hit, a miss after a booking", async () => {
@@ -113,7 +124,9 @@ describe("GET /services/{id}/slots from the cached answer", () => {
     await env.DB.prepare(
       `INSERT INTO bookings (account_id, resource_id, service_id, booked_from, booked_to, count, state, active, expires_at, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, 1, 'awaiting_verification', 1, ?, 0, 0)`,
-    ).bind(accountId, room.id, cut.id, from, from + 3_600_000, Date.now() + 700).run();
+    )
+      .bind(accountId, room.id, cut.id, from, from + 3_600_000, Date.now() + 700)
+      .run();
     expect((await cachedDay(cut.id, "2030-02-06"))[1]).toBe("10:00+01:00 0");
     const version = await env.DB.prepare("SELECT version FROM availability_versions WHERE account_id = ?").bind(accountId).first("version");
     await new Promise((resolve) => setTimeout(resolve, 800));
@@ -198,10 +211,17 @@ describe("invalidation as narrow as the write", () => {
   it("serves another resource's answer and the same resource's other days from the cache after a booking; the booked day shows it", async () => {
     const a = await shop();
     const b = await shop();
-    const { outcomes, slots } = await afterWrite(api, [
-      [a, "2030-02-18", "2030-02-18"], [b, "2030-02-18", "2030-02-18"], [a, "2030-02-17", "2030-02-17"],
-      [a, "2030-02-19", "2030-02-19"], [a, "2030-02-19", "2030-02-25"],
-    ], () => book(a.room, a.cut, "2030-02-18", "10"));
+    const { outcomes, slots } = await afterWrite(
+      api,
+      [
+        [a, "2030-02-18", "2030-02-18"],
+        [b, "2030-02-18", "2030-02-18"],
+        [a, "2030-02-17", "2030-02-17"],
+        [a, "2030-02-19", "2030-02-19"],
+        [a, "2030-02-19", "2030-02-25"],
+      ],
+      () => book(a.room, a.cut, "2030-02-18", "10"),
+    );
     expect(outcomes).toEqual(["miss", "hit", "hit", "hit", "hit"]);
     expect(slots[0]).toEqual(["09:00+01:00 1", "10:00+01:00 0", "11:00+01:00 1"]);
   });
@@ -209,12 +229,25 @@ describe("invalidation as narrow as the write", () => {
   it("keeps answers of the days around a DST change when the next day is booked: Europe/Oslo", async () => {
     const a = await shop();
     // 2030-03-31: clocks go from 02:00 to 03:00; the day has 23 hours.
-    const { outcomes, slots } = await afterWrite(api, [[a, "2030-03-31", "2030-03-31"], [a, "2030-04-01", "2030-04-01"], [a, "2030-03-30", "2030-03-30"]],
-      () => book(a.room, a.cut, "2030-04-01", "09"));
+    const { outcomes, slots } = await afterWrite(
+      api,
+      [
+        [a, "2030-03-31", "2030-03-31"],
+        [a, "2030-04-01", "2030-04-01"],
+        [a, "2030-03-30", "2030-03-30"],
+      ],
+      () => book(a.room, a.cut, "2030-04-01", "09"),
+    );
     expect(outcomes).toEqual(["hit", "miss", "hit"]);
     expect(slots[1]).toEqual(["09:00+02:00 0", "10:00+02:00 1", "11:00+02:00 1"]);
-    const dstDay = await afterWrite(api, [[a, "2030-03-31", "2030-03-31"], [a, "2030-04-01", "2030-04-01"]],
-      () => book(a.room, a.cut, "2030-03-31", "11"));
+    const dstDay = await afterWrite(
+      api,
+      [
+        [a, "2030-03-31", "2030-03-31"],
+        [a, "2030-04-01", "2030-04-01"],
+      ],
+      () => book(a.room, a.cut, "2030-03-31", "11"),
+    );
     expect(dstDay.outcomes).toEqual(["miss", "hit"]);
     expect(dstDay.slots[0]).toEqual(["09:00+02:00 1", "10:00+02:00 1", "11:00+02:00 0"]);
   });
@@ -227,8 +260,15 @@ describe("invalidation as narrow as the write", () => {
     await own.provider(room.id, cut.id);
     const a = { room, cut };
     // 2030-11-03: clocks go from 02:00 back to 01:00; the day has 25 hours.
-    const { outcomes, slots } = await afterWrite(mine.api, [[a, "2030-11-03", "2030-11-03"], [a, "2030-11-04", "2030-11-04"], [a, "2030-11-02", "2030-11-02"]],
-      () => own.booking({ resource_id: room.id, service_id: cut.id, booked_from: "2030-11-04 11:00", booked_to: "2030-11-04 12:00" }));
+    const { outcomes, slots } = await afterWrite(
+      mine.api,
+      [
+        [a, "2030-11-03", "2030-11-03"],
+        [a, "2030-11-04", "2030-11-04"],
+        [a, "2030-11-02", "2030-11-02"],
+      ],
+      () => own.booking({ resource_id: room.id, service_id: cut.id, booked_from: "2030-11-04 11:00", booked_to: "2030-11-04 12:00" }),
+    );
     expect(outcomes).toEqual(["hit", "miss", "hit"]);
     expect(slots[1]).toEqual(["09:00-05:00 1", "10:00-05:00 1", "11:00-05:00 0"]);
   });

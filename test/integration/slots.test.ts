@@ -12,7 +12,14 @@ let chair: any;
 let cut: any;
 
 const MONDAY = "2030-01-07";
-const closedWeek = { opening_hours_tue: null, opening_hours_wed: null, opening_hours_thu: null, opening_hours_fri: null, opening_hours_sat: null, opening_hours_sun: null };
+const closedWeek = {
+  opening_hours_tue: null,
+  opening_hours_wed: null,
+  opening_hours_thu: null,
+  opening_hours_fri: null,
+  opening_hours_sat: null,
+  opening_hours_sun: null,
+};
 
 beforeAll(async () => {
   const mine = await newAccount({ time_zone: "Europe/Oslo", locale: "en" });
@@ -31,20 +38,24 @@ describe("GET /api/v1/services/{id}/slots", () => {
   it("lists the day's slots inside the opening hours, around the break, with offsets and words", async () => {
     const res = await api.get(`/services/${cut.id}/slots?from=${MONDAY}&to=${MONDAY}`);
     expect(res.status).toBe(200);
-    expect(starts(res.body)).toEqual(
-      ["09", "10", "11", "13", "14", "15", "16"].map((h) => `${MONDAY}T${h}:00:00+01:00`),
-    );
+    expect(starts(res.body)).toEqual(["09", "10", "11", "13", "14", "15", "16"].map((h) => `${MONDAY}T${h}:00:00+01:00`));
     expect(res.body[0]).toEqual({
       slot: {
-        timestamp: "2030-01-07T09:00:00+01:00", timestamp_end: "2030-01-07T10:00:00+01:00",
-        formatted_timestamp: "Monday, 7 January 2030, 09:00", formatted_timestamp_end: "Monday, 7 January 2030, 10:00",
-        free: 1, available_resources: [chair.id], maximum_capacity: 1,
+        timestamp: "2030-01-07T09:00:00+01:00",
+        timestamp_end: "2030-01-07T10:00:00+01:00",
+        formatted_timestamp: "Monday, 7 January 2030, 09:00",
+        formatted_timestamp_end: "Monday, 7 January 2030, 10:00",
+        free: 1,
+        available_resources: [chair.id],
+        maximum_capacity: 1,
       },
     });
   });
 
   it("shows a booked slot as taken, and frees it when the booking is cancelled", async () => {
-    const booking = (await must(api.post("/bookings", { booking: { resource_id: chair.id, service_id: cut.id, booked_from: "2030-01-14 10:00", booked_to: "2030-01-14 11:00" } }))).booking;
+    const booking = (
+      await must(api.post("/bookings", { booking: { resource_id: chair.id, service_id: cut.id, booked_from: "2030-01-14 10:00", booked_to: "2030-01-14 11:00" } }))
+    ).booking;
     const taken = (await api.get(`/services/${cut.id}/slots?from=2030-01-14&to=2030-01-14`)).body.find((e: any) => e.slot.timestamp === "2030-01-14T10:00:00+01:00").slot;
     expect(taken).toMatchObject({ free: 0, available_resources: [], maximum_capacity: 1 });
     await must(api.put(`/bookings/${booking.id}/cancel`));
@@ -57,7 +68,9 @@ describe("GET /api/v1/services/{id}/slots", () => {
     await env.DB.prepare(
       `INSERT INTO bookings (account_id, resource_id, service_id, booked_from, booked_to, count, state, active, expires_at, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, 1, 'awaiting_verification', 1, ?, 0, 0)`,
-    ).bind(accountId, chair.id, cut.id, from, from + 3_600_000, Date.now() - 1000).run();
+    )
+      .bind(accountId, chair.id, cut.id, from, from + 3_600_000, Date.now() - 1000)
+      .run();
     const slot = (await api.get(`/services/${cut.id}/slots?from=2030-01-21&to=2030-01-21`)).body.find((e: any) => e.slot.timestamp === "2030-01-21T11:00:00+01:00").slot;
     expect(slot.free).toBe(1);
   });
@@ -66,9 +79,7 @@ describe("GET /api/v1/services/{id}/slots", () => {
     await must(api.put(`/resources/${chair.id}/exception_dates/2030-02-04`, { resource_exception_date: { opening_hours: null } }));
     await must(api.put(`/resources/${chair.id}/exception_dates/2030-02-11`, { resource_exception_date: { opening_hours: ["10:00", "12:00"] } }));
     expect((await api.get(`/services/${cut.id}/slots?from=2030-02-04&to=2030-02-04`)).body).toEqual([]);
-    expect(starts((await api.get(`/services/${cut.id}/slots?from=2030-02-11&to=2030-02-11`)).body)).toEqual([
-      "2030-02-11T10:00:00+01:00", "2030-02-11T11:00:00+01:00",
-    ]);
+    expect(starts((await api.get(`/services/${cut.id}/slots?from=2030-02-11&to=2030-02-11`)).body)).toEqual(["2030-02-11T10:00:00+01:00", "2030-02-11T11:00:00+01:00"]);
   });
 
   it("keeps only the selected resources", async () => {

@@ -69,21 +69,25 @@ async function seedChanged(table: "bookings" | "people" | "events", n: number, c
     `INSERT INTO ${table} (${columns}, created_at, updated_at)
      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${n})
      SELECT ${values}, ${stampedAt} + i, ${stampedAt} + i FROM n`,
-  ).bind(...params).run();
+  )
+    .bind(...params)
+    .run();
 }
 
 /** `n` confirmed half-hour bookings an hour apart from `firstSlot`, each changed after the one before. */
 const seedBookings = (accountId: number, resourceId: number, n: number, firstSlot: number, dated: "later" | "earlier") => {
   const sign = dated === "later" ? "+" : "-";
-  return seedChanged("bookings", n,
+  return seedChanged(
+    "bookings",
+    n,
     "account_id, resource_id, booked_from, booked_to, state, active, count, title",
     `?, ?, ? ${sign} i * 3600000, ? ${sign} i * 3600000 + 1800000, 'confirmed', 1, 1, 'seeded ' || i`,
-    [accountId, resourceId, firstSlot, firstSlot]);
+    [accountId, resourceId, firstSlot, firstSlot],
+  );
 };
 
 const idsOfAccount = async (table: string, accountId: number) =>
-  (await env.DB.prepare(`SELECT id FROM ${table} WHERE account_id = ? ORDER BY id`).bind(accountId).all<{ id: number }>())
-    .results.map((r) => r.id);
+  (await env.DB.prepare(`SELECT id FROM ${table} WHERE account_id = ? ORDER BY id`).bind(accountId).all<{ id: number }>()).results.map((r) => r.id);
 
 describe("a since sync of bookings while bookings change", () => {
   it("pages through more than one page of 750 and, after one more sync, has every change", async () => {
@@ -93,8 +97,7 @@ describe("a since sync of bookings while bookings change", () => {
     const firstSlot = Date.parse("2031-03-01T14:00:00Z");
     await seedBookings(account.id, resource.id, 800, firstSlot, "later");
     const seeded = await idsOfAccount("bookings", account.id);
-    const book = (from: string, to: string, title: string) =>
-      make.booking({ resource_id: resource.id, booked_from: from, booked_to: to, title });
+    const book = (from: string, to: string, title: string) => make.booking({ resource_id: resource.id, booked_from: from, booked_to: to, title });
 
     const mirror = new Mirror("booking");
     let added: number[] = [];
@@ -102,10 +105,7 @@ describe("a since sync of bookings while bookings change", () => {
       if (page !== 1) return;
       // Between page 1 and page 2: bookings dated before and after the seeded ones, an edit and a
       // cancel of bookings already read, a move of one not read yet.
-      added = [
-        (await book("2030-01-02 09:00", "2030-01-02 10:00", "before everything")).id,
-        (await book("2033-01-02 09:00", "2033-01-02 10:00", "after everything")).id,
-      ];
+      added = [(await book("2030-01-02 09:00", "2030-01-02 10:00", "before everything")).id, (await book("2033-01-02 09:00", "2033-01-02 10:00", "after everything")).id];
       await must(api.put(`/bookings/${seeded[3]}`, { booking: { title: "edited after it was read" } }));
       await must(api.put(`/bookings/${seeded[10]}/cancel`));
       // A second later, so the latest updated_at the pass sees is not the second of the changes above.
@@ -190,7 +190,9 @@ describe("a since sync of bookings while bookings change", () => {
     await env.DB.prepare(
       `INSERT INTO bookings (account_id, resource_id, booked_from, booked_to, state, active, count, title, created_at, updated_at)
        VALUES (?, ?, ?, ?, 'confirmed', 1, 1, 'late commit', ?, ?)`,
-    ).bind(account.id, resource.id, Date.parse("2031-05-03T10:00:00Z"), Date.parse("2031-05-03T11:00:00Z"), second, second).run();
+    )
+      .bind(account.id, resource.id, Date.parse("2031-05-03T10:00:00Z"), Date.parse("2031-05-03T11:00:00Z"), second, second)
+      .run();
     await syncPass(api, mirror, sinceUrl("/bookings/all", mirror.latest));
     expect([...mirror.objects.values()].map((b) => b.title)).toContain("late commit");
   });
@@ -204,18 +206,22 @@ describe("a since sync of bookings while bookings change", () => {
     await env.DB.prepare(
       `INSERT INTO bookings (account_id, resource_id, booked_from, booked_to, state, active, count, title, created_at, updated_at)
        VALUES (?, ?, 0, 1, 'confirmed', 1, 1, 'lagging', 5, 5)`,
-    ).bind(account.id, resource.id).run();
-    const lagging = await env.DB.prepare("SELECT updated_at FROM bookings WHERE title = 'lagging' AND account_id = ?")
-      .bind(account.id).first<{ updated_at: number }>();
+    )
+      .bind(account.id, resource.id)
+      .run();
+    const lagging = await env.DB.prepare("SELECT updated_at FROM bookings WHERE title = 'lagging' AND account_id = ?").bind(account.id).first<{ updated_at: number }>();
     expect(lagging!.updated_at).toBe(stored!.updated_at);
     // Another account's clock is its own.
     const other = await newAccount();
     await env.DB.prepare(
       `INSERT INTO bookings (account_id, resource_id, booked_from, booked_to, state, active, count, title, created_at, updated_at)
        VALUES (?, ?, 0, 1, 'confirmed', 1, 1, 'other', 5, 5)`,
-    ).bind(other.account.id, resource.id).run();
+    )
+      .bind(other.account.id, resource.id)
+      .run();
     const untouched = await env.DB.prepare("SELECT updated_at FROM bookings WHERE title = 'other' AND account_id = ?")
-      .bind(other.account.id).first<{ updated_at: number }>();
+      .bind(other.account.id)
+      .first<{ updated_at: number }>();
     expect(untouched!.updated_at).toBe(5);
   });
 });
@@ -280,10 +286,13 @@ describe("a since sync of events while events change", () => {
     const resource = await make.resource();
     const service = await make.service({ booking_type: "attendance" });
     const firstStart = Date.parse("2031-03-01T17:00:00Z");
-    await seedChanged("events", 70,
+    await seedChanged(
+      "events",
+      70,
       "account_id, resource_id, service_id, capacity, starts_at, ends_at, title, active, published",
       "?, ?, ?, 10, ? + i * 86400000, ? + i * 86400000 + 3600000, 'Seeded ' || i, 1, 1",
-      [account.id, resource.id, service.id, firstStart, firstStart]);
+      [account.id, resource.id, service.id, firstStart, firstStart],
+    );
     const seeded = await idsOfAccount("events", account.id);
     const mirror = new Mirror("event");
     let early = 0;

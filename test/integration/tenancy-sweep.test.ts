@@ -27,13 +27,26 @@ beforeAll(async () => {
   const userLink = (await must(owner.post("/client/users", { user: { name: "Staff", email: "staff@example.com" }, role: "staff" }))).client_user_link;
   const webHook = (await must(owner.post("/web_hooks", { web_hook: { target_url: "http://127.0.0.1:9/hook", event: "booking.*" } }))).web_hook;
   await must(owner.put(`/resources/${resource.id}/exception_dates/${DATE}`, { resource_exception_date: { opening_hours: null } }));
-  ids = { resource: resource.id, service: service.id, provider: provider.id, category: category.id, person: person.id, otherPerson: otherPerson.id, userLink: userLink.id, webHook: webHook.id };
+  ids = {
+    resource: resource.id,
+    service: service.id,
+    provider: provider.id,
+    category: category.id,
+    person: person.id,
+    otherPerson: otherPerson.id,
+    userLink: userLink.id,
+    webHook: webHook.id,
+  };
 });
 
 /** The owner's object each route family names by `:id`. */
 const KINDS: [prefix: string, kind: keyof typeof ids, wrapper: string][] = [
-  ["/resources/:id", "resource", "resource"], ["/services/:id", "service", "service"], ["/providers/:id", "provider", "provider"],
-  ["/categories/:id", "category", "category"], ["/people/:id", "person", "person"], ["/client/users/:id", "userLink", "user"],
+  ["/resources/:id", "resource", "resource"],
+  ["/services/:id", "service", "service"],
+  ["/providers/:id", "provider", "provider"],
+  ["/categories/:id", "category", "category"],
+  ["/people/:id", "person", "person"],
+  ["/client/users/:id", "userLink", "user"],
   ["/web_hooks/:id", "webHook", "web_hook"],
 ];
 
@@ -45,7 +58,9 @@ function extras(method: string, pattern: string, wrapper: string): { query?: str
   if (pattern.endsWith("/next_available_date") || pattern.endsWith("/available_dates")) return { query: `?from=${DATE}` };
   if (pattern.endsWith("/merge")) return { query: `?merge_person_id=${ids.otherPerson}` };
   if (pattern.endsWith("/:id") && method === "PUT") {
-    return { payload: { [wrapper]: wrapper === "web_hook" ? { target_url: "http://127.0.0.1:9/stolen" } : wrapper === "person" ? { name: "Hijacked" } : { title: "Hijacked" } } };
+    return {
+      payload: { [wrapper]: wrapper === "web_hook" ? { target_url: "http://127.0.0.1:9/stolen" } : wrapper === "person" ? { name: "Hijacked" } : { title: "Hijacked" } },
+    };
   }
   return {};
 }

@@ -35,7 +35,13 @@ beforeAll(async () => {
   cut = await make.service({ title: "Cut", interval: 60 });
   long = await make.service({ title: "Long", interval: 60, buffer_after: 15 });
   yoga = await make.service({ title: "Yoga", booking_type: "attendance" });
-  for (const [r, s] of [[room, cut], [hall, cut], [room, long], [hall, yoga]]) await make.provider(r.id, s.id);
+  for (const [r, s] of [
+    [room, cut],
+    [hall, cut],
+    [room, long],
+    [hall, yoga],
+  ])
+    await make.provider(r.id, s.id);
 });
 
 let day = 0;
@@ -80,7 +86,10 @@ const READ_THEN_GUARD = { waits: 2, d1Waits: 1, doWaits: 1, roundTrips: 1, doCal
 describe("PUT /api/v1/bookings/{id}: two waits in sequence (warm isolate)", () => {
   // Before issue 33: 6 waits (read, service, write, re-read, related rows for the effects and again for the answer).
   it("an attribute change: the reads, then the compare-and-swap and the read-back in one D1 batch", async () => {
-    const { res, read, cost } = await twice(() => onRoom(), () => ({ booking: { title: "Renamed", notes: "n", custom_data: { a: "1" } }, modification_send_email: false }));
+    const { res, read, cost } = await twice(
+      () => onRoom(),
+      () => ({ booking: { title: "Renamed", notes: "n", custom_data: { a: "1" } }, modification_send_email: false }),
+    );
     expect(res.body.booking).toMatchObject({ title: "Renamed", notes: "n", custom_data: { a: "1" } });
     expect(res.body).toEqual(read);
     expect(cost).toMatchObject(READ_THEN_D1);
@@ -102,7 +111,10 @@ describe("PUT /api/v1/bookings/{id}: two waits in sequence (warm isolate)", () =
   });
 
   it("ignore_capacity, an inactive booking's move and an unchanged PUT of the whole object: no guard", async () => {
-    const forced = await twice(() => onRoom(), ({ date }) => ({ booking: hours(date, "14:00", "15:00"), ignore_capacity: true }));
+    const forced = await twice(
+      () => onRoom(),
+      ({ date }) => ({ booking: hours(date, "14:00", "15:00"), ignore_capacity: true }),
+    );
     expect(forced.res.body).toEqual(forced.read);
     expect(forced.cost).toMatchObject(READ_THEN_D1);
     const cancelled = async () => {
@@ -114,7 +126,10 @@ describe("PUT /api/v1/bookings/{id}: two waits in sequence (warm isolate)", () =
     expect(inactive.res.body.booking).toMatchObject({ state: "cancelled", booked_to: expect.stringContaining("T17:00") });
     expect(inactive.res.body).toEqual(inactive.read);
     expect(inactive.cost).toMatchObject(READ_THEN_D1);
-    const same = await twice(() => onRoom(), ({ date }) => ({ booking: { ...hours(date, "10:00", "11:00"), resource_id: room.id, service_id: cut.id, count: 1 } }));
+    const same = await twice(
+      () => onRoom(),
+      ({ date }) => ({ booking: { ...hours(date, "10:00", "11:00"), resource_id: room.id, service_id: cut.id, count: 1 } }),
+    );
     expect(same.res.body).toEqual(same.read);
     expect(same.cost).toMatchObject(READ_THEN_D1);
   });
@@ -137,16 +152,26 @@ describe("PUT /api/v1/bookings/{id}: two waits in sequence (warm isolate)", () =
   // Before: person_id 7; a new person 8 (9 with a move); a matched person with a fill 8 (9 with a move).
   it("person_id, a new person and a matched person with attributes to fill: their reads in the first batch, their writes in the second", async () => {
     const per = await make.person({ name: "Per" });
-    const linked = await twice(() => onRoom(), () => ({ booking: { person_id: per.id } }));
+    const linked = await twice(
+      () => onRoom(),
+      () => ({ booking: { person_id: per.id } }),
+    );
     expect(linked.res.body.booking.person).toMatchObject({ id: per.id, name: "Per" });
     expect(linked.res.body).toEqual(linked.read);
     expect(linked.cost).toMatchObject(READ_THEN_D1);
 
     let n = 0;
-    const fresh = (move: boolean) => twice(() => onRoom(), ({ date }) => ({
-      booking: { ...(move ? hours(date, "12:00", "13:00") : {}), person_attributes: { name: "New", email: `new${++n}-${accountId}@example.com` } },
-    }));
-    for (const [move, expected] of [[false, READ_THEN_D1], [true, READ_THEN_GUARD]] as const) {
+    const fresh = (move: boolean) =>
+      twice(
+        () => onRoom(),
+        ({ date }) => ({
+          booking: { ...(move ? hours(date, "12:00", "13:00") : {}), person_attributes: { name: "New", email: `new${++n}-${accountId}@example.com` } },
+        }),
+      );
+    for (const [move, expected] of [
+      [false, READ_THEN_D1],
+      [true, READ_THEN_GUARD],
+    ] as const) {
       const { res, read, cost } = await fresh(move);
       expect(res.body.booking.person).toMatchObject({ id: res.body.booking.person_id, name: "New", email: `new${n}-${accountId}@example.com` });
       expect(res.body).toEqual(read);
@@ -155,11 +180,23 @@ describe("PUT /api/v1/bookings/{id}: two waits in sequence (warm isolate)", () =
 
     let k = 0;
     for (let i = 1; i <= 4; i++) await make.person({ name: `Known ${i}`, email: `known${i}-${accountId}@example.com` });
-    const filling = (move: boolean) => twice(() => onRoom(), ({ date }) => {
-      k += 1;
-      return { booking: { ...(move ? hours(date, "12:00", "13:00") : {}), person_attributes: { email: `known${k}-${accountId}@example.com`, phone_number: `+4791000${String(k).padStart(3, "0")}` } } };
-    });
-    for (const [move, expected] of [[false, READ_THEN_D1], [true, READ_THEN_GUARD]] as const) {
+    const filling = (move: boolean) =>
+      twice(
+        () => onRoom(),
+        ({ date }) => {
+          k += 1;
+          return {
+            booking: {
+              ...(move ? hours(date, "12:00", "13:00") : {}),
+              person_attributes: { email: `known${k}-${accountId}@example.com`, phone_number: `+4791000${String(k).padStart(3, "0")}` },
+            },
+          };
+        },
+      );
+    for (const [move, expected] of [
+      [false, READ_THEN_D1],
+      [true, READ_THEN_GUARD],
+    ] as const) {
       const { res, read, cost } = await filling(move);
       expect(res.body.booking.person).toMatchObject({ name: `Known ${k}`, phone_number: `+4791000${String(k).padStart(3, "0")}` });
       expect(res.body).toEqual(read);
@@ -171,7 +208,9 @@ describe("PUT /api/v1/bookings/{id}: two waits in sequence (warm isolate)", () =
     const shop = await paidShop({ capacity: 2 });
     const paid = async (): Promise<Made> => {
       const date = nextDay();
-      const created = await must(shop.api.post("/bookings", { booking: { service_id: shop.cut.id, resource_id: shop.room.id, ...hours(date, "10:00", "11:00") }, checkout: true }));
+      const created = await must(
+        shop.api.post("/bookings", { booking: { service_id: shop.cut.id, resource_id: shop.room.id, ...hours(date, "10:00", "11:00") }, checkout: true }),
+      );
       expect(created.booking.state).toBe("awaiting_payment");
       return { id: created.booking.id, date };
     };
@@ -226,7 +265,12 @@ async function racedDeps(meanwhile: () => Promise<unknown>): Promise<Deps> {
   const db = openDb(env.DB);
   const account = (await db.query.accounts.findFirst({ where: eq(accounts.id, accountId) }))!;
   const real = durableCapacityGuard(env, "DB");
-  const racing: CapacityGuard = { apply: async (scope, batch) => { await meanwhile(); return real.apply(scope, batch); } };
+  const racing: CapacityGuard = {
+    apply: async (scope, batch) => {
+      await meanwhile();
+      return real.apply(scope, batch);
+    },
+  };
   return { db, env, account, now: Date.now(), surface: "private_api", capacityGuard: racing };
 }
 
@@ -235,8 +279,11 @@ describe("PUT /api/v1/bookings/{id} racing another write between its reads and i
     const made = await onRoom({ title: "Before" });
     const deps = await racedDeps(() => env.DB.prepare("UPDATE bookings SET state = 'cancelled', active = 0 WHERE id = ?").bind(made.id).run());
     const before = await peopleOf(accountId);
-    await expect(updateBooking(deps, made.id, { booking: { ...hours(made.date, "12:00", "13:00"), title: "After", person_attributes: { name: "Late", email: `late-${accountId}@example.com` } } }))
-      .rejects.toMatchObject({ status: 400, body: { state: ["is cancelled: the booking can't be updated"] } });
+    await expect(
+      updateBooking(deps, made.id, {
+        booking: { ...hours(made.date, "12:00", "13:00"), title: "After", person_attributes: { name: "Late", email: `late-${accountId}@example.com` } },
+      }),
+    ).rejects.toMatchObject({ status: 400, body: { state: ["is cancelled: the booking can't be updated"] } });
     expect((await rawBooking(made.id))!).toMatchObject({ title: "Before", state: "cancelled", person_id: null });
     expect(await peopleOf(accountId)).toBe(before);
   });
@@ -245,8 +292,10 @@ describe("PUT /api/v1/bookings/{id} racing another write between its reads and i
     const made = await onRoom({ title: "Before" });
     const email = `taken-${accountId}@example.com`;
     const deps = await racedDeps(() => must(api.post("/people", { person: { name: "Quick", email } })));
-    await expect(updateBooking(deps, made.id, { booking: { ...hours(made.date, "12:00", "13:00"), person_attributes: { name: "Slow", email } } }))
-      .rejects.toMatchObject({ status: 400, body: { person: ["is invalid", "an identifier was taken by another person meanwhile; try again"], person_attributes: {} } });
+    await expect(updateBooking(deps, made.id, { booking: { ...hours(made.date, "12:00", "13:00"), person_attributes: { name: "Slow", email } } })).rejects.toMatchObject({
+      status: 400,
+      body: { person: ["is invalid", "an identifier was taken by another person meanwhile; try again"], person_attributes: {} },
+    });
     expect((await rawBooking(made.id))!).toMatchObject({ title: "Before", person_id: null });
   });
 
@@ -254,7 +303,9 @@ describe("PUT /api/v1/bookings/{id} racing another write between its reads and i
     const made = await onRoom();
     const known = await make.person({ name: "Filled", email: `filled-${accountId}@example.com` });
     const deps = await racedDeps(() => must(api.post("/people", { person: { name: "Quick", phone_number: "+4791111111" } })));
-    const moved = await updateBooking(deps, made.id, { booking: { ...hours(made.date, "12:00", "13:00"), person_attributes: { email: known.email, phone_number: "+4791111111" } } });
+    const moved = await updateBooking(deps, made.id, {
+      booking: { ...hours(made.date, "12:00", "13:00"), person_attributes: { email: known.email, phone_number: "+4791111111" } },
+    });
     expect(moved).toMatchObject({ id: made.id, person_id: known.id });
     expect((await must(api.get(`/people/${known.id}`))).person.phone_number).toBeNull();
   });
@@ -266,7 +317,12 @@ describe("POST /api/v1/bookings with a matched person to fill, racing another wr
     const known = await make.person({ name: "Created", email: `created-${accountId}@example.com` });
     const deps = await racedDeps(() => must(api.post("/people", { person: { name: "Quicker", phone_number: "+4792222222" } })));
     const row = await createBooking(deps, {
-      booking: { resource_id: room.id, service_id: cut.id, ...hours("2033-02-07", "10:00", "11:00"), person_attributes: { email: known.email, phone_number: "+4792222222" } },
+      booking: {
+        resource_id: room.id,
+        service_id: cut.id,
+        ...hours("2033-02-07", "10:00", "11:00"),
+        person_attributes: { email: known.email, phone_number: "+4792222222" },
+      },
     } as never);
     expect(row).toMatchObject({ person_id: known.id });
     expect((await rawBooking(row.id))!).toMatchObject({ person_id: known.id, state: expect.any(String) });
@@ -276,7 +332,12 @@ describe("POST /api/v1/bookings with a matched person to fill, racing another wr
   it("unraced: the fill is answered, in two waits", async () => {
     const known = await make.person({ name: "Answered", email: `answered-${accountId}@example.com` });
     const res = await api.post("/bookings", {
-      booking: { resource_id: room.id, service_id: cut.id, ...hours("2033-02-08", "10:00", "11:00"), person_attributes: { email: known.email, phone_number: "+4793333333" } },
+      booking: {
+        resource_id: room.id,
+        service_id: cut.id,
+        ...hours("2033-02-08", "10:00", "11:00"),
+        person_attributes: { email: known.email, phone_number: "+4793333333" },
+      },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.booking.person).toMatchObject({ id: known.id, phone_number: "+4793333333" });

@@ -24,16 +24,25 @@ const listIds = async (client: Client) => (await client.get("/client/users")).bo
 describe("POST /api/v1/client/users", () => {
   it("adds a user and answers the link wrapped as client_user_link", async () => {
     const res = await api.post("/client/users", {
-      user: { name: "Ann Admin", email: "ann@salon.no", phone_number: "+47 912 34 567" }, role: "admin",
+      user: { name: "Ann Admin", email: "ann@salon.no", phone_number: "+47 912 34 567" },
+      role: "admin",
     });
     expect(res.status).toBe(200);
     const link = res.body.client_user_link;
     expect(link).toEqual({
-      id: expect.any(Number), user_id: expect.any(Number), role: "admin",
-      created_at: expect.stringMatching(OSLO_DATETIME), updated_at: expect.stringMatching(OSLO_DATETIME),
+      id: expect.any(Number),
+      user_id: expect.any(Number),
+      role: "admin",
+      created_at: expect.stringMatching(OSLO_DATETIME),
+      updated_at: expect.stringMatching(OSLO_DATETIME),
       user: {
-        id: link.user_id, name: "Ann Admin", email: "ann@salon.no", phone_number: "+47 912 34 567", phonenumber: "+47 912 34 567",
-        created_at: link.created_at, updated_at: link.updated_at,
+        id: link.user_id,
+        name: "Ann Admin",
+        email: "ann@salon.no",
+        phone_number: "+47 912 34 567",
+        phonenumber: "+47 912 34 567",
+        created_at: link.created_at,
+        updated_at: link.updated_at,
       },
     });
   });
@@ -63,12 +72,9 @@ describe("POST /api/v1/client/users", () => {
     ["name and email are missing", { user: {} }, { name: ["can't be blank"], email: ["can't be blank"] }],
     ["the name is blank", { user: { name: "  ", email: "blank@example.com" } }, { name: ["can't be blank"] }],
     ["the email is not one", { user: { name: "Ann", email: "ann-at-example" } }, { email: ["is not a valid email address"] }],
-    ["the phone number has letters", { user: { name: "Ann", email: "p@example.com", phone_number: "call me" } },
-      { phone_number: ["is not a valid phone number"] }],
-    ["the role is unknown", { user: { name: "Ann", email: "r@example.com" }, role: "owner" },
-      { role: ["is not included in the list (admin, manager, staff)"] }],
-    ["the attributes are not wrapped in user", { name: "Ann", email: "bare@example.com" },
-      { user: [expect.stringContaining('{"user"')] }],
+    ["the phone number has letters", { user: { name: "Ann", email: "p@example.com", phone_number: "call me" } }, { phone_number: ["is not a valid phone number"] }],
+    ["the role is unknown", { user: { name: "Ann", email: "r@example.com" }, role: "owner" }, { role: ["is not included in the list (admin, manager, staff)"] }],
+    ["the attributes are not wrapped in user", { name: "Ann", email: "bare@example.com" }, { user: [expect.stringContaining('{"user"')] }],
   ])("answers 400 when %s, and adds nobody", async (_case, payload, expected) => {
     const before = await listIds(api);
     const res = await api.post("/client/users", payload);

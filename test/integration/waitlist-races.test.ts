@@ -45,14 +45,15 @@ async function fullLine(seats: number, waiting: number) {
   for (let i = 0; i < seats; i++) bookings.push((await make.booking({ service_id: cut.id, resource_id: room.id, ...TIME })).id);
   const line: { id: number; token: string }[] = [];
   for (let i = 0; i < waiting; i++) {
-    const joined = await must(site().post("/waitlist", { waitlist_entry: { service_id: cut.id, ...TIME, person_attributes: { name: `P${i}`, email: `p${i}@example.com` } } }));
+    const joined = await must(
+      site().post("/waitlist", { waitlist_entry: { service_id: cut.id, ...TIME, person_attributes: { name: `P${i}`, email: `p${i}@example.com` } } }),
+    );
     line.push({ id: joined.waitlist_entry.id, token: joined.waitlist_token });
   }
   return { room, cut, bookings, line };
 }
 
-const statesOf = async (line: { id: number }[]) =>
-  Promise.all(line.map(async ({ id }) => (await must(api.get(`/waitlist/${id}`))).waitlist_entry.state as string));
+const statesOf = async (line: { id: number }[]) => Promise.all(line.map(async ({ id }) => (await must(api.get(`/waitlist/${id}`))).waitlist_entry.state as string));
 
 async function freeAtTen(serviceId: number): Promise<number> {
   const slots = await must(api.get(`/services/${serviceId}/slots?from=${DAY}&to=${DAY}`));
@@ -116,9 +117,13 @@ describe("every path that frees a seat at once", () => {
       const setup = await fullLine(5, 4);
       const [a, b, c, d, e] = setup.bookings;
       await Promise.all([
-        api.put(`/bookings/${a}/cancel`, {}), api.delete(`/bookings/${b}`), cron(),
+        api.put(`/bookings/${a}/cancel`, {}),
+        api.delete(`/bookings/${b}`),
+        cron(),
         api.put(`/bookings/${c}`, { booking: { booked_from: `${DAY} 15:00`, booked_to: `${DAY} 16:00` } }),
-        api.put(`/bookings/${d}/cancel`, {}), cron(), api.delete(`/bookings/${e}`),
+        api.put(`/bookings/${d}/cancel`, {}),
+        cron(),
+        api.delete(`/bookings/${e}`),
       ]);
       await expectSeatsPassedOn(setup, 5);
     }
@@ -161,7 +166,9 @@ describe("every path that frees a seat at once", () => {
     await must(api.put(`/bookings/${setup.bookings[0]}/cancel`, {}));
     await must(api.put(`/bookings/${setup.bookings[1]}/cancel`, {}));
     expect(await statesOf(setup.line.slice(0, 2))).toEqual(["offered", "offered"]);
-    await env.DB.prepare("UPDATE slot_holds SET expires_at = ? WHERE account_id = ? AND ended_at IS NULL").bind(Date.now() + 200, accountId).run();
+    await env.DB.prepare("UPDATE slot_holds SET expires_at = ? WHERE account_id = ? AND ended_at IS NULL")
+      .bind(Date.now() + 200, accountId)
+      .run();
     await new Promise((r) => setTimeout(r, 300));
     await Promise.all([cron(), api.put(`/bookings/${setup.bookings[2]}/cancel`, {}), api.put(`/bookings/${setup.bookings[3]}/cancel`, {}), cron()]);
     expect(await statesOf(setup.line)).toEqual(["expired", "expired", "offered", "offered", "offered", "offered"]);
@@ -188,8 +195,11 @@ describe("a hold ends at the instant it answers", () => {
     const setup = await fullLine(1, 1);
     await must(api.put(`/bookings/${setup.bookings[0]}/cancel`, {}));
     const entry = (await must(api.get(`/waitlist/${setup.line[0].id}`))).waitlist_entry;
-    const stored = (await env.DB.prepare("SELECT h.expires_at AS hold, e.offer_expires_at AS entry FROM waitlist_entries e JOIN slot_holds h ON h.id = e.hold_id WHERE e.id = ?")
-      .bind(setup.line[0].id).first<{ hold: number; entry: number }>())!;
+    const stored = (await env.DB.prepare(
+      "SELECT h.expires_at AS hold, e.offer_expires_at AS entry FROM waitlist_entries e JOIN slot_holds h ON h.id = e.hold_id WHERE e.id = ?",
+    )
+      .bind(setup.line[0].id)
+      .first<{ hold: number; entry: number }>())!;
     expect(stored.hold % 1000).toBe(0);
     expect(stored.entry).toBe(stored.hold);
     expect(Date.parse(entry.offer_expires_at)).toBe(stored.hold);

@@ -30,7 +30,8 @@ function site(sub = subdomain) {
   const ip = `203.0.113.${(visitors += 1) % 250}`;
   const headers = (extra: Record<string, string> = {}) => ({ "content-type": "application/json", "cf-connecting-ip": ip, ...extra });
   return {
-    post: (path: string, payload: unknown, extra: Record<string, string> = {}) => send("POST", `${origin}${path}`, { headers: headers(extra), body: JSON.stringify(payload) }),
+    post: (path: string, payload: unknown, extra: Record<string, string> = {}) =>
+      send("POST", `${origin}${path}`, { headers: headers(extra), body: JSON.stringify(payload) }),
     get: (path: string, extra: Record<string, string> = {}) => send("GET", `${origin}${path}`, { headers: headers(extra) }),
     delete: (path: string, extra: Record<string, string> = {}) => send("DELETE", `${origin}${path}`, { headers: headers(extra) }),
   };
@@ -61,7 +62,9 @@ describe("joining", () => {
     const refused = await site(account.subdomain).post("/waitlist", { waitlist_entry: { service_id: cut.id, ...TIME, person_attributes: { name: "Ola" } } });
     expect(refused.status).toBe(403);
     const { cut: mine } = await fullTime();
-    const free = await site().post("/waitlist", { waitlist_entry: { service_id: mine.id, booked_from: `${DAY} 12:00`, booked_to: `${DAY} 13:00`, person_attributes: { name: "Ola" } } });
+    const free = await site().post("/waitlist", {
+      waitlist_entry: { service_id: mine.id, booked_from: `${DAY} 12:00`, booked_to: `${DAY} 13:00`, person_attributes: { name: "Ola" } },
+    });
     expect([free.status, free.body]).toEqual([400, { booked_from: ["has a free seat: book it instead of waiting"] }]);
   });
 
@@ -113,7 +116,9 @@ describe("offers", () => {
     await must(api.put(`/bookings/${booking.id}/cancel`, {}));
     await cron();
     const { hold_id } = (await env.DB.prepare("SELECT hold_id FROM waitlist_entries WHERE id = ?").bind(first.waitlist_entry.id).first<{ hold_id: number }>())!;
-    await env.DB.prepare("UPDATE slot_holds SET expires_at = ? WHERE id = ?").bind(Date.now() + 300, hold_id).run();
+    await env.DB.prepare("UPDATE slot_holds SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() + 300, hold_id)
+      .run();
     await new Promise((r) => setTimeout(r, 400));
     await cron();
     expect(await stateOf(first.waitlist_entry.id)).toBe("expired");
@@ -123,13 +128,17 @@ describe("offers", () => {
   it("a cancel racing 20 public creates for the seat sells it at most once, offer or create", async () => {
     const { room, cut, booking } = await fullTime();
     await must(join(cut.id, "Anna"));
-    const creates = Array.from({ length: 20 }, (_, i) => site().post("/bookings", { booking: { service_id: cut.id, ...TIME, person_attributes: { name: `V${i}`, email: `v${i}@example.com` } } }));
+    const creates = Array.from({ length: 20 }, (_, i) =>
+      site().post("/bookings", { booking: { service_id: cut.id, ...TIME, person_attributes: { name: `V${i}`, email: `v${i}@example.com` } } }),
+    );
     await Promise.all([api.put(`/bookings/${booking.id}/cancel`, {}), ...creates, cron()]);
     await cron();
     const taken = (await env.DB.prepare(
       `SELECT (SELECT COUNT(*) FROM bookings WHERE resource_id = ?1 AND active = 1)
             + (SELECT COUNT(*) FROM slot_holds WHERE resource_id = ?1 AND ended_at IS NULL AND expires_at > ?2) AS n`,
-    ).bind(room.id, Date.now()).first<{ n: number }>())!.n;
+    )
+      .bind(room.id, Date.now())
+      .first<{ n: number }>())!.n;
     expect(taken).toBe(1);
   });
 
@@ -164,7 +173,8 @@ describe("the offer's message", () => {
     const first = await must(join(cut.id, "Anna"));
     await must(api.put(`/bookings/${booking.id}/cancel`, {}));
     const message = await env.DB.prepare("SELECT * FROM messages WHERE account_id = ? AND kind = 'offer' AND recipient = 'anna@example.com' ORDER BY id DESC")
-      .bind(accountId).first<{ body: string; subject: string; channel: string }>();
+      .bind(accountId)
+      .first<{ body: string; subject: string; channel: string }>();
     expect(message).toMatchObject({ channel: "email", subject: expect.stringContaining("A seat is free for you") });
     expect(message!.body).toContain("Hello Anna");
     const link = new URL(message!.body.match(/https?:\/\/\S+/)![0]);
@@ -188,7 +198,8 @@ describe("webhooks", () => {
     const hooks = receiver();
     await must(mine.post("/web_hooks", { web_hook: { target_url: hooks.url, event: "waitlist.*" } }));
     const { cut, booking } = await fullTime(mine);
-    const joinHere = (name: string) => mine.post("/waitlist", { waitlist_entry: { service_id: cut.id, ...TIME, person_attributes: { name, email: `${name.toLowerCase()}.hook@example.com` } } });
+    const joinHere = (name: string) =>
+      mine.post("/waitlist", { waitlist_entry: { service_id: cut.id, ...TIME, person_attributes: { name, email: `${name.toLowerCase()}.hook@example.com` } } });
     const first = (await must(joinHere("Anna"))).waitlist_entry;
     const second = (await must(joinHere("Berit"))).waitlist_entry;
     await must(mine.put(`/bookings/${booking.id}/cancel`, {}));
@@ -196,22 +207,33 @@ describe("webhooks", () => {
     const pass = () => worker.scheduled!(createScheduledController({ scheduledTime: new Date(), cron: "* * * * *" }), { ...env, WEBHOOK_QUEUE: webhooks.recorder });
     await pass();
     const { hold_id } = (await env.DB.prepare("SELECT hold_id FROM waitlist_entries WHERE id = ?").bind(first.id).first<{ hold_id: number }>())!;
-    await env.DB.prepare("UPDATE slot_holds SET expires_at = ? WHERE id = ?").bind(Date.now() + 300, hold_id).run();
+    await env.DB.prepare("UPDATE slot_holds SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() + 300, hold_id)
+      .run();
     await new Promise((r) => setTimeout(r, 400));
     await pass();
     const mineSent = webhooks.sent.map((m) => m.body).filter((b) => b.account_id === account.id);
     expect(mineSent.map((b) => `${b.event} ${b.data.id}`)).toEqual([`waitlist.offered ${first.id}`, `waitlist.expired ${first.id}`, `waitlist.offered ${second.id}`]);
     // The person offered accepts with the link from their message.
     const message = await env.DB.prepare("SELECT body FROM messages WHERE account_id = ? AND kind = 'offer' AND body LIKE ? ORDER BY id DESC")
-      .bind(account.id, `%waitlist=${second.id}&%`).first<{ body: string }>();
+      .bind(account.id, `%waitlist=${second.id}&%`)
+      .first<{ body: string }>();
     const secret = new URL(message!.body.match(/https?:\/\/\S+/)![0]).searchParams.get("offer")!;
     await must(site(account.subdomain).post(`/waitlist/${second.id}/accept`, {}, { "x-waitlist-token": secret }));
     // The real queue fans them out in the background, with the joins the private API sent.
     const requests = await eventually(hooks.requests, (r) => r.length >= 6);
-    expect(requests.map((r) => JSON.parse(r.body)).map((b) => `${b.event} ${b.data.waitlist_entry.id} ${b.data.waitlist_entry.state}`).sort()).toEqual([
+    expect(
+      requests
+        .map((r) => JSON.parse(r.body))
+        .map((b) => `${b.event} ${b.data.waitlist_entry.id} ${b.data.waitlist_entry.state}`)
+        .sort(),
+    ).toEqual([
       `waitlist.accepted ${second.id} accepted`,
-      `waitlist.expired ${first.id} expired`, `waitlist.joined ${first.id} waiting`, `waitlist.joined ${second.id} waiting`,
-      `waitlist.offered ${first.id} offered`, `waitlist.offered ${second.id} offered`,
+      `waitlist.expired ${first.id} expired`,
+      `waitlist.joined ${first.id} waiting`,
+      `waitlist.joined ${second.id} waiting`,
+      `waitlist.offered ${first.id} offered`,
+      `waitlist.offered ${second.id} offered`,
     ]);
   });
 });

@@ -9,7 +9,8 @@ import { drive, eventMessage, receiver, serviceSignatureValid } from "../support
 const setSecrets = (accountId: number, columns: Record<string, string | number | null>) => {
   const names = Object.keys(columns);
   return env.DB.prepare(`update accounts set ${names.map((n) => `${n} = ?`).join(", ")} where id = ?`)
-    .bind(...Object.values(columns), accountId).run();
+    .bind(...Object.values(columns), accountId)
+    .run();
 };
 
 /** One real delivery to a fresh receiver; answers the request as the receiver saw it. */

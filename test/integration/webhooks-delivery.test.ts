@@ -5,9 +5,7 @@ import { newAccount, publicSite, type Client } from "../support/api";
 import { catalogue, must } from "../support/bookings";
 import { eventually } from "../support/queues";
 import { objectOfEvent, WEBHOOK_EVENTS } from "../../src/features/webhooks/emit";
-import {
-  attemptMessage, drive, eventMessage, receiver, serviceSignatureValid, standardSignatureValid,
-} from "../support/webhooks";
+import { attemptMessage, drive, eventMessage, receiver, serviceSignatureValid, standardSignatureValid } from "../support/webhooks";
 
 let api: Client;
 let accountId: number;
@@ -22,11 +20,9 @@ beforeAll(async () => {
   subdomain = mine.account.subdomain;
 });
 
-const subscribe = async (target_url: string, event = "*", active = true) =>
-  (await must(api.post("/web_hooks", { web_hook: { target_url, event, active } }))).web_hook;
+const subscribe = async (target_url: string, event = "*", active = true) => (await must(api.post("/web_hooks", { web_hook: { target_url, event, active } }))).web_hook;
 
-const deliveriesOf = async (hookId: number) =>
-  (await must(api.get(`/web_hooks/${hookId}/deliveries`))).map((e: any) => e.webhook_delivery);
+const deliveriesOf = async (hookId: number) => (await must(api.get(`/web_hooks/${hookId}/deliveries`))).map((e: any) => e.webhook_delivery);
 
 const attemptsOf = (delivery: any) => delivery.attempts.map((a: any) => [a.attempt, a.status_code, a.error]);
 
@@ -47,7 +43,11 @@ describe("booking-webhooks consumer: delivery and retries", () => {
 
     const [done] = await deliveriesOf(hook.id);
     expect(done.state).toBe("delivered");
-    expect(attemptsOf(done)).toEqual([[1, 500, "HTTP 500"], [2, 500, "HTTP 500"], [3, 200, null]]);
+    expect(attemptsOf(done)).toEqual([
+      [1, 500, "HTTP 500"],
+      [2, 500, "HTTP 500"],
+      [3, 200, null],
+    ]);
 
     const requests = await target.requests();
     expect(requests).toHaveLength(3);
@@ -140,7 +140,10 @@ describe("booking-webhooks consumer: delivery and retries", () => {
     await drive([attemptMessage(accountId, delivery.id, 2)]);
     const [after] = await deliveriesOf(hook.id);
     expect(after).toMatchObject({ state: "delivered", attempt_count: 2 });
-    expect(attemptsOf(after)).toEqual([[1, 500, "HTTP 500"], [2, 200, null]]);
+    expect(attemptsOf(after)).toEqual([
+      [1, 500, "HTTP 500"],
+      [2, 200, null],
+    ]);
   });
 
   it("stops, recorded as not sent, when the web hook was paused between attempts", async () => {
@@ -152,7 +155,10 @@ describe("booking-webhooks consumer: delivery and retries", () => {
     await drive([attemptMessage(accountId, delivery.id, 2)]);
     const [after] = await deliveriesOf(hook.id);
     expect(after.state).toBe("failed");
-    expect(attemptsOf(after)).toEqual([[1, 500, "HTTP 500"], [2, null, "not sent: the web hook is inactive"]]);
+    expect(attemptsOf(after)).toEqual([
+      [1, 500, "HTTP 500"],
+      [2, null, "not sent: the web hook is inactive"],
+    ]);
     expect(await target.requests()).toHaveLength(1);
   });
 });
@@ -169,8 +175,7 @@ describe("booking-webhooks consumer: matching and idempotency", () => {
     };
     const message = eventMessage(accountId, "booking.verified");
     await drive([message]);
-    const delivered = async (hook: any) =>
-      (await deliveriesOf(hook.id)).filter((d: any) => d.idempotency_id === message.idempotency_id).length;
+    const delivered = async (hook: any) => (await deliveriesOf(hook.id)).filter((d: any) => d.idempotency_id === message.idempotency_id).length;
     expect(await delivered(hooks.all)).toBe(1);
     expect(await delivered(hooks.group)).toBe(1);
     expect(await delivered(hooks.exact)).toBe(1);
@@ -213,7 +218,10 @@ describe("booking-webhooks-dlq consumer", () => {
     expect(result.explicitAcks).toHaveLength(1);
     const [after] = await deliveriesOf(hook.id);
     expect(after.state).toBe("failed");
-    expect(attemptsOf(after)).toEqual([[1, 500, "HTTP 500"], [2, null, "dead-lettered: the attempt could not be processed"]]);
+    expect(attemptsOf(after)).toEqual([
+      [1, 500, "HTTP 500"],
+      [2, null, "dead-lettered: the attempt could not be processed"],
+    ]);
   });
 
   it("records a dead-lettered event as a failed delivery on each matching subscription", async () => {
@@ -254,12 +262,17 @@ describe("event emission through the real queue", () => {
   it("announces a booking made on the private API as performed via private_api", async () => {
     const target = receiver();
     const hook = await subscribe(target.url, "booking.created");
-    const { booking } = await must(api.post("/bookings", {
-      booking: { resource_id: resource.id, booked_from: `${inTwoWeeks()} 10:00`, booked_to: `${inTwoWeeks()} 11:00` },
-    }));
+    const { booking } = await must(
+      api.post("/bookings", {
+        booking: { resource_id: resource.id, booked_from: `${inTwoWeeks()} 10:00`, booked_to: `${inTwoWeeks()} 11:00` },
+      }),
+    );
     const delivery = await deliveredFor(hook.id, booking.id);
     expect(delivery.payload).toMatchObject({
-      event: "booking.created", performed_by: { via: "private_api" }, object: "booking", id: booking.id,
+      event: "booking.created",
+      performed_by: { via: "private_api" },
+      object: "booking",
+      id: booking.id,
       data: { object: "booking", id: booking.id, booking: { id: booking.id, resource_id: resource.id } },
     });
   });
@@ -269,9 +282,11 @@ describe("event emission through the real queue", () => {
     const hook = await subscribe(target.url, "event.*");
     const yoga = (await must(api.post("/services", { service: { title: "Yoga", booking_type: "attendance" } }))).service;
     const day = inTwoWeeks();
-    const { event } = await must(api.post("/events", {
-      event: { resource_id: resource.id, service_id: yoga.id, capacity: 3, starts_at: `${day} 18:00`, ends_at: `${day} 19:00` },
-    }));
+    const { event } = await must(
+      api.post("/events", {
+        event: { resource_id: resource.id, service_id: yoga.id, capacity: 3, starts_at: `${day} 18:00`, ends_at: `${day} 19:00` },
+      }),
+    );
     await must(api.put(`/events/${event.id}`, { event: { capacity: 4 } }));
     await must(api.delete(`/events/${event.id}`));
     const delivered = await eventually(
@@ -289,7 +304,9 @@ describe("event emission through the real queue", () => {
     const hook = await subscribe(receiver().url, "booking.*");
     const res = await publicSite(subdomain).post("/bookings", {
       booking: {
-        service_id: service.id, booked_from: `${inTwoWeeks()} 12:00`, booked_to: `${inTwoWeeks()} 12:30`,
+        service_id: service.id,
+        booked_from: `${inTwoWeeks()} 12:00`,
+        booked_to: `${inTwoWeeks()} 12:30`,
         person_attributes: { name: "Visitor", email: `v${Date.now()}@example.com` },
       },
     });

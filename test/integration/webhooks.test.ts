@@ -42,8 +42,12 @@ describe("POST /api/v1/web_hooks", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       web_hook: {
-        id: expect.any(Number), target_url: target, event: "booking.*", active: true,
-        created_at: expect.stringMatching(ISO), updated_at: expect.stringMatching(ISO),
+        id: expect.any(Number),
+        target_url: target,
+        event: "booking.*",
+        active: true,
+        created_at: expect.stringMatching(ISO),
+        updated_at: expect.stringMatching(ISO),
       },
     });
   });
@@ -103,7 +107,14 @@ describe("POST /api/v1/web_hooks", () => {
   it("in production refuses targets inside private networks or at the service, and stores nothing", async () => {
     const db = openDb(env.DB);
     const account = (await db.query.accounts.findFirst({ where: eq(accounts.id, accountId) }))!;
-    const production = { db, env: { ...env, ENVIRONMENT: "production", ROOT_DOMAIN: "bookings.example" }, account, now: Date.now(), surface: "private_api" as const, capacityGuard: durableCapacityGuard(env, "DB") };
+    const production = {
+      db,
+      env: { ...env, ENVIRONMENT: "production", ROOT_DOMAIN: "bookings.example" },
+      account,
+      now: Date.now(),
+      surface: "private_api" as const,
+      capacityGuard: durableCapacityGuard(env, "DB"),
+    };
     const before = (await api.get("/web_hooks")).body.length;
     for (const [target_url, message] of [
       ["http://hooks.example.com/", "must be an https URL"],
@@ -216,11 +227,16 @@ describe("GET /api/v1/web_hooks/{id}/deliveries", () => {
     expect(res.body.map((e: any) => e.webhook_delivery.idempotency_id)).toEqual([second.idempotency_id, first.idempotency_id]);
     expect(res.body[1]).toEqual({
       webhook_delivery: {
-        id: expect.any(Number), web_hook_id: hook.id, event: "booking.created", idempotency_id: first.idempotency_id,
-        state: "pending", attempt_count: 1,
+        id: expect.any(Number),
+        web_hook_id: hook.id,
+        event: "booking.created",
+        idempotency_id: first.idempotency_id,
+        state: "pending",
+        attempt_count: 1,
         attempts: [{ attempt: 1, status_code: 503, duration_ms: expect.any(Number), error: "HTTP 503", created_at: expect.stringMatching(ISO) }],
         payload: expect.objectContaining({ event: "booking.created", idempotency_id: first.idempotency_id }),
-        created_at: expect.stringMatching(ISO), updated_at: expect.stringMatching(ISO),
+        created_at: expect.stringMatching(ISO),
+        updated_at: expect.stringMatching(ISO),
       },
     });
     expect(res.body[0].webhook_delivery).toMatchObject({ state: "delivered", attempt_count: 1, attempts: [{ status_code: 200, error: null }] });
@@ -261,7 +277,10 @@ describe("POST /api/v1/web_hooks/{id}/deliveries/{delivery_id}/redeliver", () =>
       async () => (await api.get(`/web_hooks/${hook.id}/deliveries`)).body[0].webhook_delivery,
       (d) => d.state === "delivered" && d.attempt_count === 2,
     );
-    expect(after.attempts.map((a: any) => [a.attempt, a.status_code])).toEqual([[1, 200], [2, 200]]);
+    expect(after.attempts.map((a: any) => [a.attempt, a.status_code])).toEqual([
+      [1, 200],
+      [2, 200],
+    ]);
     const requests = await target.requests();
     expect(requests).toHaveLength(2);
     expect(requests[1].body).toBe(requests[0].body);

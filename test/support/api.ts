@@ -13,11 +13,7 @@ interface ApiResponse<T = any> {
   body: T;
 }
 
-export async function send(
-  method: string,
-  url: string,
-  init: { headers?: Record<string, string>; body?: BodyInit | null } = {},
-): Promise<ApiResponse> {
+export async function send(method: string, url: string, init: { headers?: Record<string, string>; body?: BodyInit | null } = {}): Promise<ApiResponse> {
   const res = await exports.default.fetch(
     new Request(url.startsWith("http") ? url : `${ORIGIN}${url}`, {
       method,
@@ -41,11 +37,13 @@ export async function send(
 /** JSON client for one API key on the private API. */
 export function client(apiKey: string, base = "/api/v1") {
   const auth = { authorization: `Bearer ${apiKey}` };
-  const json = (method: string) => (path: string, payload?: unknown, headers: Record<string, string> = {}) =>
-    send(method, `${base}${path}`, {
-      headers: { ...auth, "content-type": "application/json", ...headers },
-      body: payload === undefined ? null : JSON.stringify(payload),
-    });
+  const json =
+    (method: string) =>
+    (path: string, payload?: unknown, headers: Record<string, string> = {}) =>
+      send(method, `${base}${path}`, {
+        headers: { ...auth, "content-type": "application/json", ...headers },
+        body: payload === undefined ? null : JSON.stringify(payload),
+      });
   return {
     apiKey,
     get: (path: string, headers: Record<string, string> = {}) => send("GET", `${base}${path}`, { headers: { ...auth, ...headers } }),
@@ -72,8 +70,13 @@ export async function newAccount(attributes: Record<string, unknown> = {}) {
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
     body: JSON.stringify({
       account: {
-        subdomain, name: `Account ${counter}`, email: `owner${counter}@example.com`,
-        time_zone: "Europe/Oslo", country_code: "NO", locale: "en", ...attributes,
+        subdomain,
+        name: `Account ${counter}`,
+        email: `owner${counter}@example.com`,
+        time_zone: "Europe/Oslo",
+        country_code: "NO",
+        locale: "en",
+        ...attributes,
       },
     }),
   });
@@ -88,8 +91,7 @@ export function publicSite(subdomain: string) {
     origin,
     get: (path: string, headers: Record<string, string> = {}) => send("GET", `${origin}${path}`, { headers }),
     request: (method: string, path: string, headers: Record<string, string> = {}) => send(method, `${origin}${path}`, { headers }),
-    post: (path: string, payload: unknown) =>
-      send("POST", `${origin}${path}`, { headers: { "content-type": "application/json" }, body: JSON.stringify(payload) }),
+    post: (path: string, payload: unknown) => send("POST", `${origin}${path}`, { headers: { "content-type": "application/json" }, body: JSON.stringify(payload) }),
     put: (path: string, payload: unknown, headers: Record<string, string> = {}) =>
       send("PUT", `${origin}${path}`, { headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(payload) }),
   };

@@ -6,8 +6,6 @@ import { env } from "./api";
  * from inside the database, so every layer above sees a real failed write. Answers the repair.
  */
 export async function injectInsertFault(name: string, table: string, when: string) {
-  await env.DB.prepare(
-    `CREATE TRIGGER ${name} BEFORE INSERT ON ${table} WHEN ${when} BEGIN SELECT RAISE(ABORT, 'injected fault ${name}'); END`,
-  ).run();
+  await env.DB.prepare(`CREATE TRIGGER ${name} BEFORE INSERT ON ${table} WHEN ${when} BEGIN SELECT RAISE(ABORT, 'injected fault ${name}'); END`).run();
   return { repair: () => env.DB.prepare(`DROP TRIGGER ${name}`).run() };
 }

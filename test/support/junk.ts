@@ -58,15 +58,24 @@ export const badDateTime = () =>
     fc.boolean(),
     badContainers,
     fc.constantFrom(
-      "2030-02-30 10:00", "2030-13-01 10:00", "2030-01-01 24:00", "2030-01-01 10:60", "2030-1-1 10:00",
-      "10:00", "2030/01/01 10:00", "2030-01-01 10:00 Europe/Oslo", "2030-01-01T10:00:00+99", "tomorrow",
-      "2030-01-01T10:00:00.1234567890Z", "+002030-01-01T10:00", "2030-01-01 10:00+01:00:00",
+      "2030-02-30 10:00",
+      "2030-13-01 10:00",
+      "2030-01-01 24:00",
+      "2030-01-01 10:60",
+      "2030-1-1 10:00",
+      "10:00",
+      "2030/01/01 10:00",
+      "2030-01-01 10:00 Europe/Oslo",
+      "2030-01-01T10:00:00+99",
+      "tomorrow",
+      "2030-01-01T10:00:00.1234567890Z",
+      "+002030-01-01T10:00",
+      "2030-01-01 10:00+01:00:00",
     ),
   );
 
 /** Not a boolean word or value. */
-export const badBoolean = () =>
-  fc.oneof(wordy, badContainers, fc.integer({ min: 2, max: 1000 }), fc.constantFrom("2", "-1", "truthy", "nil", "null", " "));
+export const badBoolean = () => fc.oneof(wordy, badContainers, fc.integer({ min: 2, max: 1000 }), fc.constantFrom("2", "-1", "truthy", "nil", "null", " "));
 
 /** Not text: containers shallow or deep, booleans, or longer than the field allows. */
 export const badText = (max = 255) => fc.oneof(badContainers, fc.boolean(), tooLong(max));
@@ -80,7 +89,10 @@ export const badCustomData = () =>
     wordy,
     fc.integer(),
     fc.boolean(),
-    fc.dictionary(fc.string({ minLength: 1, maxLength: 5 }), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { minKeys: 1, maxKeys: 2 }), { minKeys: 1, maxKeys: 2 }),
+    fc.dictionary(fc.string({ minLength: 1, maxLength: 5 }), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { minKeys: 1, maxKeys: 2 }), {
+      minKeys: 1,
+      maxKeys: 2,
+    }),
     fc.constant(Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, "v"]))),
   );
 
@@ -96,23 +108,46 @@ export const badDate = () =>
   fc.oneof(wordy, fc.integer(), badContainers, fc.constantFrom("2030-02-30", "2030-13-01", "30-01-01", "2030-01-01T10:00", "0000-00-00", "2030-1-1"));
 
 /** A value of an enum field that is not one of its names. */
-export const badEnum = (names: readonly string[]) =>
-  fc.oneof(wordy, fc.integer(), badContainers).filter((v) => !(typeof v === "string" && names.includes(v)));
+export const badEnum = (names: readonly string[]) => fc.oneof(wordy, fc.integer(), badContainers).filter((v) => !(typeof v === "string" && names.includes(v)));
 
 export const badEmail = () => fc.oneof(badText(), fc.constantFrom("not-an-email", "a@b", "@example.com", "a b@example.com", "x@y."));
 
 /** Phone input without a digit, or not text at all. */
-export const badPhone = () => fc.oneof(badContainers, fc.boolean(), wordy.filter((s) => s.trim() !== ""));
+export const badPhone = () =>
+  fc.oneof(
+    badContainers,
+    fc.boolean(),
+    wordy.filter((s) => s.trim() !== ""),
+  );
 
 export const badTimeZone = () => fc.oneof(wordy, fc.integer(), badContainers, fc.constantFrom("Europe/Atlantis", "+01:00", "UTC+1", "Mars/Olympus_Mons", "europe/oslo "));
 
 export const badIdList = () =>
-  fc.oneof(wordy, fc.integer(), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { minKeys: 1, maxKeys: 2 }), fc.array(badInteger({ min: 1 }), { minLength: 1, maxLength: 3 }));
+  fc.oneof(
+    wordy,
+    fc.integer(),
+    fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { minKeys: 1, maxKeys: 2 }),
+    fc.array(badInteger({ min: 1 }), { minLength: 1, maxLength: 3 }),
+  );
 
 /** Keys a client may send but never set: each must be ignored without harm (`expires_at` is a booking input). */
 export const READ_ONLY_KEYS = [
-  "id", "account_id", "state", "active", "created_at", "updated_at", "verification_code", "collection_id",
-  "availability", "user_id", "webhook_secret", "api_enabled", "billing_status", "api_key", "__proto__", "constructor",
+  "id",
+  "account_id",
+  "state",
+  "active",
+  "created_at",
+  "updated_at",
+  "verification_code",
+  "collection_id",
+  "availability",
+  "user_id",
+  "webhook_secret",
+  "api_enabled",
+  "billing_status",
+  "api_key",
+  "__proto__",
+  "constructor",
 ] as const;
 
 /** Any JSON-ish value, for unknown and read-only keys. */
@@ -120,4 +155,8 @@ export const anyValue = () => fc.oneof(fc.string({ maxLength: 10 }), fc.integer(
 
 /** Bodies that are not a JSON object at all. */
 export const notAnObject = () =>
-  fc.oneof(fc.string({ maxLength: 10 }).map((s) => JSON.stringify(s)), fc.integer().map(String), fc.constantFrom("[]", "[{}]", "null", "true", "{", "{\"a\":", "\u0000"));
+  fc.oneof(
+    fc.string({ maxLength: 10 }).map((s) => JSON.stringify(s)),
+    fc.integer().map(String),
+    fc.constantFrom("[]", "[{}]", "null", "true", "{", '{"a":', "\u0000"),
+  );

@@ -17,11 +17,15 @@ export function recordingApi(apiKey: string, provider: Record<string, string>) {
   const MESSAGE_QUEUE = { send: async (body: unknown) => void queued.push(body), sendBatch: async () => undefined } as unknown as Queue;
   const call = async (method: string, path: string, payload?: unknown) => {
     const ctx = createExecutionContext();
-    const res = await worker.fetch(new Request(`http://api.test/api/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${apiKey}`, "user-agent": "tests", "content-type": "application/json" },
-      body: payload === undefined ? null : JSON.stringify(payload),
-    }), { ...env, MESSAGE_QUEUE }, ctx);
+    const res = await worker.fetch(
+      new Request(`http://api.test/api/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${apiKey}`, "user-agent": "tests", "content-type": "application/json" },
+        body: payload === undefined ? null : JSON.stringify(payload),
+      }),
+      { ...env, MESSAGE_QUEUE },
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     const body: any = await res.json();
     expect(res.status, JSON.stringify(body)).toBe(200);
@@ -34,7 +38,6 @@ export function recordingApi(apiKey: string, provider: Record<string, string>) {
   };
   return { queued, deliver, post: (p: string, b: unknown) => call("POST", p, b), put: (p: string, b: unknown = {}) => call("PUT", p, b) };
 }
-
 
 export async function parsedInvitation(mail: any) {
   const part = mail.attachments.find((a: any) => a.mimeType === "text/calendar");

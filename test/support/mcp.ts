@@ -9,10 +9,12 @@ import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validatio
 /** A client of the endpoint at `url`; `headers` go with every request (an API key, a client address). */
 export async function mcpClient(url: string, headers: Record<string, string> = {}) {
   const client = new Client({ name: "booking-tests", version: "1.0.0" }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), {
-    fetch: (input, init) => exports.default.fetch(new Request(input, init)),
-    requestInit: { headers: { "user-agent": "booking-tests/1.0", ...headers } },
-  }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), {
+      fetch: (input, init) => exports.default.fetch(new Request(input, init)),
+      requestInit: { headers: { "user-agent": "booking-tests/1.0", ...headers } },
+    }),
+  );
   const { tools } = await client.listTools();
   /** A tool's answer; a tool error fails the test with its sentences. */
   const call = async (name: string, args: Record<string, unknown> = {}) => {

@@ -28,10 +28,10 @@ export async function queuedRow(accountId: number, attributes: { channel?: strin
   const row = await env.DB.prepare(
     `INSERT INTO messages (account_id, kind, channel, recipient, subject, body, status, created_at, updated_at)
      VALUES (?, 'token', ?, ?, NULL, ?, 'queued', ?, ?) RETURNING id`,
-  ).bind(accountId, attributes.channel ?? "sms", attributes.recipient ?? uniquePhone(), attributes.body ?? "Your code is •••••", now, now)
+  )
+    .bind(accountId, attributes.channel ?? "sms", attributes.recipient ?? uniquePhone(), attributes.body ?? "Your code is •••••", now, now)
     .first<{ id: number }>();
   return row!.id;
 }
-
 
 export const messageRow = (id: number) => env.DB.prepare("SELECT * FROM messages WHERE id = ?").bind(id).first<Record<string, any>>();

@@ -21,26 +21,31 @@ interface Template {
 }
 
 const templates: Template[] = Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
-  Object.keys(item).filter((k) => k !== "servers").map((method) => ({
-    method,
-    path,
-    // Hono matches a parameter as one path segment.
-    pattern: new RegExp(`^${path.replace(/\./g, "\\.").replace(/\{\w+\}/g, "[^/]+")}$`),
-    params: (path.match(/\{/g) ?? []).length,
-  })),
+  Object.keys(item)
+    .filter((k) => k !== "servers")
+    .map((method) => ({
+      method,
+      path,
+      // Hono matches a parameter as one path segment.
+      pattern: new RegExp(`^${path.replace(/\./g, "\\.").replace(/\{\w+\}/g, "[^/]+")}$`),
+      params: (path.match(/\{/g) ?? []).length,
+    })),
 );
 
 /** The documented route a request reaches; static segments win over parameters, as in the app. */
 export function documentedRoute(method: string, url: string): Template | undefined {
   let path = new URL(url, "http://x").pathname;
   if (path.endsWith(".json") && !path.endsWith("/openapi.json")) path = path.slice(0, -".json".length);
-  return templates
-    .filter((t) => t.method === method.toLowerCase() && t.pattern.test(path))
-    .sort((a, b) => a.params - b.params)[0];
+  return templates.filter((t) => t.method === method.toLowerCase() && t.pattern.test(path)).sort((a, b) => a.params - b.params)[0];
 }
 
 const deref = (value: Json): Json =>
-  typeof value?.$ref === "string" ? value.$ref.slice(2).split("/").reduce((o: Json, k: string) => o[k], doc) : value;
+  typeof value?.$ref === "string"
+    ? value.$ref
+        .slice(2)
+        .split("/")
+        .reduce((o: Json, k: string) => o[k], doc)
+    : value;
 
 const validators = new Map<string, Validator>();
 function validatorFor(key: string, schema: Json): Validator {

@@ -41,7 +41,11 @@ export async function paidShop(opts: { capacity?: number; account?: Record<strin
 /** Delivers a signed event body to the Worker's provider endpoint, as Stripe would. */
 export const deliver = (event: string, signature: string | null) =>
   send("POST", "/api/v1/payments/stripe/events", {
-    headers: { "content-type": "application/json", "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)", ...(signature === null ? {} : { "stripe-signature": signature }) },
+    headers: {
+      "content-type": "application/json",
+      "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
+      ...(signature === null ? {} : { "stripe-signature": signature }),
+    },
     body: event,
   });
 
@@ -69,9 +73,11 @@ function siteClient(subdomain: string, address: () => string) {
   const origin = `http://${subdomain}.localhost`;
   const headers = (extra: Record<string, string> = {}) => ({ "content-type": "application/json", "cf-connecting-ip": address(), ...extra });
   return {
-    post: (path: string, payload: unknown, extra: Record<string, string> = {}) => send("POST", `${origin}${path}`, { headers: headers(extra), body: JSON.stringify(payload) }),
+    post: (path: string, payload: unknown, extra: Record<string, string> = {}) =>
+      send("POST", `${origin}${path}`, { headers: headers(extra), body: JSON.stringify(payload) }),
     get: (path: string, extra: Record<string, string> = {}) => send("GET", `${origin}${path}`, { headers: headers(extra) }),
-    put: (path: string, payload: unknown, extra: Record<string, string> = {}) => send("PUT", `${origin}${path}`, { headers: headers(extra), body: JSON.stringify(payload) }),
+    put: (path: string, payload: unknown, extra: Record<string, string> = {}) =>
+      send("PUT", `${origin}${path}`, { headers: headers(extra), body: JSON.stringify(payload) }),
   };
 }
 
@@ -92,8 +98,11 @@ export const book = (subdomain: string, serviceId: number, name = "Kari", time =
  * The every-minute cron, fired as the runtime fires it: a scheduled event of the Worker's own, not
  * the handler called in the test's context (whose I/O the queue consumers running meanwhile must not share).
  */
-export const cron = () => (exports.default as unknown as { scheduled(options: { scheduledTime: number; cron: string }): Promise<unknown> })
-  .scheduled({ scheduledTime: Date.now(), cron: "* * * * *" });
+export const cron = () =>
+  (exports.default as unknown as { scheduled(options: { scheduledTime: number; cron: string }): Promise<unknown> }).scheduled({
+    scheduledTime: Date.now(),
+    cron: "* * * * *",
+  });
 
 export const messagesOf = async (accountId: number, kind: string) =>
   (await env.DB.prepare("SELECT * FROM messages WHERE account_id = ? AND kind = ? ORDER BY id").bind(accountId, kind).all<any>()).results;
@@ -114,9 +123,10 @@ export async function quietQueue() {
 /** Moves a booking's payment window into the past, as time would. */
 export const lapse = async (bookingId: number) => {
   await quietQueue();
-  await env.DB.prepare("UPDATE bookings SET expires_at = ? WHERE id = ?").bind(Date.now() - 1000, bookingId).run();
+  await env.DB.prepare("UPDATE bookings SET expires_at = ? WHERE id = ?")
+    .bind(Date.now() - 1000, bookingId)
+    .run();
 };
-
 
 /** A request to the stand-in's Stripe API as the shop's own dashboard or code would make it, on its connected account. */
 export async function stripeApi(method: "GET" | "POST", path: string, stripeAccount: string, form: Record<string, string> = {}) {
@@ -135,6 +145,10 @@ export async function eventAbout(type: string, stripeAccount: string, path: stri
 }
 
 /** What the money truly did at the stand-in: each payment intent of the shop, paid and refunded. */
-export async function stripeLedger(stripeAccount: string): Promise<{ payment_intent: string; booking_id: string | null; amount_received: number; amount_refunded: number; refunds: { id: string; amount: number; status: string }[] }[]> {
+export async function stripeLedger(
+  stripeAccount: string,
+): Promise<
+  { payment_intent: string; booking_id: string | null; amount_received: number; amount_refunded: number; refunds: { id: string; amount: number; status: string }[] }[]
+> {
   return (await standIn("GET", `/_test/ledger?stripe_account=${stripeAccount}`)).body;
 }

@@ -26,15 +26,17 @@ if (!runner) throw new Error("pool-workarounds: no vitest module runner on globa
 // workerd constructs for every request (workerd resolves "/index.mjs" to the running main module).
 // Wrappers are plain functions, whose prototype can be assigned; the pool's own runner object is a class.
 const mainModule = await runner.evaluator.runExternalModule("/index.mjs");
-const wrappers = Object.values(mainModule).filter((value): value is { prototype: unknown } =>
-  typeof value === "function" && Object.getOwnPropertyDescriptor(value, "prototype")?.writable === true);
-if (!wrappers.some((wrapper) => wrapper === mainModule.default)) throw new Error("pool-workarounds: the pool's default entrypoint is not a wrapper function; review this file");
+const wrappers = Object.values(mainModule).filter(
+  (value): value is { prototype: unknown } => typeof value === "function" && Object.getOwnPropertyDescriptor(value, "prototype")?.writable === true,
+);
+if (!wrappers.some((wrapper) => wrapper === mainModule.default))
+  throw new Error("pool-workarounds: the pool's default entrypoint is not a wrapper function; review this file");
 
-const firstSeen = runtime[FIRST_SEEN] ??= {
+const firstSeen = (runtime[FIRST_SEEN] ??= {
   invoke: runner.transport.invoke,
   createRequire: runner.evaluator.createRequire,
   prototypes: new Map(wrappers.map((wrapper) => [wrapper, wrapper.prototype])),
-};
+});
 
 // 1. The pool wraps the module runner's transport (and createRequire) once more for every test file a
 //    runtime runs (fixed in @cloudflare/vitest-plugin 1.4.5): put the first file's back.

@@ -10,7 +10,10 @@ import { env } from "./api";
  * is the delivery count the runtime would report, message ids are `m0`, `m1`, … unless given.
  */
 export async function runQueue(queue: string, bodies: unknown[], overrides: Partial<typeof env> = {}, attempts = 1, ids?: string[]) {
-  const batch = createMessageBatch(queue, bodies.map((body, i) => ({ id: ids?.[i] ?? `m${i}`, timestamp: new Date(), attempts, body })));
+  const batch = createMessageBatch(
+    queue,
+    bodies.map((body, i) => ({ id: ids?.[i] ?? `m${i}`, timestamp: new Date(), attempts, body })),
+  );
   const ctx = createExecutionContext();
   await worker.queue(batch, { ...env, ...overrides }, ctx);
   return getQueueResult(batch, ctx);

@@ -24,9 +24,7 @@ export async function dbSnapshot(): Promise<Record<string, unknown[]>> {
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%' ORDER BY name",
   ).all<{ name: string }>();
   const names = tables.map((t) => t.name).filter((name) => !BACKGROUND_TABLES.has(name));
-  const results = await env.DB.batch(
-    names.map((name) => env.DB.prepare(`SELECT ${REQUEST_WRITTEN_COLUMNS[name] ?? "*"} FROM "${name}" ORDER BY rowid`)),
-  );
+  const results = await env.DB.batch(names.map((name) => env.DB.prepare(`SELECT ${REQUEST_WRITTEN_COLUMNS[name] ?? "*"} FROM "${name}" ORDER BY rowid`)));
   return Object.fromEntries(names.map((name, i) => [name, results[i].results]));
 }
 

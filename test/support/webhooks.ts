@@ -14,8 +14,7 @@ export function receiver(behaviour = "") {
   return {
     url: `${env.TEST_RECEIVER}/hooks/${key}${behaviour ? `?${behaviour}` : ""}`,
     /** The requests the receiver got, oldest first. */
-    requests: async (): Promise<{ headers: Record<string, string>; body: string }[]> =>
-      (await fetch(`${env.TEST_RECEIVER}/hooks/_log/${key}`)).json(),
+    requests: async (): Promise<{ headers: Record<string, string>; body: string }[]> => (await fetch(`${env.TEST_RECEIVER}/hooks/_log/${key}`)).json(),
   };
 }
 
@@ -31,8 +30,13 @@ export function eventMessage(accountId: number, event: WebhookEventName, id = 1)
   };
 }
 
-export const attemptMessage = (accountId: number, deliveryId: number, attempt: number, seriesStart = 0) =>
-  ({ type: "delivery", account_id: accountId, delivery_id: deliveryId, attempt, series_start: seriesStart });
+export const attemptMessage = (accountId: number, deliveryId: number, attempt: number, seriesStart = 0) => ({
+  type: "delivery",
+  account_id: accountId,
+  delivery_id: deliveryId,
+  attempt,
+  series_start: seriesStart,
+});
 
 /** Runs the webhook queue's consumer (or `queue`'s) on one batch: queues.ts runQueue with the queue first. */
 export const drive = (bodies: unknown[], queue = "booking-webhooks") => runQueue(queue, bodies);
@@ -49,6 +53,5 @@ export function standardSignatureValid(secret: string, headers: Record<string, s
   const expected = `v1,${createHmac("sha256", key).update(signed).digest("base64")}`;
   return headers["webhook-signature"].split(" ").includes(expected);
 }
-
 
 export { env };

@@ -47,8 +47,6 @@ describe("effectiveState", () => {
     expect(effectiveState(booking, now)).toBe("verification_expired");
     expect(isActive(booking, now)).toBe(false);
   });
-  it("keeps an unverified booking active until expires_at", () =>
-    expect(isActive({ state: "awaiting_verification", expires_at: now + 1 }, now)).toBe(true));
-  it("ignores expires_at once the booking is verified", () =>
-    expect(effectiveState({ state: "confirmed", expires_at: now - 1 }, now)).toBe("confirmed"));
+  it("keeps an unverified booking active until expires_at", () => expect(isActive({ state: "awaiting_verification", expires_at: now + 1 }, now)).toBe(true));
+  it("ignores expires_at once the booking is verified", () => expect(effectiveState({ state: "confirmed", expires_at: now - 1 }, now)).toBe("confirmed"));
 });

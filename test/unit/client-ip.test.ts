@@ -16,9 +16,7 @@ describe("rateLimitKey", () => {
     expect(rateLimitKey("::1")).toBe("0:0:0:0::/64");
   });
 
-  it("keys an IPv4-mapped IPv6 address as the IPv4 address", () =>
-    expect(rateLimitKey("::ffff:203.0.113.7")).toBe("203.0.113.7"));
+  it("keys an IPv4-mapped IPv6 address as the IPv4 address", () => expect(rateLimitKey("::ffff:203.0.113.7")).toBe("203.0.113.7"));
 
-  it("keeps text it cannot read as its own key rather than merging it with others", () =>
-    expect(rateLimitKey("2001:db8::1::2")).toBe("2001:db8::1::2"));
+  it("keeps text it cannot read as its own key rather than merging it with others", () => expect(rateLimitKey("2001:db8::1::2")).toBe("2001:db8::1::2"));
 });

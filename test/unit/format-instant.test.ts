@@ -15,8 +15,14 @@ describe("formatInstant", () => {
   // 56,000 comparisons through the Temporal polyfill: seconds on a loaded machine, so not the default 5 s.
   it("agrees with Temporal across DST changes, odd offsets, fractions of a second and before 1970", { timeout: 60_000 }, () => {
     const instants = [
-      Date.UTC(2030, 2, 31, 0, 59, 59, 999), Date.UTC(2030, 2, 31, 1, 0, 0), Date.UTC(2030, 9, 27, 0, 59, 59), Date.UTC(2030, 9, 27, 1, 0, 0, 1),
-      Date.UTC(1969, 11, 31, 23, 59, 59, 500), Date.UTC(1950, 5, 1, 12, 30, 15), 0, Date.UTC(2099, 11, 31, 23, 59, 59),
+      Date.UTC(2030, 2, 31, 0, 59, 59, 999),
+      Date.UTC(2030, 2, 31, 1, 0, 0),
+      Date.UTC(2030, 9, 27, 0, 59, 59),
+      Date.UTC(2030, 9, 27, 1, 0, 0, 1),
+      Date.UTC(1969, 11, 31, 23, 59, 59, 500),
+      Date.UTC(1950, 5, 1, 12, 30, 15),
+      0,
+      Date.UTC(2099, 11, 31, 23, 59, 59),
     ];
     // Every 7,919 s over two years: every hour and minute of the day, both DST changes each year.
     for (let t = Date.UTC(2029, 0, 1); t < Date.UTC(2031, 0, 1); t += 7_919_001) instants.push(t);

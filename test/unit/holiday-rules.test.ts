@@ -13,8 +13,10 @@ const committed = JSON.parse(readFileSync(RULES_FILE, "utf8"));
  * dates do not depend on the language, so English gets the spread of years (past, leap, far
  * future) and the other lists two years of names.
  */
-const CASES: [string[], number[]][] = Object.values(HOLIDAY_NAME_LANGUAGES)
-  .map((languages) => [languages, languages[0] === "en" ? [1950, 2000, 2024, 2026, 2031, 2100] : [2026, 2027]]);
+const CASES: [string[], number[]][] = Object.values(HOLIDAY_NAME_LANGUAGES).map((languages) => [
+  languages,
+  languages[0] === "en" ? [1950, 2000, 2024, 2026, 2031, 2100] : [2026, 2027],
+]);
 const countries = Object.keys(data.holidays);
 
 const answer = (calendar: { getHolidays(year: number): { date: string; start: Date; end: Date; name: string; type: string }[] }, year: number) =>
@@ -27,19 +29,22 @@ describe("src/domain/holiday-rules.json", () => {
   it("keeps names in every language an account locale asks for", () =>
     expect(NAME_LANGUAGES).toEqual(expect.arrayContaining(Object.values(HOLIDAY_NAME_LANGUAGES).flat())));
 
-  it("keeps every country of the library", () =>
-    expect(Object.keys(committed.holidays).sort()).toEqual([...countries].sort()));
+  it("keeps every country of the library", () => expect(Object.keys(committed.holidays).sort()).toEqual([...countries].sort()));
 
-  it.each(CASES)("lists the same public holidays, named alike, as the full data for every country (%s)", (languages, years) => {
-    const differences: string[] = [];
-    for (const country of countries) {
-      const options = { languages, types: ["public" as const] };
-      const full = new Holidays(country, options);
-      const trimmed = new HolidaysParser(committed, country, options);
-      for (const year of years) {
-        if (JSON.stringify(answer(full, year)) !== JSON.stringify(answer(trimmed, year))) differences.push(`${country} ${year}`);
+  it.each(CASES)(
+    "lists the same public holidays, named alike, as the full data for every country (%s)",
+    (languages, years) => {
+      const differences: string[] = [];
+      for (const country of countries) {
+        const options = { languages, types: ["public" as const] };
+        const full = new Holidays(country, options);
+        const trimmed = new HolidaysParser(committed, country, options);
+        for (const year of years) {
+          if (JSON.stringify(answer(full, year)) !== JSON.stringify(answer(trimmed, year))) differences.push(`${country} ${year}`);
+        }
       }
-    }
-    expect(differences).toEqual([]);
-  }, 120_000);
+      expect(differences).toEqual([]);
+    },
+    120_000,
+  );
 });

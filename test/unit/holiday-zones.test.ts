@@ -18,8 +18,7 @@ const YEARS = [HOLIDAY_YEARS.min, 1950, 1980, 2000, 2011, 2021, 2022, 2026, 2037
 function answers(years: number[]) {
   return countries.flatMap((country) => {
     const calendar = new HolidaysParser(rules, country, { languages: ["en"], types: ["public"] });
-    return years.map((year) => `${country} ${year} ${JSON.stringify(calendar.getHolidays(year)
-      .map(({ date, start, end, name }) => [date, +start, +end, name]))}`);
+    return years.map((year) => `${country} ${year} ${JSON.stringify(calendar.getHolidays(year).map(({ date, start, end, name }) => [date, +start, +end, name]))}`);
   });
 }
 

@@ -5,7 +5,12 @@ const STACK = "stack: /x/workerd@33a76d0 /x/workerd@33a836c";
 
 function captured() {
   const lines: string[] = [];
-  const stream = { write: (chunk: string) => { lines.push(chunk); return true; } };
+  const stream = {
+    write: (chunk: string) => {
+      lines.push(chunk);
+      return true;
+    },
+  };
   filter(stream);
   return { stream, lines };
 }

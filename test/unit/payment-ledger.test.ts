@@ -6,8 +6,14 @@ import { describe, expect, it } from "vitest";
 import { ledgerOf, moneyStatus, ownPayment, refundDue, type LedgerFact } from "../../src/domain/payment-ledger";
 
 let ids = 0;
-const fact = (partial: Partial<LedgerFact> & Pick<LedgerFact, "kind" | "object_id" | "status">): LedgerFact =>
-  ({ id: (ids += 1), payment_intent_id: "pi_1", paid: false, amount: 0, observed_at: 1_000, ...partial });
+const fact = (partial: Partial<LedgerFact> & Pick<LedgerFact, "kind" | "object_id" | "status">): LedgerFact => ({
+  id: (ids += 1),
+  payment_intent_id: "pi_1",
+  paid: false,
+  amount: 0,
+  observed_at: 1_000,
+  ...partial,
+});
 
 const paid = fact({ kind: "checkout", object_id: "cs_1", status: "complete", paid: true, amount: 45_000, observed_at: 1_000 });
 const open = fact({ kind: "checkout", object_id: "cs_1", status: "open", payment_intent_id: null, observed_at: 900 });
@@ -26,9 +32,11 @@ describe("ledgerOf", () => {
     const all = [open, paid, refundPending, refundDone, refundFailed, second];
     const expected = money(all);
     expect(expected).toEqual([{ key: "pi_1", amount: 45_000, refunded: 5_000, failed: 1 }]);
-    fc.assert(fc.property(fc.shuffledSubarray(all, { minLength: all.length }), fc.array(fc.constantFrom(...all)), (order, again) => {
-      expect(money([...order, ...again])).toEqual(expected);
-    }));
+    fc.assert(
+      fc.property(fc.shuffledSubarray(all, { minLength: all.length }), fc.array(fc.constantFrom(...all)), (order, again) => {
+        expect(money([...order, ...again])).toEqual(expected);
+      }),
+    );
   });
 
   it("no fact moves an object back: a pending refund seen after its success still counts as given, its failure as not", () => {

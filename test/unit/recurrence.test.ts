@@ -78,9 +78,7 @@ describe("expandRecurrence: COUNT and UNTIL", () => {
 
   it("follows BYDAY within a week", () => {
     const result = times({ rrule: "freq=weekly;byday=MO,WE;count=4" }, ["2030-01-07 10:00", "2030-01-07 11:00"]) as string[][];
-    expect(result.map(([from]) => from)).toEqual([
-      "2030-01-07T10:00:00+01:00", "2030-01-09T10:00:00+01:00", "2030-01-14T10:00:00+01:00", "2030-01-16T10:00:00+01:00",
-    ]);
+    expect(result.map(([from]) => from)).toEqual(["2030-01-07T10:00:00+01:00", "2030-01-09T10:00:00+01:00", "2030-01-14T10:00:00+01:00", "2030-01-16T10:00:00+01:00"]);
   });
 
   it("keeps a multi-day length in wall-clock days and hours", () => {
@@ -95,18 +93,25 @@ describe("expandRecurrence: rdate and exdate", () => {
   const first: [string, string] = ["2030-01-07 10:00", "2030-01-07 11:00"];
 
   it("adds rdate dates at the first item's wall time and removes exdate dates", () => {
-    const result = times({
-      rrule: "FREQ=WEEKLY;COUNT=4", rdate: "VALUE=DATE:20300110,20300301", exdate: "VALUE=DATE:20300114,20300128",
-    }, first) as string[][];
-    expect(result.map(([from]) => from)).toEqual([
-      "2030-01-07T10:00:00+01:00", "2030-01-10T10:00:00+01:00", "2030-01-21T10:00:00+01:00", "2030-03-01T10:00:00+01:00",
-    ]);
+    const result = times(
+      {
+        rrule: "FREQ=WEEKLY;COUNT=4",
+        rdate: "VALUE=DATE:20300110,20300301",
+        exdate: "VALUE=DATE:20300114,20300128",
+      },
+      first,
+    ) as string[][];
+    expect(result.map(([from]) => from)).toEqual(["2030-01-07T10:00:00+01:00", "2030-01-10T10:00:00+01:00", "2030-01-21T10:00:00+01:00", "2030-03-01T10:00:00+01:00"]);
   });
 
   it("takes date-times, UTC date-times, TZID and ISO forms", () => {
-    const result = times({
-      rdate: "RDATE;VALUE=DATE-TIME:20300108T140000,20300109T130000Z", exdate: "",
-    }, first) as string[][];
+    const result = times(
+      {
+        rdate: "RDATE;VALUE=DATE-TIME:20300108T140000,20300109T130000Z",
+        exdate: "",
+      },
+      first,
+    ) as string[][];
     expect(result.map(([from]) => from)).toEqual(["2030-01-07T10:00:00+01:00", "2030-01-08T14:00:00+01:00", "2030-01-09T14:00:00+01:00"]);
     const zoned = times({ rdate: "TZID=America/New_York:20300108T080000", exdate: "2030-01-07T10:00" }, first) as string[][];
     expect(zoned.map(([from]) => from)).toEqual(["2030-01-08T14:00:00+01:00"]);
@@ -144,16 +149,19 @@ describe("expandRecurrence: limits and errors", () => {
 
   it("requires COUNT or UNTIL, and not both", () => {
     expect(expand({ rrule: "FREQ=WEEKLY" }, first)).toEqual({
-      ok: false, errors: { rrule: ["needs COUNT or UNTIL: a rule without an end has no last occurrence"] },
+      ok: false,
+      errors: { rrule: ["needs COUNT or UNTIL: a rule without an end has no last occurrence"] },
     });
     expect(expand({ rrule: "FREQ=WEEKLY;COUNT=2;UNTIL=20300301" }, first)).toEqual({
-      ok: false, errors: { rrule: ["can't have both COUNT and UNTIL (RFC 5545)"] },
+      ok: false,
+      errors: { rrule: ["can't have both COUNT and UNTIL (RFC 5545)"] },
     });
   });
 
   it("names what is wrong in a rule", () => {
     expect(expand({ rrule: "FREQ=BOGUS;COUNT=x;COLOR=red" }, first)).toEqual({
-      ok: false, errors: { rrule: ["has an invalid FREQ: BOGUS", "has an invalid COUNT: X", "has an unknown part: COLOR=RED"] },
+      ok: false,
+      errors: { rrule: ["has an invalid FREQ: BOGUS", "has an invalid COUNT: X", "has an unknown part: COLOR=RED"] },
     });
     expect(expand({ rrule: "COUNT=2" }, first)).toEqual({ ok: false, errors: { rrule: ["needs FREQ, e.g. FREQ=WEEKLY;COUNT=10"] } });
     expect(expand({ rrule: "FREQ=MINUTELY;COUNT=2" }, first)).toEqual({ ok: false, errors: { rrule: ["can't repeat more often than HOURLY"] } });
@@ -163,7 +171,8 @@ describe("expandRecurrence: limits and errors", () => {
   it("refuses unreadable rdate and exdate values and a recurrence with neither rrule nor rdate", () => {
     const message = (detail: string) => [`is invalid (${detail}): use VALUE=DATE:20300107,20300114 or date-times like 20300107T100000`];
     expect(expand({ rrule: "FREQ=DAILY;COUNT=2", rdate: "VALUE=DATE:20301301", exdate: "TZID=Mars/Base:20300101T100000" }, first)).toEqual({
-      ok: false, errors: { rdate: message("20301301"), exdate: message("unsupported parameter TZID=Mars/Base") },
+      ok: false,
+      errors: { rdate: message("20301301"), exdate: message("unsupported parameter TZID=Mars/Base") },
     });
     expect(expand({}, first)).toEqual({ ok: false, errors: { rrule: ["can't be blank: give rrule or rdate"] } });
   });

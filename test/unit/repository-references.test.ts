@@ -17,13 +17,29 @@ function filesUnder(dir: string): string[] {
   return readdirSync(path).flatMap((name) => (SKIP.has(name) ? [] : filesUnder(join(dir, name))));
 }
 
-const files = ["README.md", "docs", "src", "test", "scripts", "bench", ".ci", "drizzle", "wrangler.toml",
-  "vitest.config.ts", "vitest.browser.config.ts", "drizzle.config.ts", "package.json"]
+const files = [
+  "README.md",
+  "docs",
+  "src",
+  "test",
+  "scripts",
+  "bench",
+  ".ci",
+  "drizzle",
+  "wrangler.toml",
+  "vitest.config.ts",
+  "vitest.browser.config.ts",
+  "drizzle.config.ts",
+  "package.json",
+]
   .flatMap(filesUnder)
   .filter((file) => TEXT.test(file.split("/").pop()!) && file !== SELF && !/holiday-(rules|zones)\.json$/.test(file));
 
 const lines = files.flatMap((file) =>
-  readFileSync(join(ROOT, file), "utf8").split("\n").map((text, i) => ({ where: `${file}:${i + 1}`, text })));
+  readFileSync(join(ROOT, file), "utf8")
+    .split("\n")
+    .map((text, i) => ({ where: `${file}:${i + 1}`, text })),
+);
 
 describe("the repository stands alone", () => {
   it("reads a few hundred files", () => expect(files.length).toBeGreaterThan(200));
@@ -38,18 +54,25 @@ describe("the repository stands alone", () => {
     // What a command writes (bench figures, bench builds) or what the README's reader writes in their own project.
     const written = (path: string) => /^bench\/(results\.json|\.build\/)/.test(path) || path === "src/booking-api.d.ts";
     const missing = lines.flatMap(({ where, text }) =>
-      [...text.matchAll(named)].map((m) => m[1]).filter((path) => !written(path) && !existsSync(join(ROOT, path))).map((path) => `${where}: ${path}`));
+      [...text.matchAll(named)]
+        .map((m) => m[1])
+        .filter((path) => !written(path) && !existsSync(join(ROOT, path)))
+        .map((path) => `${where}: ${path}`),
+    );
     expect(missing).toEqual([]);
   });
 
   it("links only to files that exist from its Markdown", () => {
     const link = /\]\(([^)#\s]+)(?:#[^)]*)?\)/g;
-    const broken = lines.filter(({ where }) => where.includes(".md:")).flatMap(({ where, text }) => {
-      const dir = where.split(":")[0].split("/").slice(0, -1).join("/");
-      return [...text.matchAll(link)].map((m) => m[1])
-        .filter((target) => !/^[a-z]+:/i.test(target) && !existsSync(join(ROOT, dir, target)))
-        .map((target) => `${where}: ${target}`);
-    });
+    const broken = lines
+      .filter(({ where }) => where.includes(".md:"))
+      .flatMap(({ where, text }) => {
+        const dir = where.split(":")[0].split("/").slice(0, -1).join("/");
+        return [...text.matchAll(link)]
+          .map((m) => m[1])
+          .filter((target) => !/^[a-z]+:/i.test(target) && !existsSync(join(ROOT, dir, target)))
+          .map((target) => `${where}: ${target}`);
+      });
     expect(broken).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ const transform = staticImportsUnderPool().transform as Transform;
 
 describe("the pool's rewrite of the Worker's lazy imports", () => {
   it("hoists each literal import() of a source file into a static import of the same module", () => {
-    const code = 'const load = () => import("./bookings/routes").then((m) => m.bookingRoutes);\nconst { Liquid } = await import(\'liquidjs\');';
+    const code = "const load = () => import(\"./bookings/routes\").then((m) => m.bookingRoutes);\nconst { Liquid } = await import('liquidjs');";
     const out = transform(code, "/repo/src/features/loaders.ts")!.code;
     expect(out).toContain('import * as __eagerModule0 from "./bookings/routes";');
     expect(out).toContain("import * as __eagerModule1 from 'liquidjs';");

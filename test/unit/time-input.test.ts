@@ -5,8 +5,7 @@ import { describe, expect, it } from "vitest";
 import { Temporal } from "@js-temporal/polyfill";
 import { isIsoDate, parseDateTimeInput } from "../../src/domain/time";
 
-const DATE_TIME_INPUT =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const DATE_TIME_INPUT = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 function temporalReading(text: string, timeZone: string): number | null {
   const match = DATE_TIME_INPUT.exec(text.trim());
@@ -14,7 +13,15 @@ function temporalReading(text: string, timeZone: string): number | null {
   const [, y, mo, d, h = "00", mi = "00", s = "00", frac = "", zone] = match;
   try {
     const wall = Temporal.PlainDateTime.from(
-      { year: Number(y), month: Number(mo), day: Number(d), hour: Number(h), minute: Number(mi), second: Number(s), millisecond: Number(frac.padEnd(3, "0").slice(0, 3)) },
+      {
+        year: Number(y),
+        month: Number(mo),
+        day: Number(d),
+        hour: Number(h),
+        minute: Number(mi),
+        second: Number(s),
+        millisecond: Number(frac.padEnd(3, "0").slice(0, 3)),
+      },
       { overflow: "reject" },
     );
     if (!zone) return wall.toZonedDateTime(timeZone, { disambiguation: "compatible" }).epochMilliseconds;
@@ -56,14 +63,53 @@ describe("isIsoDate", () => {
 describe("parseDateTimeInput", () => {
   const zones = ["UTC", "Europe/Oslo", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "Africa/Monrovia", "Not/AZone"];
   const offsets = ["", "Z", "z", "+00:00", "-00:00", "+01", "+0530", "-05:45", "+23:59", "-23:59", "+24:00", "+01:60", "+9999", " +02:00"];
-  const times = ["", "T00:00", " 23:59", "T24:00", "T10:60", "T10:00:59", "T10:00:60", "T10:00:05.1", "T10:00:05.123456789", "T02:30", "T01:30", "T01:59:59.999", "T00:44:30", "T00:20"];
-  const dates = ["0000-01-01", "0004-02-29", "0099-12-31", "1900-02-29", "2000-02-29", "2023-02-29", "2024-02-29", "2024-03-31", "2024-04-31", "2024-10-27", "2024-11-03", "2024-03-10", "2024-04-07", "2024-10-06", "1890-06-01", "1972-01-07", "1972-01-06", "2030-13-01", "2030-00-10", "9999-12-31"];
+  const times = [
+    "",
+    "T00:00",
+    " 23:59",
+    "T24:00",
+    "T10:60",
+    "T10:00:59",
+    "T10:00:60",
+    "T10:00:05.1",
+    "T10:00:05.123456789",
+    "T02:30",
+    "T01:30",
+    "T01:59:59.999",
+    "T00:44:30",
+    "T00:20",
+  ];
+  const dates = [
+    "0000-01-01",
+    "0004-02-29",
+    "0099-12-31",
+    "1900-02-29",
+    "2000-02-29",
+    "2023-02-29",
+    "2024-02-29",
+    "2024-03-31",
+    "2024-04-31",
+    "2024-10-27",
+    "2024-11-03",
+    "2024-03-10",
+    "2024-04-07",
+    "2024-10-06",
+    "1890-06-01",
+    "1972-01-07",
+    "1972-01-06",
+    "2030-13-01",
+    "2030-00-10",
+    "9999-12-31",
+  ];
 
   it("places and refuses every combination of date, time, offset and zone as the Temporal reading does", () => {
-    for (const date of dates) for (const time of times) for (const offset of offsets) for (const zone of zones) {
-      const text = `${date}${time}${offset}`;
-      expect(parseDateTimeInput(text, zone), `${text} in ${zone}`).toBe(temporalReading(text, zone));
-    }
+    for (const date of dates)
+      for (const time of times)
+        for (const offset of offsets)
+          for (const zone of zones) {
+            const text = `${date}${time}${offset}`;
+            expect(parseDateTimeInput(text, zone), `${text} in ${zone}`).toBe(temporalReading(text, zone));
+          }
   });
 
   it("reads the forms clients send", () => {

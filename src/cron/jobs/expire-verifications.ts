@@ -15,7 +15,8 @@ export async function expireVerifications(env: Env, now: number, shard: string):
   const due = and(eq(bookings.state, "awaiting_verification"), lte(bookings.expires_at, now));
   // The state condition is repeated on the UPDATE itself: of two overlapping runs, or a run and a
   // verify racing it, only one changes a given booking, and only that one announces it.
-  const expired = await db.update(bookings)
+  const expired = await db
+    .update(bookings)
     .set({ state: "verification_expired", active: false, verification_code: null, updated_at: now })
     .where(and(due, inArray(bookings.id, db.select({ id: bookings.id }).from(bookings).where(due).limit(BATCH))))
     .returning();

@@ -8,5 +8,7 @@ import type { Env } from "../../env";
 import { IDEMPOTENCY_TTL_MS } from "../../http/idempotency";
 
 export async function purgeIdempotencyKeys(env: Env, now: number, shard: string): Promise<void> {
-  await openDb(shardD1(env, shard)).delete(idempotencyKeys).where(lt(idempotencyKeys.created_at, now - IDEMPOTENCY_TTL_MS));
+  await openDb(shardD1(env, shard))
+    .delete(idempotencyKeys)
+    .where(lt(idempotencyKeys.created_at, now - IDEMPOTENCY_TTL_MS));
 }

@@ -25,7 +25,8 @@ export async function sendReminders(env: Env, now: number, shard: string): Promi
     ne(bookings.state, "awaiting_verification"),
   );
   // reminded_at is bookkeeping of the system, not a change of the booking: updated_at stays.
-  const stamped = await db.update(bookings)
+  const stamped = await db
+    .update(bookings)
     .set({ reminded_at: now })
     .where(and(isNull(bookings.reminded_at), inArray(bookings.id, db.select({ id: bookings.id }).from(bookings).where(due).limit(BATCH))))
     .returning();

@@ -17,9 +17,7 @@ clientRoutes.put("/", body(updateClientBody, { root: "client" }), async (c) => {
   return c.json({ client: toAccountJson(account) });
 });
 
-clientRoutes.get("/holidays", query(holidaysQuery), async (c) =>
-  c.json(wrapList("holiday", await listHolidays(deps(c), c.req.valid("query")))),
-);
+clientRoutes.get("/holidays", query(holidaysQuery), async (c) => c.json(wrapList("holiday", await listHolidays(deps(c), c.req.valid("query")))));
 
 // Paid bookings: the shop's own Stripe account, made and linked, and the link to finish it at Stripe.
 clientRoutes.post("/stripe_onboarding", async (c) => {

@@ -2,9 +2,7 @@
 // account itself through PUT /client. Operator-only fields are not here.
 import * as z from "zod";
 import { getCountries } from "libphonenumber-js";
-import {
-  boolean, date, integer, LONG_TEXT, nullableInteger, optionalText, requiredText, text, timeZone,
-} from "../../http/fields";
+import { boolean, date, integer, LONG_TEXT, nullableInteger, optionalText, requiredText, text, timeZone } from "../../http/fields";
 import { HOLIDAY_YEARS } from "../../domain/holiday-years";
 import { parsePeriod } from "../../domain/periods";
 import { MAX_HOLD_MINUTES } from "../holds/limits";
@@ -83,7 +81,10 @@ export const accountAttributes = {
   // Paid bookings (docs/decisions/payments.md): minutes a seat waits for its payment, and the refund policy.
   payment_window_minutes: integer({ min: PAYMENT_WINDOW_MIN, max: PAYMENT_WINDOW_MAX }),
   refund_until_hours: nullableInteger({ min: 0, max: 87_600 }),
-  mail_notification_recipient: z.union([email(), z.null(), z.literal("")]).transform((v) => v || null).optional(),
+  mail_notification_recipient: z
+    .union([email(), z.null(), z.literal("")])
+    .transform((v) => v || null)
+    .optional(),
   settings: z
     .union([z.record(z.string(), z.unknown()), z.null(), z.literal("")], { error: "must be an object of named settings" })
     .transform((v) => v || null)
@@ -118,10 +119,7 @@ export const accountAttributes = {
 };
 
 /** Every attribute optional: what PUT /client accepts (plus `remove_logo`). */
-export const accountUpdate = z
-  .object(accountAttributes)
-  .partial()
-  .extend({ remove_logo: boolean().optional() });
+export const accountUpdate = z.object(accountAttributes).partial().extend({ remove_logo: boolean().optional() });
 
 export type AccountUpdate = z.output<typeof accountUpdate>;
 

@@ -10,9 +10,17 @@ const paymentSettingsOut = (account: Account) =>
 
 export function toAccountJson(account: Account) {
   const {
-    webhook_secret: _secret, previous_webhook_secret: _previous, previous_webhook_secret_expires_at: _expires,
-    gateway_merchant_key: _key, shard: _shard, created_at, updated_at,
-    payment_window_minutes: _window, refund_until_hours: _refunds, stripe_account_id: _stripe, ...rest
+    webhook_secret: _secret,
+    previous_webhook_secret: _previous,
+    previous_webhook_secret_expires_at: _expires,
+    gateway_merchant_key: _key,
+    shard: _shard,
+    created_at,
+    updated_at,
+    payment_window_minutes: _window,
+    refund_until_hours: _refunds,
+    stripe_account_id: _stripe,
+    ...rest
   } = account;
   return {
     ...rest,

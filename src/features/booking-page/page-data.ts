@@ -83,7 +83,11 @@ export interface ChosenService {
 }
 
 export type BookingView = ReturnType<typeof toPublicBookingJson> & {
-  cancellable_until: number; from: number; to: number; revision: number; changed_at: number;
+  cancellable_until: number;
+  from: number;
+  to: number;
+  revision: number;
+  changed_at: number;
   /** Until when an unpaid booking keeps its seat (its payment window). */
   expires: number | null;
   /** The visitor may change its time now (docs/decisions/booking-site.md, "Moving by the visitor"). */
@@ -155,11 +159,22 @@ async function bookingView(deps: Deps, id: number, token: string | undefined): P
   const json = toPublicBookingJson(booking, related, { timeZone: deps.account.time_zone, now: deps.now, extended: false });
   const until = cancellableUntil(deps, booking);
   // The page moves appointments; an event booking moves through the API (its calendar is the events').
-  const movable = visitorMayMove(deps.account) && isActive(booking, deps.now) && booking.state !== "awaiting_payment"
-    && booking.event_id === null && booking.service_id !== null && deps.now <= until;
+  const movable =
+    visitorMayMove(deps.account) &&
+    isActive(booking, deps.now) &&
+    booking.state !== "awaiting_payment" &&
+    booking.event_id === null &&
+    booking.service_id !== null &&
+    deps.now <= until;
   return {
-    ...json, cancellable_until: until, from: booking.booked_from, to: booking.booked_to, revision: booking.revision,
-    changed_at: booking.updated_at, expires: booking.expires_at, movable,
+    ...json,
+    cancellable_until: until,
+    from: booking.booked_from,
+    to: booking.booked_to,
+    revision: booking.revision,
+    changed_at: booking.updated_at,
+    expires: booking.expires_at,
+    movable,
   };
 }
 
@@ -169,8 +184,12 @@ async function offerView(deps: Deps, q: PageQuery): Promise<OfferView | null> {
   if (!entry) return null;
   const service = await orNull(getService(deps, entry.service_id));
   return {
-    id: entry.id, state: entry.state, serviceTitle: service?.title ?? "",
-    from: entry.booked_from, to: entry.booked_to, expiresAt: entry.offer_expires_at,
+    id: entry.id,
+    state: entry.state,
+    serviceTitle: service?.title ?? "",
+    from: entry.booked_from,
+    to: entry.booked_to,
+    expiresAt: entry.offer_expires_at,
   };
 }
 

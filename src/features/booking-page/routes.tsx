@@ -16,8 +16,14 @@ import { visitorMayMove } from "../bookings/site";
  */
 const strictPage = secureHeaders({
   contentSecurityPolicy: {
-    defaultSrc: ["'none'"], scriptSrc: ["'self'"], styleSrc: ["'self'"], imgSrc: ["'self'", "data:"], connectSrc: ["'self'"],
-    formAction: ["'self'"], baseUri: ["'none'"], frameAncestors: ["'none'"],
+    defaultSrc: ["'none'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'"],
+    imgSrc: ["'self'", "data:"],
+    connectSrc: ["'self'"],
+    formAction: ["'self'"],
+    baseUri: ["'none'"],
+    frameAncestors: ["'none'"],
   },
   referrerPolicy: "no-referrer",
 });
@@ -35,7 +41,9 @@ bookingPageRoutes.get("/", strictPage, async (c) => {
   const { account, now } = c.var;
   // A booking view holds the visitor's data and its link a token: never kept by a cache.
   c.header("Cache-Control", "no-store");
-  return c.html(`<!doctype html>${<Page data={data} ctx={{ account, now, w: wordsFor(account.locale), host: new URL(c.req.url).hostname, taken: q.taken, payment: q.payment, moved: q.moved, token: q.token }} />}`);
+  return c.html(
+    `<!doctype html>${<Page data={data} ctx={{ account, now, w: wordsFor(account.locale), host: new URL(c.req.url).hostname, taken: q.taken, payment: q.payment, moved: q.moved, token: q.token }} />}`,
+  );
 });
 
 bookingPageRoutes.get("/booking-page.js", strictPage, (c) => {
@@ -51,5 +59,7 @@ bookingPageRoutes.get("/booking-page.css", strictPage, (c) => {
 bookingPageRoutes.get("/widget.js", embeddable, (c) => {
   c.header("Cache-Control", ASSET_CACHE);
   const { account } = c.var;
-  return c.body(widgetScript(wordsFor(account.locale), account.time_zone, holdsSlots(account), account.waitlist_enabled, visitorMayMove(account)), 200, { "Content-Type": "text/javascript; charset=utf-8" });
+  return c.body(widgetScript(wordsFor(account.locale), account.time_zone, holdsSlots(account), account.waitlist_enabled, visitorMayMove(account)), 200, {
+    "Content-Type": "text/javascript; charset=utf-8",
+  });
 });

@@ -34,13 +34,18 @@ const link = (params: Record<string, string | number | undefined>) =>
   `/?${new URLSearchParams(Object.entries(params).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]]))).toString()}`;
 
 /** Words the script needs, handed over in a data attribute (no inline script under the CSP). */
-const scriptWords = (w: Words, holds: boolean, offer: boolean, waiting: boolean, moving: boolean) => JSON.stringify({
-  phoneInvalid: w.phoneInvalid, failed: w.failed, wrongCode: w.wrongCode, tooManyTries: w.tooManyTries, loading: w.loading,
-  ...(holds ? { holdFor: w.holdFor, holdLapsed: w.holdLapsed } : {}),
-  ...(offer ? { offerPassed: w.offerPassed } : {}),
-  ...(waiting ? { inLine: w.inLine } : {}),
-  ...(moving ? { moveClosed: w.moveClosed } : {}),
-});
+const scriptWords = (w: Words, holds: boolean, offer: boolean, waiting: boolean, moving: boolean) =>
+  JSON.stringify({
+    phoneInvalid: w.phoneInvalid,
+    failed: w.failed,
+    wrongCode: w.wrongCode,
+    tooManyTries: w.tooManyTries,
+    loading: w.loading,
+    ...(holds ? { holdFor: w.holdFor, holdLapsed: w.holdLapsed } : {}),
+    ...(offer ? { offerPassed: w.offerPassed } : {}),
+    ...(waiting ? { inLine: w.inLine } : {}),
+    ...(moving ? { moveClosed: w.moveClosed } : {}),
+  });
 
 export function Page({ data, ctx }: { data: PageData; ctx: Ctx }) {
   const { account, w } = ctx;
@@ -56,12 +61,21 @@ export function Page({ data, ctx }: { data: PageData; ctx: Ctx }) {
         <script src="/booking-page.js" defer></script>
       </head>
       <body>
-        <header><p class="brand"><a href="/">{account.name}</a></p></header>
+        <header>
+          <p class="brand">
+            <a href="/">{account.name}</a>
+          </p>
+        </header>
         <main id="main" data-words={scriptWords(w, data.holds, data.offer != null, data.chosen?.waitSlot !== undefined, data.chosen?.moving !== undefined)}>
-          {data.offer !== undefined ? <OfferSection offer={data.offer} ctx={ctx} />
-            : data.booking !== undefined ? <BookingSection booking={data.booking} ctx={ctx} />
-            : data.chosen ? <ServiceSection chosen={data.chosen} today={data.today} holds={data.holds} waitlist={data.waitlist} ctx={ctx} />
-            : <ServiceList data={data} ctx={ctx} />}
+          {data.offer !== undefined ? (
+            <OfferSection offer={data.offer} ctx={ctx} />
+          ) : data.booking !== undefined ? (
+            <BookingSection booking={data.booking} ctx={ctx} />
+          ) : data.chosen ? (
+            <ServiceSection chosen={data.chosen} today={data.today} holds={data.holds} waitlist={data.waitlist} ctx={ctx} />
+          ) : (
+            <ServiceList data={data} ctx={ctx} />
+          )}
         </main>
       </body>
     </html>
@@ -95,13 +109,25 @@ function ServiceSection({ chosen, today, holds, waitlist, ctx }: { chosen: Chose
   // Changing a booking's time: the same calendar, its links keeping the booking; no waitlist there.
   return (
     <section aria-labelledby="service-title">
-      {moving
-        ? <p><a id="keep-time" href={link({ booking: moving.keep.move, token: moving.keep.token })}>← {w.keepTime}</a></p>
-        : <p><a href="/">← {w.back}</a></p>}
+      {moving ? (
+        <p>
+          <a id="keep-time" href={link({ booking: moving.keep.move, token: moving.keep.token })}>
+            ← {w.keepTime}
+          </a>
+        </p>
+      ) : (
+        <p>
+          <a href="/">← {w.back}</a>
+        </p>
+      )}
       <h1 id="service-title">{moving ? w.moveTitle : service.title}</h1>
-      {moving
-        ? <p id="booked-now">{w.nowBooked}: <strong>{service.title}</strong>, {localText(moving.booking.from, ctx)}–{localText(moving.booking.to, ctx).slice(-5)} ({ctx.account.time_zone})</p>
-        : service.description ? <p class="muted">{service.description}</p> : null}
+      {moving ? (
+        <p id="booked-now">
+          {w.nowBooked}: <strong>{service.title}</strong>, {localText(moving.booking.from, ctx)}–{localText(moving.booking.to, ctx).slice(-5)} ({ctx.account.time_zone})
+        </p>
+      ) : service.description ? (
+        <p class="muted">{service.description}</p>
+      ) : null}
       <Month chosen={chosen} today={today} ctx={ctx} />
       {chosen.day && chosen.slots ? <Day chosen={chosen} waitlist={waitlist && !moving} ctx={ctx} /> : null}
       {chosen.slot ? moving ? <MoveForm chosen={chosen} holds={holds} ctx={ctx} /> : <BookingForm chosen={chosen} holds={holds} ctx={ctx} /> : null}
@@ -128,10 +154,20 @@ function Month({ chosen, today, ctx }: { chosen: ChosenService; today: string; c
     const label = `${d} ${w.months[m - 1]} ${y}`;
     cells.push(
       <td>
-        {open.has(date)
-          ? <a class={date === chosen.day ? "day chosen" : "day"} href={link({ ...chosen.moving?.keep, service: chosen.service.id, day: date })} aria-label={label}
-              aria-current={date === chosen.day ? "date" : undefined}>{d}</a>
-          : <span class="day off" aria-disabled="true">{d}</span>}
+        {open.has(date) ? (
+          <a
+            class={date === chosen.day ? "day chosen" : "day"}
+            href={link({ ...chosen.moving?.keep, service: chosen.service.id, day: date })}
+            aria-label={label}
+            aria-current={date === chosen.day ? "date" : undefined}
+          >
+            {d}
+          </a>
+        ) : (
+          <span class="day off" aria-disabled="true">
+            {d}
+          </span>
+        )}
       </td>,
     );
   }
@@ -140,14 +176,26 @@ function Month({ chosen, today, ctx }: { chosen: ChosenService; today: string; c
   const canGoBack = chosen.month > today.slice(0, 7);
   return (
     <section aria-labelledby="month-title" class="month">
-      <h2 id="month-title">{w.chooseDay}: {w.months[m - 1]} {y}</h2>
+      <h2 id="month-title">
+        {w.chooseDay}: {w.months[m - 1]} {y}
+      </h2>
       <nav class="month-nav" aria-label={`${w.prevMonth} / ${w.nextMonth}`}>
         {canGoBack ? <a href={link({ ...chosen.moving?.keep, service: chosen.service.id, month: shiftMonth(chosen.month, -1) })}>← {w.prevMonth}</a> : <span></span>}
         <a href={link({ ...chosen.moving?.keep, service: chosen.service.id, month: shiftMonth(chosen.month, 1) })}>{w.nextMonth} →</a>
       </nav>
       <table>
-        <thead><tr>{w.weekdays.map((d) => <th scope="col">{d}</th>)}</tr></thead>
-        <tbody>{rows.map((r) => <tr>{r}</tr>)}</tbody>
+        <thead>
+          <tr>
+            {w.weekdays.map((d) => (
+              <th scope="col">{d}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr>{r}</tr>
+          ))}
+        </tbody>
       </table>
       {chosen.dates.length === 0 ? <p>{w.noDays}</p> : null}
     </section>
@@ -160,24 +208,49 @@ function Day({ chosen, waitlist, ctx }: { chosen: ChosenService; waitlist: boole
   const [y, m, d] = chosen.day!.split("-").map(Number);
   return (
     <section aria-labelledby="day-title" class="slots">
-      <h2 id="day-title">{w.chooseTime}: {d} {w.months[m - 1]} {y}</h2>
-      {ctx.taken ? <p class="notice" role="alert" id="taken-notice">{chosen.moving ? w.moveTaken : w.justTaken}</p> : null}
-      <p class="muted">{w.timesIn} {account.time_zone}</p>
+      <h2 id="day-title">
+        {w.chooseTime}: {d} {w.months[m - 1]} {y}
+      </h2>
+      {ctx.taken ? (
+        <p class="notice" role="alert" id="taken-notice">
+          {chosen.moving ? w.moveTaken : w.justTaken}
+        </p>
+      ) : null}
+      <p class="muted">
+        {w.timesIn} {account.time_zone}
+      </p>
       {slots.length === 0 ? <p>{w.noSlots}</p> : null}
       <ul class="slot-list">
         {slots.map((s) => (
           <li>
-            {s.free > 0
-              ? <a class={s.timestamp === chosen.slot?.timestamp ? "slot chosen" : "slot"} data-free={s.free}
-                  href={link({ ...chosen.moving?.keep, service: chosen.service.id, day: chosen.day, slot: s.timestamp })}>
-                  {s.timestamp.slice(11, 16)}<span class="sr-only"> ({s.free} {w.free})</span>
-                </a>
-              : waitlist
-              ? <a class={s.timestamp === chosen.waitSlot?.timestamp ? "slot full chosen" : "slot full"} data-wait={s.timestamp}
-                  href={link({ service: chosen.service.id, day: chosen.day, wait: s.timestamp })}>
-                  {s.timestamp.slice(11, 16)} <small>{w.taken} · {w.joinShort}</small>
-                </a>
-              : <span class="slot full" aria-disabled="true">{s.timestamp.slice(11, 16)} <small>{w.taken}</small></span>}
+            {s.free > 0 ? (
+              <a
+                class={s.timestamp === chosen.slot?.timestamp ? "slot chosen" : "slot"}
+                data-free={s.free}
+                href={link({ ...chosen.moving?.keep, service: chosen.service.id, day: chosen.day, slot: s.timestamp })}
+              >
+                {s.timestamp.slice(11, 16)}
+                <span class="sr-only">
+                  {" "}
+                  ({s.free} {w.free})
+                </span>
+              </a>
+            ) : waitlist ? (
+              <a
+                class={s.timestamp === chosen.waitSlot?.timestamp ? "slot full chosen" : "slot full"}
+                data-wait={s.timestamp}
+                href={link({ service: chosen.service.id, day: chosen.day, wait: s.timestamp })}
+              >
+                {s.timestamp.slice(11, 16)}{" "}
+                <small>
+                  {w.taken} · {w.joinShort}
+                </small>
+              </a>
+            ) : (
+              <span class="slot full" aria-disabled="true">
+                {s.timestamp.slice(11, 16)} <small>{w.taken}</small>
+              </span>
+            )}
           </li>
         ))}
       </ul>
@@ -192,7 +265,9 @@ function BookingForm({ chosen, holds, ctx }: { chosen: ChosenService; holds: boo
   return (
     <section aria-labelledby="form-title">
       <h2 id="form-title">{w.yourDetails}</h2>
-      <p><strong>{chosen.service.title}</strong>: {slot.formatted_timestamp} ({account.time_zone})</p>
+      <p>
+        <strong>{chosen.service.title}</strong>: {slot.formatted_timestamp} ({account.time_zone})
+      </p>
       {/* Its presence tells the script to hold the time; it shows the countdown (hold-asset.ts). */}
       {holds ? <p id="slot-hold" class="notice" role="timer" hidden></p> : null}
       <form id="book-form" data-service={chosen.service.id} data-from={slot.timestamp} data-to={slot.timestamp_end} data-day={chosen.day}>
@@ -201,12 +276,24 @@ function BookingForm({ chosen, holds, ctx }: { chosen: ChosenService; holds: boo
         <label for="f-email">{w.email}</label>
         <input id="f-email" name="email" type="email" autocomplete="email" required maxlength={200} />
         <label for="f-phone">{w.phone}</label>
-        <input id="f-phone" name="phone_number" type="tel" autocomplete="tel" pattern={E164_PATTERN} required={smsVerification}
-          aria-describedby="f-phone-hint" title={w.phoneHint} />
-        <p id="f-phone-hint" class="muted">{w.phoneHint}</p>
+        <input
+          id="f-phone"
+          name="phone_number"
+          type="tel"
+          autocomplete="tel"
+          pattern={E164_PATTERN}
+          required={smsVerification}
+          aria-describedby="f-phone-hint"
+          title={w.phoneHint}
+        />
+        <p id="f-phone-hint" class="muted">
+          {w.phoneHint}
+        </p>
         <p id="form-error" class="error" role="alert" hidden></p>
         <button type="submit">{w.book}</button>
-        <noscript><p class="notice">{w.needsJs}</p></noscript>
+        <noscript>
+          <p class="notice">{w.needsJs}</p>
+        </noscript>
       </form>
     </section>
   );
@@ -224,12 +311,24 @@ function MoveForm({ chosen, holds, ctx }: { chosen: ChosenService; holds: boolea
   return (
     <section aria-labelledby="form-title">
       <h2 id="form-title">{w.moveHere}</h2>
-      <p><strong>{chosen.service.title}</strong>: {slot.formatted_timestamp} ({account.time_zone})</p>
+      <p>
+        <strong>{chosen.service.title}</strong>: {slot.formatted_timestamp} ({account.time_zone})
+      </p>
       {holds ? <p id="slot-hold" class="notice" role="timer" hidden></p> : null}
-      <form id="book-form" data-move={keep.move} data-token={keep.token} data-service={chosen.service.id} data-from={slot.timestamp} data-to={slot.timestamp_end} data-day={chosen.day}>
+      <form
+        id="book-form"
+        data-move={keep.move}
+        data-token={keep.token}
+        data-service={chosen.service.id}
+        data-from={slot.timestamp}
+        data-to={slot.timestamp_end}
+        data-day={chosen.day}
+      >
         <p id="form-error" class="error" role="alert" hidden></p>
         <button type="submit">{w.moveHere}</button>
-        <noscript><p class="notice">{w.needsJs}</p></noscript>
+        <noscript>
+          <p class="notice">{w.needsJs}</p>
+        </noscript>
       </form>
     </section>
   );
@@ -242,7 +341,9 @@ function WaitlistForm({ chosen, ctx }: { chosen: ChosenService; ctx: Ctx }) {
   return (
     <section aria-labelledby="wait-title">
       <h2 id="wait-title">{w.joinWaitlist}</h2>
-      <p><strong>{chosen.service.title}</strong>: {slot.formatted_timestamp} ({account.time_zone})</p>
+      <p>
+        <strong>{chosen.service.title}</strong>: {slot.formatted_timestamp} ({account.time_zone})
+      </p>
       <p class="muted">{w.waitHint}</p>
       <form id="wait-form" data-service={chosen.service.id} data-from={slot.timestamp} data-to={slot.timestamp_end}>
         <label for="w-name">{w.name}</label>
@@ -251,7 +352,9 @@ function WaitlistForm({ chosen, ctx }: { chosen: ChosenService; ctx: Ctx }) {
         <input id="w-email" name="email" type="email" autocomplete="email" required maxlength={200} />
         <p id="wait-error" class="error" role="alert" hidden></p>
         <button type="submit">{w.joinWaitlist}</button>
-        <noscript><p class="notice">{w.needsJs}</p></noscript>
+        <noscript>
+          <p class="notice">{w.needsJs}</p>
+        </noscript>
       </form>
     </section>
   );
@@ -259,23 +362,62 @@ function WaitlistForm({ chosen, ctx }: { chosen: ChosenService; ctx: Ctx }) {
 
 function BookingSection({ booking, ctx }: { booking: BookingView | null; ctx: Ctx }) {
   const { w, account } = ctx;
-  if (!booking) return <section><h1>{w.yourBooking}</h1><p role="alert">{w.notFound}</p></section>;
+  if (!booking)
+    return (
+      <section>
+        <h1>{w.yourBooking}</h1>
+        <p role="alert">{w.notFound}</p>
+      </section>
+    );
   const title = booking.service?.title ?? booking.title ?? "";
   const confirming = isConfirmingPayment(booking, ctx);
   // Not while its payment is being confirmed: a cancel then would race the payment it just made.
   const cancellable = booking.active && ctx.now <= booking.cancellable_until && account.allow_cancellation && !confirming;
-  const ics = calendarText({ name: account.name, product: "booking page", entries: [
-    { uid: bookingUid(booking.id, ctx.host), from: booking.from, to: booking.to, title, location: account.name, sequence: booking.revision, status: "confirmed", stamp: booking.changed_at },
-  ] });
+  const ics = calendarText({
+    name: account.name,
+    product: "booking page",
+    entries: [
+      {
+        uid: bookingUid(booking.id, ctx.host),
+        from: booking.from,
+        to: booking.to,
+        title,
+        location: account.name,
+        sequence: booking.revision,
+        status: "confirmed",
+        stamp: booking.changed_at,
+      },
+    ],
+  });
   return (
     <section aria-labelledby="booking-title" id="booking" data-booking-id={booking.id}>
       <h1 id="booking-title">{w.yourBooking}</h1>
-      {ctx.moved && booking.active ? <p class="notice" role="status" id="moved-notice">{w.moved}</p> : null}
+      {ctx.moved && booking.active ? (
+        <p class="notice" role="status" id="moved-notice">
+          {w.moved}
+        </p>
+      ) : null}
       <dl>
-        <dt>{w.service}</dt><dd>{title}</dd>
-        <dt>{w.time}</dt><dd>{localText(booking.from, ctx)}–{localText(booking.to, ctx).slice(-5)} ({account.time_zone})</dd>
-        <dt>{w.state}</dt><dd><span id="booking-state" data-state={booking.state}>{w.states[booking.state] ?? booking.state}</span></dd>
-        {booking.payment ? <><dt>{w.payment}</dt><dd id="payment-line" data-status={booking.payment.status}>{paymentLine(booking.payment, booking.state, w)}</dd></> : null}
+        <dt>{w.service}</dt>
+        <dd>{title}</dd>
+        <dt>{w.time}</dt>
+        <dd>
+          {localText(booking.from, ctx)}–{localText(booking.to, ctx).slice(-5)} ({account.time_zone})
+        </dd>
+        <dt>{w.state}</dt>
+        <dd>
+          <span id="booking-state" data-state={booking.state}>
+            {w.states[booking.state] ?? booking.state}
+          </span>
+        </dd>
+        {booking.payment ? (
+          <>
+            <dt>{w.payment}</dt>
+            <dd id="payment-line" data-status={booking.payment.status}>
+              {paymentLine(booking.payment, booking.state, w)}
+            </dd>
+          </>
+        ) : null}
       </dl>
       {booking.payment ? <PaymentStep booking={booking} confirming={confirming} ctx={ctx} /> : null}
       {booking.state === "awaiting_verification" ? (
@@ -285,14 +427,32 @@ function BookingSection({ booking, ctx }: { booking: BookingView | null; ctx: Ct
           <input id="f-code" name="verification_code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{5}" required maxlength={5} />
           <p id="verify-error" class="error" role="alert" hidden></p>
           <button type="submit">{w.verify}</button>
-          <noscript><p class="notice">{w.needsJs}</p></noscript>
+          <noscript>
+            <p class="notice">{w.needsJs}</p>
+          </noscript>
         </form>
       ) : null}
-      {booking.state === "confirmed" ? <p><a id="ics-link" href={icsDataUrl(ics)} download={`booking-${booking.id}.ics`}>{w.addToCalendar}</a></p> : null}
+      {booking.state === "confirmed" ? (
+        <p>
+          <a id="ics-link" href={icsDataUrl(ics)} download={`booking-${booking.id}.ics`}>
+            {w.addToCalendar}
+          </a>
+        </p>
+      ) : null}
       {cancellable || (booking.movable && !confirming) ? (
         <p>
-          {booking.movable && !confirming ? <><a id="move-link" class="button" href={link({ move: booking.id, token: ctx.token })}>{w.changeTime}</a>{" "}</> : null}
-          {cancellable ? <button type="button" id="cancel-button" class="secondary">{w.cancel}</button> : null}
+          {booking.movable && !confirming ? (
+            <>
+              <a id="move-link" class="button" href={link({ move: booking.id, token: ctx.token })}>
+                {w.changeTime}
+              </a>{" "}
+            </>
+          ) : null}
+          {cancellable ? (
+            <button type="button" id="cancel-button" class="secondary">
+              {w.cancel}
+            </button>
+          ) : null}
           <span id="cancel-error" class="error" role="alert" hidden></span>
         </p>
       ) : null}
@@ -302,8 +462,7 @@ function BookingSection({ booking, ctx }: { booking: BookingView | null; ctx: Ct
 }
 
 /** Back from a paid checkout while the server has not yet had the payment's event: the page waits for it. */
-const isConfirmingPayment = (booking: BookingView, ctx: Ctx) =>
-  ctx.payment === "return" && booking.payment !== undefined && booking.state === "awaiting_payment";
+const isConfirmingPayment = (booking: BookingView, ctx: Ctx) => ctx.payment === "return" && booking.payment !== undefined && booking.state === "awaiting_payment";
 
 /**
  * Paying for the booking (docs/decisions/booking-site.md, "Paid bookings on the page and in the
@@ -319,25 +478,52 @@ function PaymentStep({ booking, confirming, ctx }: { booking: BookingView; confi
   if (confirming) {
     return (
       <div>
-        <p class="notice" role="status" id="payment-confirming">{w.confirmingPayment}</p>
+        <p class="notice" role="status" id="payment-confirming">
+          {w.confirmingPayment}
+        </p>
         {/* An empty href is this very page: reading it again shows what the server has by then. */}
-        <noscript><p>{/* biome-ignore lint/a11y/useValidAnchor: reloads this page */}<a href="">{w.checkAgain}</a></p></noscript>
+        <noscript>
+          <p>
+            {/* biome-ignore lint/a11y/useValidAnchor: reloads this page */}
+            <a href="">{w.checkAgain}</a>
+          </p>
+        </noscript>
       </div>
     );
   }
   if (booking.state !== "awaiting_payment") {
     if (ctx.payment !== "return" || booking.state === "confirmed") return null;
-    return booking.state === "awaiting_confirmation"
-      ? <p class="notice" role="status" id="payment-outcome">{w.paidAwaitingConfirmation}</p>
-      : <p class="notice" role="alert" id="payment-outcome">{w.paymentNotConfirmed}</p>;
+    return booking.state === "awaiting_confirmation" ? (
+      <p class="notice" role="status" id="payment-outcome">
+        {w.paidAwaitingConfirmation}
+      </p>
+    ) : (
+      <p class="notice" role="alert" id="payment-outcome">
+        {w.paymentNotConfirmed}
+      </p>
+    );
   }
   return (
     <div id="pay">
-      {ctx.payment === "cancelled" ? <p class="notice" role="status" id="payment-cancelled">{w.paymentCancelled}</p> : null}
-      {booking.expires !== null ? <p>{w.heldUntil} {localText(booking.expires, ctx).slice(-5)}</p> : null}
-      {payment.checkout_url
-        ? <a id="pay-link" class="button" href={payment.checkout_url}>{payText(payment, w)}</a>
-        : <button type="button" id="pay-link">{payText(payment, w)}</button>}
+      {ctx.payment === "cancelled" ? (
+        <p class="notice" role="status" id="payment-cancelled">
+          {w.paymentCancelled}
+        </p>
+      ) : null}
+      {booking.expires !== null ? (
+        <p>
+          {w.heldUntil} {localText(booking.expires, ctx).slice(-5)}
+        </p>
+      ) : null}
+      {payment.checkout_url ? (
+        <a id="pay-link" class="button" href={payment.checkout_url}>
+          {payText(payment, w)}
+        </a>
+      ) : (
+        <button type="button" id="pay-link">
+          {payText(payment, w)}
+        </button>
+      )}
       <p id="pay-error" class="error" role="alert" hidden></p>
     </div>
   );
@@ -350,25 +536,49 @@ function PaymentStep({ booking, confirming, ctx }: { booking: BookingView; confi
  */
 function OfferSection({ offer, ctx }: { offer: OfferView | null; ctx: Ctx }) {
   const { w, account } = ctx;
-  if (!offer) return <section><h1>{w.offerTitle}</h1><p role="alert" id="offer-invalid">{w.offerInvalid}</p></section>;
+  if (!offer)
+    return (
+      <section>
+        <h1>{w.offerTitle}</h1>
+        <p role="alert" id="offer-invalid">
+          {w.offerInvalid}
+        </p>
+      </section>
+    );
   const open = offer.state === "offered" && offer.expiresAt !== null && offer.expiresAt > ctx.now;
   const state = offer.state === "offered" && !open ? "expired" : offer.state;
   return (
     <section aria-labelledby="offer-title" id="offer" data-entry-id={offer.id} data-state={state}>
       <h1 id="offer-title">{w.offerTitle}</h1>
       <dl>
-        <dt>{w.service}</dt><dd id="offer-service">{offer.serviceTitle}</dd>
-        <dt>{w.time}</dt><dd id="offer-time">{localText(offer.from, ctx)}–{localText(offer.to, ctx).slice(-5)} ({account.time_zone})</dd>
+        <dt>{w.service}</dt>
+        <dd id="offer-service">{offer.serviceTitle}</dd>
+        <dt>{w.time}</dt>
+        <dd id="offer-time">
+          {localText(offer.from, ctx)}–{localText(offer.to, ctx).slice(-5)} ({account.time_zone})
+        </dd>
       </dl>
       {open ? (
         <div id="offer-actions">
-          <p class="notice" id="offer-expires">{w.heldUntil} {localText(offer.expiresAt!, ctx).slice(-5)}</p>
+          <p class="notice" id="offer-expires">
+            {w.heldUntil} {localText(offer.expiresAt!, ctx).slice(-5)}
+          </p>
           <p id="offer-error" class="error" role="alert" hidden></p>
-          <button type="button" id="offer-accept">{w.accept}</button>{" "}
-          <button type="button" id="offer-decline" class="secondary">{w.letGo}</button>
-          <noscript><p class="notice">{w.needsJs}</p></noscript>
+          <button type="button" id="offer-accept">
+            {w.accept}
+          </button>{" "}
+          <button type="button" id="offer-decline" class="secondary">
+            {w.letGo}
+          </button>
+          <noscript>
+            <p class="notice">{w.needsJs}</p>
+          </noscript>
         </div>
-      ) : <p role="status" id="offer-state">{w.offerStates[state] ?? state}</p>}
+      ) : (
+        <p role="status" id="offer-state">
+          {w.offerStates[state] ?? state}
+        </p>
+      )}
     </section>
   );
 }

@@ -20,8 +20,7 @@ const lapsedSql = (now: Instant): SQL =>
   sql`(${bookings.state} IN ('awaiting_verification', 'awaiting_payment') AND ${bookings.expires_at} IS NOT NULL AND ${bookings.expires_at} <= ${now})`;
 
 /** A booking that will lapse after `now` (the moment lapsedSql turns true for it). */
-export const lapsesLaterSql = (now: Instant): SQL =>
-  sql`(${bookings.state} IN ('awaiting_verification', 'awaiting_payment') AND ${bookings.expires_at} > ${now})`;
+export const lapsesLaterSql = (now: Instant): SQL => sql`(${bookings.state} IN ('awaiting_verification', 'awaiting_payment') AND ${bookings.expires_at} > ${now})`;
 
 /** State as readers see it (domain `effectiveState`). */
 export const effectiveStateSql = (now: number): SQL =>

@@ -5,7 +5,6 @@ import type { SqlStatement } from "../../db/sql-statement";
 import { resourceOccupants } from "../occupancy/occupants-sql";
 import { holdsCapacity, liveHold } from "./active-sql";
 
-
 export interface CapacityScope {
   /** Appointment capacity is per resource and instant; event capacity is per event. */
   kind: "resource" | "event";
@@ -52,8 +51,12 @@ export function eventLoadSql(eventId: number, now: number, excludeBookingId = 0,
 function loadSql(scope: CapacityScope, window: CapacityWindow): SqlStatement {
   if (scope.kind === "event") return eventLoadSql(scope.id, window.now, window.excludeBookingId ?? 0, window.excludeHoldId ?? 0);
   const occupants = resourceOccupants({
-    resourceId: scope.id, from: window.from, to: window.to, now: window.now,
-    excludeBookingId: window.excludeBookingId, excludeHoldId: window.excludeHoldId,
+    resourceId: scope.id,
+    from: window.from,
+    to: window.to,
+    now: window.now,
+    excludeBookingId: window.excludeBookingId,
+    excludeHoldId: window.excludeHoldId,
   });
   return {
     sql: `(WITH overlapping AS (${occupants.sql}),

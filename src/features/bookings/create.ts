@@ -10,7 +10,14 @@ import type { Deps } from "../../env";
 import { ApiError, ErrorCollector } from "../../http/errors";
 import { runCreate, type BookingColumns, type CreateResult } from "./guarded-write";
 import {
-  applyPersonFill, isUniqueViolation, lookUpPerson, newPersonColumns, personError, personFillAfterWrite, personTakenMeanwhile, plannedPerson,
+  applyPersonFill,
+  isUniqueViolation,
+  lookUpPerson,
+  newPersonColumns,
+  personError,
+  personFillAfterWrite,
+  personTakenMeanwhile,
+  plannedPerson,
   type PersonPlan,
 } from "./person-link";
 import { bookingFromReads, getBookingWithRelated, insertedBookingReads } from "./queries";
@@ -56,7 +63,7 @@ export async function draftBooking(deps: Deps, body: CreateBookingBody, opts: { 
   const input = onSite ? visitorAttributes(body.booking) : body.booking;
   // The booking site always books under the public rules, and always through verification.
   const isPublic = onSite || input.public_booking === true;
-  const confirm = onSite ? false : body.confirm ?? true;
+  const confirm = onSite ? false : (body.confirm ?? true);
   const ignoreCapacity = !isPublic && body.ignore_capacity === true;
 
   // A visitor may not attach a booking to a stored person by id: only by who they say they are.
@@ -135,8 +142,7 @@ function pendingRetry(deps: Deps, placement: Placement, plan: PersonPlan, values
   return candidate ? pendingOfSameVisitor(deps, values(candidate.resource.id, someone), someone) : Promise.resolve(undefined);
 }
 
-const fullyBooked = (placement: Placement) =>
-  placement.eventId ? ApiError.invalid("event_id", EVENT_FULL) : ApiError.invalid("booked_from", FULLY_BOOKED);
+const fullyBooked = (placement: Placement) => (placement.eventId ? ApiError.invalid("event_id", EVENT_FULL) : ApiError.invalid("booked_from", FULLY_BOOKED));
 
 /**
  * Writes the draft: the guarded insert on each candidate in turn, with a new person in the same
@@ -152,13 +158,18 @@ async function writeDraft(deps: Deps, draft: BookingDraft, extra: BookingColumns
   const { placement, plan, ignoreCapacity, conversion } = draft;
   const occupied = occupiedSpan(placement.from, placement.to, placement.buffers);
   const slotOf = ({ scope }: Candidate): MemoSlot => ({
-    shard: deps.account.shard, accountId: deps.account.id, scope,
+    shard: deps.account.shard,
+    accountId: deps.account.id,
+    scope,
     window: { from: occupied.from, to: occupied.to, count: draft.count, now: deps.now, excludeHoldId: conversion?.holdId },
   });
   // A converted hold's seats are the booking's: only its candidate, and never refused from memory
   // (the memo saw the slot full of this very hold).
-  const candidates = conversion ? [conversion.candidate]
-    : ignoreCapacity ? placement.candidates : placement.candidates.filter((c) => !knownFull(slotOf(c), placement.version));
+  const candidates = conversion
+    ? [conversion.candidate]
+    : ignoreCapacity
+      ? placement.candidates
+      : placement.candidates.filter((c) => !knownFull(slotOf(c), placement.version));
   if (candidates.length === 0) throw fullyBooked(placement);
   const person = newPersonColumns(deps, plan);
   for (const candidate of candidates) {
@@ -166,7 +177,11 @@ async function writeDraft(deps: Deps, draft: BookingDraft, extra: BookingColumns
     let written: CreateResult | null;
     try {
       written = await runCreate(deps, {
-        booking, person, slot: ignoreCapacity && !conversion ? undefined : slotOf(candidate), reads, after,
+        booking,
+        person,
+        slot: ignoreCapacity && !conversion ? undefined : slotOf(candidate),
+        reads,
+        after,
         convertsHold: conversion ? { id: conversion.holdId, now: deps.now } : undefined,
       });
     } catch (error) {

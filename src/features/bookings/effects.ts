@@ -9,7 +9,6 @@ import { emitEvent, performedByOf, type PerformedBy, type WebhookEventName } fro
 import { loadRelated } from "./queries";
 import { toBookingJson, type Related } from "./serializer";
 
-
 export async function afterBookingChange(
   deps: Deps,
   change: BookingChange,

@@ -25,8 +25,7 @@ export function holdOnCreate(deps: Deps, errors: ErrorCollector, text: string | 
   return awaitsVerification ? given : null;
 }
 
-const sameSecond = (a: number | null, b: number | null) =>
-  a === null || b === null ? a === b : Math.floor(a / 1000) === Math.floor(b / 1000);
+const sameSecond = (a: number | null, b: number | null) => (a === null || b === null ? a === b : Math.floor(a / 1000) === Math.floor(b / 1000));
 
 /**
  * A new hold for an existing booking, or undefined to leave it. Clients PUT back the whole object

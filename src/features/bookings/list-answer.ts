@@ -46,7 +46,14 @@ export async function listAnswer(deps: Deps, listing: Listing, query: ListQuery,
     version: freshness.version,
     validUntil: freshness.validUntil,
     // encode() always answers a fresh ArrayBuffer; its type says "or shared" only for generality.
-    body: utf8.encode(JSON.stringify(wrapList("booking", rows.map((b) => toBookingJson(b, related, view))))) as Uint8Array<ArrayBuffer>,
+    body: utf8.encode(
+      JSON.stringify(
+        wrapList(
+          "booking",
+          rows.map((b) => toBookingJson(b, related, view)),
+        ),
+      ),
+    ) as Uint8Array<ArrayBuffer>,
     total,
     pageItems: rows.length,
     nextCursor,

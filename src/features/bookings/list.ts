@@ -84,14 +84,17 @@ function syncDirection(listing: Listing, query: ListQuery): SyncDirection | null
 }
 
 export async function listBookings(
-  deps: Deps, listing: Listing, query: ListQuery, request: PageRequest, owner: Owner = { kind: "account" },
+  deps: Deps,
+  listing: Listing,
+  query: ListQuery,
+  request: PageRequest,
+  owner: Owner = { kind: "account" },
 ): Promise<{ rows: ListedBooking[]; total: number; nextCursor?: string | null; related: ListedRelated; freshness: ListFreshness }> {
   const direction = syncDirection(listing, query);
   if (request.cursor && !direction) {
     throw ApiError.invalid("cursor", "applies only to since listings without an order, and to recent");
   }
-  const conditions = [ownerCondition(owner), stateCondition(deps, listing, query, owner), ...filters(deps, listing, query)]
-    .filter((c): c is SQL => c !== undefined);
+  const conditions = [ownerCondition(owner), stateCondition(deps, listing, query, owner), ...filters(deps, listing, query)].filter((c): c is SQL => c !== undefined);
   const checks: ListChecks = { owner: owner.kind === "account" ? undefined : ownerExists(deps, owner), endsWithTime: listing === "upcoming" && query.from === undefined };
   const page = direction
     ? await syncPageOfBookings(deps, conditions, direction, request, checks)

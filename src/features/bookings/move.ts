@@ -36,7 +36,13 @@ function checkMovable(deps: Deps, booking: Booking): void {
 }
 
 /** Where the booking may go: the new event, or the new times on the open providers of its service. */
-async function placeMove(deps: Deps, booking: Booking, refs: MoveReferences, times: { from: number; to: number }, exceptionRows: D1Result | undefined): Promise<Placement> {
+async function placeMove(
+  deps: Deps,
+  booking: Booking,
+  refs: MoveReferences,
+  times: { from: number; to: number },
+  exceptionRows: D1Result | undefined,
+): Promise<Placement> {
   const base = { version: undefined, moreReads: [] };
   if (booking.event_id !== null) {
     const event = refs.event;
@@ -46,7 +52,11 @@ async function placeMove(deps: Deps, booking: Booking, refs: MoveReferences, tim
     if (event.id === booking.event_id) throw ApiError.invalid("event_id", "is the booking's own event");
     if (event.starts_at < deps.now) throw ApiError.invalid("event_id", "has already started");
     return {
-      ...base, from: event.starts_at, to: event.ends_at, service: refs.service ?? null, eventId: event.id,
+      ...base,
+      from: event.starts_at,
+      to: event.ends_at,
+      service: refs.service ?? null,
+      eventId: event.id,
       buffers: { buffer_before: 0, buffer_after: 0 },
       candidates: [{ resource: refs.eventResource, scope: { kind: "event", id: event.id, capacity: event.capacity } }],
     };

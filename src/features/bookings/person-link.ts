@@ -9,14 +9,19 @@ import { toSqlRow, type SqlStatement } from "../../db/sql-statement";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
 import {
-  ancestryQuery, matchAmong, matchKeys, parentProblemIn, personProblems, personValues, takenAmong, type AttributeErrors, type PersonValues,
+  ancestryQuery,
+  matchAmong,
+  matchKeys,
+  parentProblemIn,
+  personProblems,
+  personValues,
+  takenAmong,
+  type AttributeErrors,
+  type PersonValues,
 } from "../people/identity";
 import { personAttributes } from "../people/schema";
 
-export type PersonPlan =
-  | { kind: "none" }
-  | { kind: "existing"; person: Person; fill: PersonValues }
-  | { kind: "new"; values: PersonValues };
+export type PersonPlan = { kind: "none" } | { kind: "existing"; person: Person; fill: PersonValues } | { kind: "new"; values: PersonValues };
 
 /** Spec, Errors rule 2: `person` (messages) and `person_attributes` (per field); no `base`. */
 export function personError(messages: string[], attributes: AttributeErrors = {}): ApiError {
@@ -62,8 +67,11 @@ export interface PersonLookup {
 const qb = new QueryBuilder();
 const accountId = sql.placeholder("accountId");
 const personRow = jsonRow(people, everyColumn(people));
-const personById = fixedStatement<"accountId" | "id">(() => 
-  qb.select({ row: personRow.field.as("row") }).from(people).where(and(eq(people.id, sql.placeholder("id")), eq(people.account_id, accountId))),
+const personById = fixedStatement<"accountId" | "id">(() =>
+  qb
+    .select({ row: personRow.field.as("row") })
+    .from(people)
+    .where(and(eq(people.id, sql.placeholder("id")), eq(people.account_id, accountId))),
 );
 /**
  * Everyone holding one of the input's identifiers: the match's candidates and the uniqueness
@@ -71,26 +79,32 @@ const personById = fixedStatement<"accountId" | "id">(() =>
  * terms, some bound to null, read more rows); a person holding two comes twice, which neither rule minds.
  */
 const holderOf = (column: SQLiteColumn, name: string) =>
-  qb.select({ row: personRow.field.as("row") }).from(people).where(and(eq(people.account_id, accountId), eq(column, sql.placeholder(name))));
-const identifierHolders = fixedStatement<"accountId" | "nationalId" | "matchPhone" | "phone" | "email">(() => unionAll(
-  holderOf(people.national_id_no, "nationalId"),
-  holderOf(people.phone_e164, "matchPhone"),
-  holderOf(people.phone_e164, "phone"),
-  holderOf(people.email, "email"),
-));
+  qb
+    .select({ row: personRow.field.as("row") })
+    .from(people)
+    .where(and(eq(people.account_id, accountId), eq(column, sql.placeholder(name))));
+const identifierHolders = fixedStatement<"accountId" | "nationalId" | "matchPhone" | "phone" | "email">(() =>
+  unionAll(
+    holderOf(people.national_id_no, "nationalId"),
+    holderOf(people.phone_e164, "matchPhone"),
+    holderOf(people.phone_e164, "phone"),
+    holderOf(people.email, "email"),
+  ),
+);
 const dialect = new SQLiteSyncDialect();
 const ancestry = fixedStatement<"accountId" | "parentId">(() => ({ toSQL: () => dialect.sqlToQuery(ancestryQuery(sql.placeholder("parentId"), accountId)) }));
 
-const peopleIn = (result: D1Result | undefined): Person[] =>
-  ((result?.results ?? []) as { row: string }[]).map((r) => personRow.decode(r.row));
+const peopleIn = (result: D1Result | undefined): Person[] => ((result?.results ?? []) as { row: string }[]).map((r) => personRow.decode(r.row));
 
 /** A lookup whose input is already known to be invalid: no reads, and `decide` throws why. */
-const failing = (error: unknown): PersonLookup => ({ reads: () => [], decide: () => { throw error; } });
+const failing = (error: unknown): PersonLookup => ({
+  reads: () => [],
+  decide: () => {
+    throw error;
+  },
+});
 
-export function lookUpPerson(
-  deps: Deps,
-  input: { person_id?: number | null; person_attributes?: Record<string, unknown> },
-): PersonLookup {
+export function lookUpPerson(deps: Deps, input: { person_id?: number | null; person_attributes?: Record<string, unknown> }): PersonLookup {
   const { account } = deps;
   let attributes: ReturnType<typeof parseAttributes> | undefined;
   try {
@@ -158,12 +172,10 @@ export function plannedPerson(plan: PersonPlan): PersonValues | null {
   return { ...plan.person, ...plan.fill };
 }
 
-export const isUniqueViolation = (error: unknown) =>
-  /UNIQUE constraint failed/i.test(`${error} ${(error as { cause?: unknown })?.cause ?? ""}`);
+export const isUniqueViolation = (error: unknown) => /UNIQUE constraint failed/i.test(`${error} ${(error as { cause?: unknown })?.cause ?? ""}`);
 
 /** The answer when another request took an identifier of the new person between the check and the insert. */
-export const personTakenMeanwhile = () =>
-  personError(["is invalid"], { base: ["an identifier was taken by another person meanwhile; try again"] });
+export const personTakenMeanwhile = () => personError(["is invalid"], { base: ["an identifier was taken by another person meanwhile; try again"] });
 
 const PEOPLE_COLUMNS = getTableColumns(people);
 
@@ -195,7 +207,9 @@ export function personFillAfterWrite({ account, now }: Pick<Deps, "account" | "n
   if (plan.kind !== "existing" || Object.keys(plan.fill).length === 0) return undefined;
   const row = toSqlRow({ ...Object.fromEntries(Object.entries(plan.fill).filter(([key]) => key in PEOPLE_COLUMNS)), updated_at: now });
   return {
-    sql: `UPDATE OR IGNORE people SET ${Object.keys(row).map((c) => `${c} = ?`).join(", ")} WHERE id = ? AND account_id = ? AND changes() = 1`,
+    sql: `UPDATE OR IGNORE people SET ${Object.keys(row)
+      .map((c) => `${c} = ?`)
+      .join(", ")} WHERE id = ? AND account_id = ? AND changes() = 1`,
     params: [...Object.values(row), plan.person.id, account.id],
   };
 }

@@ -43,15 +43,18 @@ async function placeOnEvent(deps: Deps, eventId: number, isPublic: boolean, more
   if (isPublic && event.starts_at < deps.now) throw ApiError.invalid("event_id", "has already started");
   if (!resource) throw ApiError.invalid("event_id", "has no resource");
   return {
-    from: event.starts_at, to: event.ends_at, service: service ?? null, eventId: event.id, buffers: NO_BUFFERS,
+    from: event.starts_at,
+    to: event.ends_at,
+    service: service ?? null,
+    eventId: event.id,
+    buffers: NO_BUFFERS,
     candidates: [{ resource, scope: { kind: "event", id: event.id, capacity: event.capacity } }],
-    version, moreReads: more,
+    version,
+    moreReads: more,
   };
 }
 
-async function placeOnResource(
-  deps: Deps, input: SlotInput, isPublic: boolean, moreReads: MoreReads[],
-): Promise<Placement> {
+async function placeOnResource(deps: Deps, input: SlotInput, isPublic: boolean, moreReads: MoreReads[]): Promise<Placement> {
   const errors = new ErrorCollector();
   const from = instantOf(deps, errors, "booked_from", input.booked_from);
   const to = instantOf(deps, errors, "booked_to", input.booked_to);
@@ -102,9 +105,14 @@ async function placeOnResource(
     resources = open;
   }
   return {
-    from: from!, to: to!, service, eventId: null, buffers: buffersOf(service),
+    from: from!,
+    to: to!,
+    service,
+    eventId: null,
+    buffers: buffersOf(service),
     candidates: resources.map((resource) => ({ resource, scope: resourceScope(resource) })),
-    version: refs.version, moreReads: refs.more.slice(0, moreReads.length),
+    version: refs.version,
+    moreReads: refs.more.slice(0, moreReads.length),
   };
 }
 

@@ -27,24 +27,26 @@ export async function closedForHoliday(deps: Pick<Deps, "account">, date: string
  * The exception hours of that date of the resource named, or of the service's providers, read in
  * the create's references batch (references.ts) rather than one round trip per candidate.
  */
-export function exceptionHoursOfDate(
-  d1: D1Database, deps: Pick<Deps, "account">, date: string, of: { resourceId?: number; serviceId?: number },
-): D1PreparedStatement {
-  return d1.prepare(
-    `SELECT resource_id, opening_hours FROM resource_exception_dates
+export function exceptionHoursOfDate(d1: D1Database, deps: Pick<Deps, "account">, date: string, of: { resourceId?: number; serviceId?: number }): D1PreparedStatement {
+  return d1
+    .prepare(
+      `SELECT resource_id, opening_hours FROM resource_exception_dates
      WHERE account_id = ?1 AND exception_date = ?2
        AND (resource_id = ?3 OR resource_id IN (SELECT resource_id FROM providers WHERE account_id = ?1 AND service_id = ?4))`,
-  ).bind(deps.account.id, date, of.resourceId ?? null, of.serviceId ?? null);
+    )
+    .bind(deps.account.id, date, of.resourceId ?? null, of.serviceId ?? null);
 }
 
 /** `exceptionHoursOfDate` for the providers of a booking's service, found through the booking (a visitor's move). */
 export function exceptionHoursOfBookingService(d1: D1Database, deps: Pick<Deps, "account">, date: string, bookingId: number): D1PreparedStatement {
-  return d1.prepare(
-    `SELECT resource_id, opening_hours FROM resource_exception_dates
+  return d1
+    .prepare(
+      `SELECT resource_id, opening_hours FROM resource_exception_dates
      WHERE account_id = ?1 AND exception_date = ?2
        AND resource_id IN (SELECT resource_id FROM providers WHERE account_id = ?1
          AND service_id = (SELECT service_id FROM bookings WHERE id = ?3 AND account_id = ?1))`,
-  ).bind(deps.account.id, date, bookingId);
+    )
+    .bind(deps.account.id, date, bookingId);
 }
 
 /** The rows of `exceptionHoursOfDate` by resource; a resource mapped to null is closed that day. */
@@ -59,9 +61,7 @@ export function exceptionHoursByResource(result: D1Result | undefined): Map<numb
  * `exceptions` holds the resource's exception hours of that date (exceptionHoursByResource);
  * `holiday` says the date is a public holiday of the account's country (closedForHoliday).
  */
-export function isInsideOpeningHours(
-  deps: Deps, resource: Resource, from: number, to: number, exceptions: Map<number, OpeningHours>, holiday: boolean,
-): boolean {
+export function isInsideOpeningHours(deps: Deps, resource: Resource, from: number, to: number, exceptions: Map<number, OpeningHours>, holiday: boolean): boolean {
   const tz = deps.account.time_zone;
   const date = dateInZone(from, tz);
   if (dateInZone(to - 1, tz) !== date) return false;

@@ -3,9 +3,7 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { QueryBuilder, type SQLiteColumn } from "drizzle-orm/sqlite-core";
-import {
-  bookings, events, listingVersions, people, resources, services, type Booking, type Event, type Person, type Resource, type Service,
-} from "../../db/schema";
+import { bookings, events, listingVersions, people, resources, services, type Booking, type Event, type Person, type Resource, type Service } from "../../db/schema";
 import { inIds } from "../../db/id-list";
 import { everyColumn, jsonRow } from "../../db/json-row";
 import { fixedStatement, paramsOf, type FixedStatement } from "../../db/fixed-statement";
@@ -47,16 +45,24 @@ const serviceRow = jsonRow(services, everyColumn(services));
 const eventRow = jsonRow(events, everyColumn(events));
 
 // biome-ignore lint/suspicious/noConstEnum: file-local, so isolated modules inline it
-const enum RelatedKind { Person, Resource, Service, Event, Booked }
+const enum RelatedKind {
+  Person,
+  Resource,
+  Service,
+  Event,
+  Booked,
+}
 
 /**
  * Every row the page's bookings refer to, in ONE statement of the page's batch: the page's
  * references are read once (a CTE used more than once is materialised) instead of once per kind,
  * which was a walk of the page's 750 index entries per statement.
  */
-const relatedOfPage = ({ db, account, now }: Deps) => (pageIds: SQL) => [
-  // A select from the compound as a subquery: Drizzle's batch cannot run `db.all(sql)` with parameters.
-  db.select({ kind: sql<RelatedKind>`kind`, row: sql<string>`row` }).from(sql`(
+const relatedOfPage =
+  ({ db, account, now }: Deps) =>
+  (pageIds: SQL) => [
+    // A select from the compound as a subquery: Drizzle's batch cannot run `db.all(sql)` with parameters.
+    db.select({ kind: sql<RelatedKind>`kind`, row: sql<string>`row` }).from(sql`(
     WITH page AS (SELECT ${bookings.person_id}, ${bookings.resource_id}, ${bookings.service_id}, ${bookings.event_id}
                   FROM ${bookings} WHERE ${bookings.account_id} = ${account.id} AND ${bookings.id} IN ${pageIds})
     SELECT ${RelatedKind.Person} AS kind, ${listedPersonRow.field} AS row FROM ${people}
@@ -70,17 +76,25 @@ const relatedOfPage = ({ db, account, now }: Deps) => (pageIds: SQL) => [
     UNION ALL SELECT ${RelatedKind.Booked}, json_array(${bookings.event_id}, SUM(${bookings.count})) FROM ${bookings}
       WHERE ${bookings.account_id} = ${account.id} AND ${bookings.event_id} IN (SELECT event_id FROM page) AND ${isActiveSql(now)}
       GROUP BY ${bookings.event_id}) AS related`),
-];
+  ];
 
 function pageRelatedFrom([rows]: [{ kind: RelatedKind; row: string }[]]): ListedRelated {
   const related: ListedRelated = { people: new Map(), resources: new Map(), services: new Map(), events: new Map(), booked: new Map() };
   const add = <T extends { id: number }>(map: Map<number, T>, value: T) => map.set(value.id, value);
   for (const { kind, row } of rows) {
     switch (kind) {
-      case RelatedKind.Person: add(related.people, listedPersonRow.decode(row)); break;
-      case RelatedKind.Resource: add(related.resources, resourceRow.decode(row)); break;
-      case RelatedKind.Service: add(related.services, serviceRow.decode(row)); break;
-      case RelatedKind.Event: add(related.events, eventRow.decode(row)); break;
+      case RelatedKind.Person:
+        add(related.people, listedPersonRow.decode(row));
+        break;
+      case RelatedKind.Resource:
+        add(related.resources, resourceRow.decode(row));
+        break;
+      case RelatedKind.Service:
+        add(related.services, serviceRow.decode(row));
+        break;
+      case RelatedKind.Event:
+        add(related.events, eventRow.decode(row));
+        break;
       case RelatedKind.Booked: {
         const [eventId, held] = JSON.parse(row) as [number, number | null];
         related.booked.set(eventId, held ?? 0);
@@ -121,12 +135,16 @@ const freshnessOf = (deps: Deps, where: SQL | undefined, checks: ListChecks) => 
   const { db, account, now } = deps;
   // Aliased: D1 answers rows as objects, keyed by column name, and Drizzle reads them back by
   // position, so an unaliased `1` (an integer-like key comes first in an object) would move.
-  return db.select({
-    version: sql<number | null>`(SELECT ${listingVersions.version} FROM ${listingVersions} WHERE ${listingVersions.account_id} = ${account.id})`.as("version"),
-    lapse: sql<number | null>`(SELECT MIN(${bookings.expires_at}) FROM ${bookings} WHERE ${bookings.account_id} = ${account.id} AND ${lapsesLaterSql(now)})`.as("lapse"),
-    end: (checks.endsWithTime ? sql<number | null>`(SELECT MIN(${bookings.booked_to}) FROM ${bookings} WHERE ${where})` : sql<null>`NULL`).as("end_at"),
-    owner: (checks.owner ? sql<number>`${checks.owner}` : sql<number>`1`).as("owner_found"),
-  }).from(sql`(SELECT 1)`);
+  return db
+    .select({
+      version: sql<number | null>`(SELECT ${listingVersions.version} FROM ${listingVersions} WHERE ${listingVersions.account_id} = ${account.id})`.as("version"),
+      lapse: sql<number | null>`(SELECT MIN(${bookings.expires_at}) FROM ${bookings} WHERE ${bookings.account_id} = ${account.id} AND ${lapsesLaterSql(now)})`.as(
+        "lapse",
+      ),
+      end: (checks.endsWithTime ? sql<number | null>`(SELECT MIN(${bookings.booked_to}) FROM ${bookings} WHERE ${where})` : sql<null>`NULL`).as("end_at"),
+      owner: (checks.owner ? sql<number>`${checks.owner}` : sql<number>`1`).as("owner_found"),
+    })
+    .from(sql`(SELECT 1)`);
 };
 
 type FreshnessRow = { version: number | null; lapse: number | null; end: number | null; owner: number };
@@ -137,8 +155,7 @@ function freshnessFrom([row]: FreshnessRow[]): ListFreshness {
 }
 
 /** The related rows and the freshness row, alongside the page in its one batch. */
-const alongsidePage = (deps: Deps, where: SQL | undefined, checks: ListChecks) => (pageIds: SQL) =>
-  [...relatedOfPage(deps)(pageIds), freshnessOf(deps, where, checks)];
+const alongsidePage = (deps: Deps, where: SQL | undefined, checks: ListChecks) => (pageIds: SQL) => [...relatedOfPage(deps)(pageIds), freshnessOf(deps, where, checks)];
 
 function extrasFrom(extra: unknown[]) {
   const [related, freshness] = extra as [{ kind: RelatedKind; row: string }[], FreshnessRow[]];
@@ -160,15 +177,21 @@ export async function pageOfBookings(
 export async function syncPageOfBookings(deps: Deps, conditions: SQL[], direction: SyncDirection, request: PageRequest, checks: ListChecks) {
   const where = and(eq(bookings.account_id, deps.account.id), ...conditions);
   const { extra, ...page } = await syncPageOf(
-    deps.db, bookings, { updatedAt: bookings.updated_at, id: bookings.id }, where, direction, request, alongsidePage(deps, where, checks), listedBookingRow,
+    deps.db,
+    bookings,
+    { updatedAt: bookings.updated_at, id: bookings.id },
+    where,
+    direction,
+    request,
+    alongsidePage(deps, where, checks),
+    listedBookingRow,
   );
   return { ...page, ...extrasFrom(extra) };
 }
 
 /** The listing version alone: all a cached list answer costs (list-answer.ts). Through the request's session. */
 export async function listingVersion({ env, account }: Deps): Promise<number> {
-  const version = await accountD1({ env, account })
-    .prepare("SELECT version FROM listing_versions WHERE account_id = ?").bind(account.id).first<number>("version");
+  const version = await accountD1({ env, account }).prepare("SELECT version FROM listing_versions WHERE account_id = ?").bind(account.id).first<number>("version");
   return Number(version ?? 0);
 }
 
@@ -185,17 +208,34 @@ const relatedOfBooking = new WeakMap<Booking, Related>();
 function relatedQueries({ db, account, now }: Deps, which: SQL) {
   const column = (c: SQLiteColumn) => db.select({ id: c }).from(bookings).where(which);
   return [
-    db.select().from(people).where(and(eq(people.account_id, account.id), inArray(people.id, column(bookings.person_id)))),
-    db.select().from(resources).where(and(eq(resources.account_id, account.id), inArray(resources.id, column(bookings.resource_id)))),
-    db.select().from(services).where(and(eq(services.account_id, account.id), inArray(services.id, column(bookings.service_id)))),
-    db.select().from(events).where(and(eq(events.account_id, account.id), inArray(events.id, column(bookings.event_id)))),
+    db
+      .select()
+      .from(people)
+      .where(and(eq(people.account_id, account.id), inArray(people.id, column(bookings.person_id)))),
+    db
+      .select()
+      .from(resources)
+      .where(and(eq(resources.account_id, account.id), inArray(resources.id, column(bookings.resource_id)))),
+    db
+      .select()
+      .from(services)
+      .where(and(eq(services.account_id, account.id), inArray(services.id, column(bookings.service_id)))),
+    db
+      .select()
+      .from(events)
+      .where(and(eq(events.account_id, account.id), inArray(events.id, column(bookings.event_id)))),
     bookedCountsQuery(db, account.id, column(bookings.event_id), now),
   ] as const;
 }
 
 type RelatedRows = [Person[], Resource[], Service[], Event[], { event_id: number | null; booked: number | null }[]];
-const relatedFrom = ([p, r, s, e, booked]: RelatedRows): Related =>
-  ({ people: byId(p), resources: byId(r), services: byId(s), events: byId(e), booked: toBookedMap(booked) });
+const relatedFrom = ([p, r, s, e, booked]: RelatedRows): Related => ({
+  people: byId(p),
+  resources: byId(r),
+  services: byId(s),
+  events: byId(e),
+  booked: toBookedMap(booked),
+});
 
 /**
  * The booking and its related rows in one round trip (GET one, the re-read after a create);
@@ -210,7 +250,9 @@ export function getBookingWithRelated(deps: Deps, id: number, before?: BatchItem
  * with its related rows in the same batch.
  */
 export function getBookingByExternalId(deps: Deps, externalId: string): Promise<Booking> {
-  const latest = deps.db.select({ id: sql`MAX(${bookings.id})` }).from(bookings)
+  const latest = deps.db
+    .select({ id: sql`MAX(${bookings.id})` })
+    .from(bookings)
     .where(and(eq(bookings.account_id, deps.account.id), eq(bookings.external_id, externalId)));
   return bookingWithRelated(deps, and(eq(bookings.account_id, deps.account.id), eq(bookings.id, latest))!);
 }
@@ -219,9 +261,8 @@ async function bookingWithRelated(deps: Deps, which: SQL, before?: BatchItem<"sq
   const { db } = deps;
   const read = [db.select().from(bookings).where(which).limit(1), ...relatedQueries(deps, which)] as const;
   const writes = before === undefined ? [] : Array.isArray(before) ? before : [before];
-  const [rows, ...related] = writes.length > 0
-    ? (await db.batch([...writes, ...read] as unknown as Parameters<typeof db.batch>[0])).slice(writes.length)
-    : await db.batch(read);
+  const [rows, ...related] =
+    writes.length > 0 ? (await db.batch([...writes, ...read] as unknown as Parameters<typeof db.batch>[0])).slice(writes.length) : await db.batch(read);
   const booking = await found(rows[0], "booking");
   relatedOfBooking.set(booking, relatedFrom(related as RelatedRows));
   return booking;
@@ -247,18 +288,44 @@ function readsOfBooking<K extends string>(bookingId: () => SQL): FixedStatement<
   const which = () => and(eq(bookings.account_id, readBackAccount), eq(bookings.id, bookingId()));
   const column = (c: SQLiteColumn) => readBackQb.select({ id: c }).from(bookings).where(which());
   return [
-    fixedStatement(() => readBackQb.select({ row: readBackBookingRow.field.as("row") }).from(bookings).where(which()).limit(1)),
-    fixedStatement(() => readBackQb.select({ row: readBackPersonRow.field.as("row") }).from(people)
-      .where(and(eq(people.account_id, readBackAccount), inArray(people.id, column(bookings.person_id))))),
-    fixedStatement(() => readBackQb.select({ row: readBackResourceRow.field.as("row") }).from(resources)
-      .where(and(eq(resources.account_id, readBackAccount), inArray(resources.id, column(bookings.resource_id))))),
-    fixedStatement(() => readBackQb.select({ row: readBackServiceRow.field.as("row") }).from(services)
-      .where(and(eq(services.account_id, readBackAccount), inArray(services.id, column(bookings.service_id))))),
-    fixedStatement(() => readBackQb.select({ row: readBackEventRow.field.as("row") }).from(events)
-      .where(and(eq(events.account_id, readBackAccount), inArray(events.id, column(bookings.event_id))))),
-    fixedStatement(() => readBackQb.select({ event_id: bookings.event_id, booked: sql<number>`SUM(${bookings.count})`.as("booked") }).from(bookings)
-      .where(and(eq(bookings.account_id, readBackAccount), inArray(bookings.event_id, column(bookings.event_id)), isActiveSql(readBackNow)))
-      .groupBy(bookings.event_id)),
+    fixedStatement(() =>
+      readBackQb
+        .select({ row: readBackBookingRow.field.as("row") })
+        .from(bookings)
+        .where(which())
+        .limit(1),
+    ),
+    fixedStatement(() =>
+      readBackQb
+        .select({ row: readBackPersonRow.field.as("row") })
+        .from(people)
+        .where(and(eq(people.account_id, readBackAccount), inArray(people.id, column(bookings.person_id)))),
+    ),
+    fixedStatement(() =>
+      readBackQb
+        .select({ row: readBackResourceRow.field.as("row") })
+        .from(resources)
+        .where(and(eq(resources.account_id, readBackAccount), inArray(resources.id, column(bookings.resource_id)))),
+    ),
+    fixedStatement(() =>
+      readBackQb
+        .select({ row: readBackServiceRow.field.as("row") })
+        .from(services)
+        .where(and(eq(services.account_id, readBackAccount), inArray(services.id, column(bookings.service_id)))),
+    ),
+    fixedStatement(() =>
+      readBackQb
+        .select({ row: readBackEventRow.field.as("row") })
+        .from(events)
+        .where(and(eq(events.account_id, readBackAccount), inArray(events.id, column(bookings.event_id)))),
+    ),
+    fixedStatement(() =>
+      readBackQb
+        .select({ event_id: bookings.event_id, booked: sql<number>`SUM(${bookings.count})`.as("booked") })
+        .from(bookings)
+        .where(and(eq(bookings.account_id, readBackAccount), inArray(bookings.event_id, column(bookings.event_id)), isActiveSql(readBackNow)))
+        .groupBy(bookings.event_id),
+    ),
   ];
 }
 
@@ -285,9 +352,10 @@ export function bookingFromReads(id: number, [booking, p, r, s, e, booked]: Json
   const [row] = decodeAll(readBackBookingRow, booking);
   if (!row || row.id !== id) return null;
   const counts = (booked ?? []).map((b) => ({ event_id: b.event_id as number | null, booked: b.booked === null ? null : Number(b.booked) }));
-  relatedOfBooking.set(row, relatedFrom([
-    decodeAll(readBackPersonRow, p), decodeAll(readBackResourceRow, r), decodeAll(readBackServiceRow, s), decodeAll(readBackEventRow, e), counts,
-  ]));
+  relatedOfBooking.set(
+    row,
+    relatedFrom([decodeAll(readBackPersonRow, p), decodeAll(readBackResourceRow, r), decodeAll(readBackServiceRow, s), decodeAll(readBackEventRow, e), counts]),
+  );
   return row;
 }
 
@@ -313,10 +381,22 @@ export async function loadRelated(deps: Deps, rows: Booking[]): Promise<Related>
   const serviceIds = ids(rows.map((b) => b.service_id));
   const eventIds = ids(rows.map((b) => b.event_id));
   const [p, r, s, e, booked] = await db.batch([
-    db.select().from(people).where(and(eq(people.account_id, account.id), inIds(people.id, personIds))),
-    db.select().from(resources).where(and(eq(resources.account_id, account.id), inIds(resources.id, resourceIds))),
-    db.select().from(services).where(and(eq(services.account_id, account.id), inIds(services.id, serviceIds))),
-    db.select().from(events).where(and(eq(events.account_id, account.id), inIds(events.id, eventIds))),
+    db
+      .select()
+      .from(people)
+      .where(and(eq(people.account_id, account.id), inIds(people.id, personIds))),
+    db
+      .select()
+      .from(resources)
+      .where(and(eq(resources.account_id, account.id), inIds(resources.id, resourceIds))),
+    db
+      .select()
+      .from(services)
+      .where(and(eq(services.account_id, account.id), inIds(services.id, serviceIds))),
+    db
+      .select()
+      .from(events)
+      .where(and(eq(events.account_id, account.id), inIds(events.id, eventIds))),
     bookedCountsQuery(db, account.id, eventIds, now),
   ]);
   return { people: byId(p), resources: byId(r), services: byId(s), events: byId(e), booked: toBookedMap(booked) };

@@ -52,26 +52,52 @@ const eventRow = jsonRow(events, everyColumn(events));
 const resourceRow = jsonRow(resources, everyColumn(resources));
 const serviceRow = jsonRow(services, everyColumn(services));
 const ofEvent = and(eq(events.id, id), eq(events.account_id, accountId));
-const eventById = fixedStatement<"accountId" | "id">(() => qb.select({ row: eventRow.field.as("row") }).from(events).where(ofEvent));
-const eventResource = fixedStatement<"accountId" | "id">(() => qb.select({ row: resourceRow.field.as("row") }).from(resources).where(
-  and(eq(resources.account_id, accountId), inArray(resources.id, qb.select({ id: events.resource_id }).from(events).where(ofEvent))),
-));
-const eventService = fixedStatement<"accountId" | "id">(() => qb.select({ row: serviceRow.field.as("row") }).from(services).where(
-  and(eq(services.account_id, accountId), inArray(services.id, qb.select({ id: events.service_id }).from(events).where(ofEvent))),
-));
-const serviceById = fixedStatement<"accountId" | "id">(() => qb.select({ row: serviceRow.field.as("row") }).from(services).where(and(eq(services.id, id), eq(services.account_id, accountId))));
-const resourceById = fixedStatement<"accountId" | "id">(() => qb.select({ row: resourceRow.field.as("row") }).from(resources).where(and(eq(resources.id, id), eq(resources.account_id, accountId))));
+const eventById = fixedStatement<"accountId" | "id">(() =>
+  qb
+    .select({ row: eventRow.field.as("row") })
+    .from(events)
+    .where(ofEvent),
+);
+const eventResource = fixedStatement<"accountId" | "id">(() =>
+  qb
+    .select({ row: resourceRow.field.as("row") })
+    .from(resources)
+    .where(and(eq(resources.account_id, accountId), inArray(resources.id, qb.select({ id: events.resource_id }).from(events).where(ofEvent)))),
+);
+const eventService = fixedStatement<"accountId" | "id">(() =>
+  qb
+    .select({ row: serviceRow.field.as("row") })
+    .from(services)
+    .where(and(eq(services.account_id, accountId), inArray(services.id, qb.select({ id: events.service_id }).from(events).where(ofEvent)))),
+);
+const serviceById = fixedStatement<"accountId" | "id">(() =>
+  qb
+    .select({ row: serviceRow.field.as("row") })
+    .from(services)
+    .where(and(eq(services.id, id), eq(services.account_id, accountId))),
+);
+const resourceById = fixedStatement<"accountId" | "id">(() =>
+  qb
+    .select({ row: resourceRow.field.as("row") })
+    .from(resources)
+    .where(and(eq(resources.id, id), eq(resources.account_id, accountId))),
+);
 const serviceProviders = fixedStatement<"accountId" | "id">(() => providerResourcesQuery(qb, accountId, id, resourceRow.field.as("row")));
 
 /** The rows' decoded objects, as Drizzle's select of every column gives them. */
-const decoded = <R>(row: { decode(text: string): R }) => (rows: Record<string, unknown>[] | undefined): R[] =>
-  (rows ?? []).map((r) => row.decode(r.row as string));
+const decoded =
+  <R>(row: { decode(text: string): R }) =>
+  (rows: Record<string, unknown>[] | undefined): R[] =>
+    (rows ?? []).map((r) => row.decode(r.row as string));
 const eventRows = decoded(eventRow);
 const resourceRows = decoded(resourceRow);
 const serviceRows = decoded(serviceRow);
 
 type RowsOf = (i: number) => Record<string, unknown>[] | undefined;
-const rowsAt = (results: D1Result[]): RowsOf => (i) => results[i]?.results as Record<string, unknown>[] | undefined;
+const rowsAt =
+  (results: D1Result[]): RowsOf =>
+  (i) =>
+    results[i]?.results as Record<string, unknown>[] | undefined;
 
 /** An event with its resource and service, and the availability version, in one round trip (by subquery on the event). */
 export async function eventWithReferences(
@@ -83,12 +109,11 @@ export async function eventWithReferences(
   const ids = { accountId: account.id, id: eventId };
   // Before any statement is prepared: preparing one opens the request's session on the shard.
   const onPrimary = nextStatementOnPrimary(account.shard);
-  const { results, more: moreResults } = await batchWith(d1, [
-    bindFixed(d1, eventById, ids),
-    bindFixed(d1, eventResource, ids),
-    bindFixed(d1, eventService, ids),
-    bindFixed(d1, availabilityVersionStatement, ids),
-  ], more);
+  const { results, more: moreResults } = await batchWith(
+    d1,
+    [bindFixed(d1, eventById, ids), bindFixed(d1, eventResource, ids), bindFixed(d1, eventService, ids), bindFixed(d1, availabilityVersionStatement, ids)],
+    more,
+  );
   const rows = rowsAt(results);
   return {
     event: eventRows(rows(0))[0],
@@ -133,19 +158,33 @@ export async function bookingReferences(
 // by subquery, so they cost no round trip after it.
 const bookingRow = jsonRow(bookings, everyColumn(bookings));
 const ofBooking = and(eq(bookings.id, id), eq(bookings.account_id, accountId));
-const bookingById = fixedStatement<"accountId" | "id">(() => qb.select({ row: bookingRow.field.as("row") }).from(bookings).where(ofBooking));
+const bookingById = fixedStatement<"accountId" | "id">(() =>
+  qb
+    .select({ row: bookingRow.field.as("row") })
+    .from(bookings)
+    .where(ofBooking),
+);
 const bookingColumn = (column: typeof bookings.resource_id | typeof bookings.service_id | typeof bookings.event_id) =>
   qb.select({ id: column }).from(bookings).where(ofBooking);
 /** The resource the input names (null: none) and the booking's own; likewise for the service. */
-const updateResources = fixedStatement<"accountId" | "id" | "named">(() => qb.select({ row: resourceRow.field.as("row") }).from(resources).where(
-  and(eq(resources.account_id, accountId), sql`${resources.id} IN (${sql.placeholder("named")}, ${bookingColumn(bookings.resource_id)})`),
-));
-const updateServices = fixedStatement<"accountId" | "id" | "named">(() => qb.select({ row: serviceRow.field.as("row") }).from(services).where(
-  and(eq(services.account_id, accountId), sql`${services.id} IN (${sql.placeholder("named")}, ${bookingColumn(bookings.service_id)})`),
-));
-const updateEvent = fixedStatement<"accountId" | "id">(() => qb.select({ row: eventRow.field.as("row") }).from(events).where(
-  and(eq(events.account_id, accountId), inArray(events.id, bookingColumn(bookings.event_id))),
-));
+const updateResources = fixedStatement<"accountId" | "id" | "named">(() =>
+  qb
+    .select({ row: resourceRow.field.as("row") })
+    .from(resources)
+    .where(and(eq(resources.account_id, accountId), sql`${resources.id} IN (${sql.placeholder("named")}, ${bookingColumn(bookings.resource_id)})`)),
+);
+const updateServices = fixedStatement<"accountId" | "id" | "named">(() =>
+  qb
+    .select({ row: serviceRow.field.as("row") })
+    .from(services)
+    .where(and(eq(services.account_id, accountId), sql`${services.id} IN (${sql.placeholder("named")}, ${bookingColumn(bookings.service_id)})`)),
+);
+const updateEvent = fixedStatement<"accountId" | "id">(() =>
+  qb
+    .select({ row: eventRow.field.as("row") })
+    .from(events)
+    .where(and(eq(events.account_id, accountId), inArray(events.id, bookingColumn(bookings.event_id)))),
+);
 const bookingRows = decoded(bookingRow);
 const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
 
@@ -173,12 +212,16 @@ export async function updateReferences(
 ): Promise<UpdateReferences> {
   const d1 = accountD1({ env, account });
   const ids = { accountId: account.id, id: bookingId };
-  const { results, more: moreResults } = await batchWith(d1, [
-    bindFixed(d1, bookingById, ids),
-    bindFixed(d1, updateResources, { ...ids, named: named.resourceId }),
-    bindFixed(d1, updateServices, { ...ids, named: named.serviceId }),
-    bindFixed(d1, updateEvent, ids),
-  ], more);
+  const { results, more: moreResults } = await batchWith(
+    d1,
+    [
+      bindFixed(d1, bookingById, ids),
+      bindFixed(d1, updateResources, { ...ids, named: named.resourceId }),
+      bindFixed(d1, updateServices, { ...ids, named: named.serviceId }),
+      bindFixed(d1, updateEvent, ids),
+    ],
+    more,
+  );
   const rows = rowsAt(results);
   return {
     booking: bookingRows(rows(0))[0],
@@ -206,7 +249,8 @@ export function reminderBefore(deps: Deps, bookedFrom: number): number {
 // A visitor's move (move.ts): the booking, its service and that service's providers found through
 // it by subquery, and the event it moves to, so the move's reads are one round trip.
 const bookingServiceProviders = fixedStatement<"accountId" | "id">(() =>
-  providerResourcesQuery(qb, accountId, sql`(${bookingColumn(bookings.service_id)})`, resourceRow.field.as("row")));
+  providerResourcesQuery(qb, accountId, sql`(${bookingColumn(bookings.service_id)})`, resourceRow.field.as("row")),
+);
 
 export interface MoveReferences {
   booking?: Booking;
@@ -223,12 +267,16 @@ export async function moveReferences({ env, account }: Deps, bookingId: number, 
   const d1 = accountD1({ env, account });
   const ids = { accountId: account.id, id: bookingId };
   const eventIds = { accountId: account.id, id: eventId ?? 0 };
-  const { results, more: moreResults } = await batchWith(d1, [
-    bindFixed(d1, bookingById, ids),
-    bindFixed(d1, updateServices, { ...ids, named: null }),
-    bindFixed(d1, bookingServiceProviders, ids),
-    ...(eventId === null ? [] : [bindFixed(d1, eventById, eventIds), bindFixed(d1, eventResource, eventIds)]),
-  ], more);
+  const { results, more: moreResults } = await batchWith(
+    d1,
+    [
+      bindFixed(d1, bookingById, ids),
+      bindFixed(d1, updateServices, { ...ids, named: null }),
+      bindFixed(d1, bookingServiceProviders, ids),
+      ...(eventId === null ? [] : [bindFixed(d1, eventById, eventIds), bindFixed(d1, eventResource, eventIds)]),
+    ],
+    more,
+  );
   const rows = rowsAt(results);
   return {
     booking: bookingRows(rows(0))[0],

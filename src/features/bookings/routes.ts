@@ -8,15 +8,34 @@ import { BOOKINGS_PAGE_SIZE, pageRequest, setPageHeaders } from "../../http/pagi
 import { body, params, query } from "../../http/validate";
 import { deps } from "../deps";
 import {
-  actionBody, checkoutBody, createBookingBody, recordPaymentBody, listQuery, showQuery, siteMoveBody, siteVerifyCodeBody, statusBody, updateBookingBody,
-  verifyCodeBody, type ListQuery,
+  actionBody,
+  checkoutBody,
+  createBookingBody,
+  recordPaymentBody,
+  listQuery,
+  showQuery,
+  siteMoveBody,
+  siteVerifyCodeBody,
+  statusBody,
+  updateBookingBody,
+  verifyCodeBody,
+  type ListQuery,
 } from "./schema";
 import { listAnswer } from "./list-answer";
 import { bookingWithTokenAndRelated, cancelOnSite, checkoutOnSite, createOnSite, verifyOnSite } from "./site";
 import { toBookingJson, toPublicBookingJson } from "./serializer";
 import {
-  createBooking, getBookingByExternalId, getBookingWithRelated, LISTINGS, loadRelated, setStatus, transition, updateBooking,
-  verifyWithCode, type Listing, type Owner,
+  createBooking,
+  getBookingByExternalId,
+  getBookingWithRelated,
+  LISTINGS,
+  loadRelated,
+  setStatus,
+  transition,
+  updateBooking,
+  verifyWithCode,
+  type Listing,
+  type Owner,
 } from "./service";
 
 type C = Context<AppEnv>;
@@ -97,9 +116,7 @@ bookingRoutes.delete("/:id", params("id"), body(actionBody), async (c) => {
 /** `/people/{id}/bookings[/<listing>]`: mounted at /people before the people feature. */
 export const personBookingRoutes = new Hono<AppEnv>();
 
-personBookingRoutes.get("/:id/bookings", params("id"), query(listQuery), (c) =>
-  page(c, "active", c.req.valid("query"), { kind: "person", id: c.req.valid("param").id }),
-);
+personBookingRoutes.get("/:id/bookings", params("id"), query(listQuery), (c) => page(c, "active", c.req.valid("query"), { kind: "person", id: c.req.valid("param").id }));
 
 for (const listing of LISTINGS.filter((l) => l !== "active")) {
   personBookingRoutes.get(`/:id/bookings/${listing}`, params("id"), query(listQuery), (c) =>
@@ -110,9 +127,7 @@ for (const listing of LISTINGS.filter((l) => l !== "active")) {
 /** `/events/{id}/bookings`: mounted at /events. */
 export const eventBookingRoutes = new Hono<AppEnv>();
 
-eventBookingRoutes.get("/:id/bookings", params("id"), query(listQuery), (c) =>
-  page(c, "active", c.req.valid("query"), { kind: "event", id: c.req.valid("param").id }),
-);
+eventBookingRoutes.get("/:id/bookings", params("id"), query(listQuery), (c) => page(c, "active", c.req.valid("query"), { kind: "event", id: c.req.valid("param").id }));
 
 /**
  * The booking site: create under the public rules, and the visitor's own booking through the
@@ -135,22 +150,16 @@ publicBookingRoutes.post("/", body(createBookingBody, { root: "booking" }), asyn
   return onSite(c, booking, { booking_token: token });
 });
 
-publicBookingRoutes.get("/:id", params("id"), async (c) =>
-  onSite(c, await bookingWithTokenAndRelated(deps(c), c.req.valid("param").id, tokenOf(c))),
-);
+publicBookingRoutes.get("/:id", params("id"), async (c) => onSite(c, await bookingWithTokenAndRelated(deps(c), c.req.valid("param").id, tokenOf(c))));
 
 publicBookingRoutes.put("/:id/verify_code", params("id"), body(siteVerifyCodeBody), async (c) =>
   onSite(c, await verifyOnSite(deps(c), c.req.valid("param").id, tokenOf(c), c.req.valid("json").verification_code, siteOrigin(c))),
 );
 
 // Back from an abandoned checkout: the same booking's checkout again (docs/decisions/payments.md).
-publicBookingRoutes.post("/:id/checkout", params("id"), async (c) =>
-  onSite(c, await checkoutOnSite(deps(c), c.req.valid("param").id, tokenOf(c), siteOrigin(c))),
-);
+publicBookingRoutes.post("/:id/checkout", params("id"), async (c) => onSite(c, await checkoutOnSite(deps(c), c.req.valid("param").id, tokenOf(c), siteOrigin(c))));
 
-publicBookingRoutes.put("/:id/cancel", params("id"), async (c) =>
-  onSite(c, await cancelOnSite(deps(c), c.req.valid("param").id, tokenOf(c), siteOrigin(c))),
-);
+publicBookingRoutes.put("/:id/cancel", params("id"), async (c) => onSite(c, await cancelOnSite(deps(c), c.req.valid("param").id, tokenOf(c), siteOrigin(c))));
 
 // The visitor moves their booking to another time of its service (docs/decisions/booking-site.md).
 publicBookingRoutes.put("/:id/move", params("id"), body(siteMoveBody, { root: "booking" }), async (c) => {

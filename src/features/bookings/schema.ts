@@ -3,7 +3,19 @@ import * as z from "zod";
 import { BOOKING_STATES } from "../../domain/booking-states";
 import { syncCursor } from "../../db/sync-order";
 import {
-  boolean, customData, date, dateTime, idOrIds, integer, LONG_TEXT, nullableDateTime, nullableInteger, optionalText, requiredText, page, text,
+  boolean,
+  customData,
+  date,
+  dateTime,
+  idOrIds,
+  integer,
+  LONG_TEXT,
+  nullableDateTime,
+  nullableInteger,
+  optionalText,
+  requiredText,
+  page,
+  text,
 } from "../../http/fields";
 
 const flag = () => boolean().optional();
@@ -45,9 +57,23 @@ const attributes = {
  * a new attribute must be placed.
  */
 export const SITE_ATTRIBUTES: Record<keyof typeof attributes, "visitor" | "shop"> = {
-  service_id: "visitor", event_id: "visitor", resource_id: "visitor", booked_from: "visitor", booked_to: "visitor",
-  title: "visitor", notes: "visitor", custom_data: "visitor", count: "visitor", person_attributes: "visitor", status: "visitor",
-  person_id: "shop", expires_at: "shop", reminder_at: "shop", paid_at: "shop", external_id: "shop", gateway_order_number: "shop",
+  service_id: "visitor",
+  event_id: "visitor",
+  resource_id: "visitor",
+  booked_from: "visitor",
+  booked_to: "visitor",
+  title: "visitor",
+  notes: "visitor",
+  custom_data: "visitor",
+  count: "visitor",
+  person_attributes: "visitor",
+  status: "visitor",
+  person_id: "shop",
+  expires_at: "shop",
+  reminder_at: "shop",
+  paid_at: "shop",
+  external_id: "shop",
+  gateway_order_number: "shop",
 };
 
 /** The booking attributes a visitor sent, without those only the product or the shop may set. */
@@ -57,37 +83,57 @@ export function visitorAttributes<T extends Record<string, unknown>>(input: T): 
 
 /** Message parameters: kept on the booking for delivery, never acted on here. */
 export const CREATE_MESSAGE_FLAGS = [
-  "add_messages", "verification_send_email", "verification_send_sms", "confirmation_send_email",
-  "confirmation_send_sms", "notification_send_email", "notification_send_sms",
+  "add_messages",
+  "verification_send_email",
+  "verification_send_sms",
+  "confirmation_send_email",
+  "confirmation_send_sms",
+  "notification_send_email",
+  "notification_send_sms",
 ] as const;
 export const UPDATE_MESSAGE_FLAGS = ["modification_send_email", "modification_send_sms"] as const;
 const ACTION_MESSAGE_FLAGS = [
-  "confirmation_send_email", "confirmation_send_sms", "notification_send_email", "notification_send_sms",
-  "decline_send_email", "decline_send_sms", "cancellation_send_email", "cancellation_send_sms",
+  "confirmation_send_email",
+  "confirmation_send_sms",
+  "notification_send_email",
+  "notification_send_sms",
+  "decline_send_email",
+  "decline_send_sms",
+  "cancellation_send_email",
+  "cancellation_send_sms",
 ] as const;
 
-const flags = <K extends string>(names: readonly K[]) =>
-  Object.fromEntries(names.map((n) => [n, flag()])) as { [P in K]: ReturnType<typeof flag> };
+const flags = <K extends string>(names: readonly K[]) => Object.fromEntries(names.map((n) => [n, flag()])) as { [P in K]: ReturnType<typeof flag> };
 
 const bookingInput = z.object({ ...attributes, public_booking: flag() });
 
 /** Where a payer returns from the checkout: an http(s) address of the integrator's own. */
-const returnUrl = () => z.string().max(2000).url("is not an http or https address").refine((u) => /^https?:\/\//i.test(u), "is not an http or https address");
+const returnUrl = () =>
+  z
+    .string()
+    .max(2000)
+    .url("is not an http or https address")
+    .refine((u) => /^https?:\/\//i.test(u), "is not an http or https address");
 
 export const createBookingBody = z.object({
   booking: bookingInput,
   // The secret a slot hold answered (features/holds): the booking takes over the held seats.
   hold_secret: optionalText().meta({
-    description: "The hold_secret POST /slots/holds answered: the booking takes over the hold's seats (same service, times or event, resource; count up to the hold's), and nothing can refuse it for capacity. A lapsed hold's secret is ignored.",
+    description:
+      "The hold_secret POST /slots/holds answered: the booking takes over the hold's seats (same service, times or event, resource; count up to the hold's), and nothing can refuse it for capacity. A lapsed hold's secret is ignored.",
   }),
   confirm: flag(),
   ignore_capacity: flag(),
   add_reminder_sms: flag(),
   extended: flag(),
   // Paid bookings on the private API (docs/decisions/payments.md); the booking site always checks out.
-  checkout: z.union([flag(), z.object({ success_url: returnUrl(), cancel_url: returnUrl() })]).optional().meta({
-    description: "For a service that takes payment: the booking waits as awaiting_payment, and the answer's payment carries a checkout_url for exactly this booking. true, or the pages the payer returns to (default: the booking site).",
-  }),
+  checkout: z
+    .union([flag(), z.object({ success_url: returnUrl(), cancel_url: returnUrl() })])
+    .optional()
+    .meta({
+      description:
+        "For a service that takes payment: the booking waits as awaiting_payment, and the answer's payment carries a checkout_url for exactly this booking. true, or the pages the payer returns to (default: the booking site).",
+    }),
   ...flags(CREATE_MESSAGE_FLAGS),
 });
 
@@ -111,8 +157,7 @@ export const statusBody = z
   .transform((b) => ({ status: b.status !== undefined ? b.status : b.booking?.status, extended: b.extended }))
   .refine((b) => b.status !== undefined, { message: "can't be blank", path: ["status"] });
 
-const oneOrMany = <T extends z.ZodType>(item: T) =>
-  z.union([item, z.array(item).max(100)]).transform((v) => (Array.isArray(v) ? v : [v]) as z.output<T>[]);
+const oneOrMany = <T extends z.ZodType>(item: T) => z.union([item, z.array(item).max(100)]).transform((v) => (Array.isArray(v) ? v : [v]) as z.output<T>[]);
 
 export const listQuery = z.object({
   service_id: idOrIds().optional(),
@@ -161,11 +206,13 @@ export const recordPaymentBody = z.object({
  * for an event booking another event of that service; a hold's secret takes the held seats.
  */
 export const siteMoveBody = z.object({
-  booking: z.object({
-    booked_from: attributes.booked_from,
-    booked_to: attributes.booked_to,
-    event_id: attributes.event_id.meta({ description: "For an event booking: the event of the same service it moves to (instead of booked_from and booked_to)." }),
-  }).default({}),
+  booking: z
+    .object({
+      booked_from: attributes.booked_from,
+      booked_to: attributes.booked_to,
+      event_id: attributes.event_id.meta({ description: "For an event booking: the event of the same service it moves to (instead of booked_from and booked_to)." }),
+    })
+    .default({}),
   hold_secret: optionalText().meta({
     description: "The hold_secret POST /slots/holds answered for the new time: the move takes over the hold's seats. A lapsed hold's secret is ignored.",
   }),

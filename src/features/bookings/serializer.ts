@@ -25,9 +25,30 @@ export type ListedRelated = Omit<Related, "people"> & { people: Map<number, Pers
 
 /** The columns the output shows (`active` is derived from the state): what a list reads of each booking. */
 export const LISTED_BOOKING_COLUMNS = [
-  "id", "service_id", "event_id", "resource_id", "person_id", "booked_from", "booked_to", "expires_at", "title", "notes", "reminder_at",
-  "reminded_at", "paid_at", "external_id", "gateway_order_number", "custom_data", "state", "count", "collection_id", "status",
-  "verification_code", "payment", "created_at", "updated_at",
+  "id",
+  "service_id",
+  "event_id",
+  "resource_id",
+  "person_id",
+  "booked_from",
+  "booked_to",
+  "expires_at",
+  "title",
+  "notes",
+  "reminder_at",
+  "reminded_at",
+  "paid_at",
+  "external_id",
+  "gateway_order_number",
+  "custom_data",
+  "state",
+  "count",
+  "collection_id",
+  "status",
+  "verification_code",
+  "payment",
+  "created_at",
+  "updated_at",
 ] as const satisfies readonly (keyof Booking)[];
 
 export type ListedBooking = Pick<Booking, (typeof LISTED_BOOKING_COLUMNS)[number]>;
@@ -68,11 +89,11 @@ function relatedOut(booking: ListedBooking, related: ListedRelated, { timeZone, 
     person: person ? once(person, `person ${timeZone}`, () => toPersonJson(person, timeZone)) : null,
     resource: extended && resource ? once(resource, `full ${timeZone}`, () => toResourceJson(resource, timeZone)) : briefOnce(resource),
     service: extended && service ? once(service, `full ${timeZone}`, () => toServiceJson(service, timeZone)) : briefOnce(service),
-    ...(booking.event_id === null ? {} : {
-      event: extended && event
-        ? once(event, `full ${timeZone}`, () => toEventJson(event, related.booked.get(event.id) ?? 0, timeZone))
-        : briefOnce(event),
-    }),
+    ...(booking.event_id === null
+      ? {}
+      : {
+          event: extended && event ? once(event, `full ${timeZone}`, () => toEventJson(event, related.booked.get(event.id) ?? 0, timeZone)) : briefOnce(event),
+        }),
   };
 }
 

@@ -15,12 +15,19 @@ export { getBookingByExternalId, getBookingWithRelated, loadRelated } from "./qu
 type ApiAction = Exclude<BookingAction, "expire">;
 
 const CHANGE_OF: Record<ApiAction, BookingChange> = {
-  verify: "verified", confirm: "confirmed", decline: "declined", cancel: "cancelled", delete: "deleted",
+  verify: "verified",
+  confirm: "confirmed",
+  decline: "declined",
+  cancel: "cancelled",
+  delete: "deleted",
 };
 
 /** The one "write, then announce" door: the private API's operations and the booking site's. */
 export async function followed(
-  deps: Deps, change: BookingChange, write: Written<Booking> | Promise<Written<Booking>>, opts: { messages?: boolean; link?: string } = {},
+  deps: Deps,
+  change: BookingChange,
+  write: Written<Booking> | Promise<Written<Booking>>,
+  opts: { messages?: boolean; link?: string } = {},
 ): Promise<Booking> {
   const { row, changed } = await write;
   // A repeated action (deleting a deleted booking) writes nothing, and so announces nothing.
@@ -29,8 +36,7 @@ export async function followed(
 
 export const createBooking = (deps: Deps, body: Parameters<typeof create>[1]) => followed(deps, "created", create(deps, body));
 
-export const updateBooking = (deps: Deps, id: number, body: Parameters<typeof update>[2]) =>
-  followed(deps, "modified", update(deps, id, body));
+export const updateBooking = (deps: Deps, id: number, body: Parameters<typeof update>[2]) => followed(deps, "modified", update(deps, id, body));
 
 export const transition = (deps: Deps, id: number, action: ApiAction, flags: Parameters<typeof writeTransition>[3]) =>
   followed(deps, CHANGE_OF[action], writeTransition(deps, id, action, flags));
@@ -39,5 +45,4 @@ export const verifyWithCode = (deps: Deps, id: number, code: string | null | und
   followed(deps, "verified", writeVerifyWithCode(deps, id, code, flags));
 
 // `status` is the account's own label, nothing a customer is told about.
-export const setStatus = (deps: Deps, id: number, status: string | null) =>
-  followed(deps, "modified", writeStatus(deps, id, status), { messages: false });
+export const setStatus = (deps: Deps, id: number, status: string | null) => followed(deps, "modified", writeStatus(deps, id, status), { messages: false });

@@ -26,8 +26,7 @@ const MAX_CODE_TRIES = 5;
 const newBookingToken = () => randomToken("", 32);
 
 /** Where the visitor's booking is shown: the booking page with the booking and its token. */
-export const bookingPageLink = (siteOrigin: string, id: number, token: string) =>
-  `${siteOrigin}/?booking=${id}&token=${encodeURIComponent(token)}`;
+export const bookingPageLink = (siteOrigin: string, id: number, token: string) => `${siteOrigin}/?booking=${id}&token=${encodeURIComponent(token)}`;
 
 const notFound = () => ApiError.notFound("booking");
 
@@ -74,8 +73,11 @@ export async function createOnSite(deps: Deps, body: CreateBookingBody, siteOrig
  * its checkout and a new token (the old page is gone; the old token no longer opens it).
  */
 async function retryPending(deps: Deps, pending: Booking, token: string, siteOrigin: string) {
-  const [reopened] = await deps.db.update(bookings).set({ public_token_hash: await sha256Hex(token) })
-    .where(and(bookingOfAccount(deps, pending.id), eq(bookings.state, "awaiting_payment"))).returning();
+  const [reopened] = await deps.db
+    .update(bookings)
+    .set({ public_token_hash: await sha256Hex(token) })
+    .where(and(bookingOfAccount(deps, pending.id), eq(bookings.state, "awaiting_payment")))
+    .returning();
   if (!reopened) return null;
   const booking = await resumeCheckout(deps, reopened, visitorReturnPages(bookingPageLink(siteOrigin, pending.id, token)), { newPages: true });
   return { booking, token };
@@ -90,8 +92,7 @@ async function takeCodeTry(deps: Deps, booking: Booking): Promise<void> {
     .returning({ id: bookings.id });
   if (taken) return;
   const seconds = Math.max(1, Math.ceil(((booking.expires_at ?? deps.now) - deps.now) / 1000));
-  throw new ApiError(429, { error: "Too many wrong codes: this booking can no longer be verified. Book again when it has expired." },
-    { "Retry-After": String(seconds) });
+  throw new ApiError(429, { error: "Too many wrong codes: this booking can no longer be verified. Book again when it has expired." }, { "Retry-After": String(seconds) });
 }
 
 export async function verifyOnSite(deps: Deps, id: number, token: string | undefined, code: string | null | undefined, siteOrigin: string) {

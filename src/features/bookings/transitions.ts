@@ -10,12 +10,15 @@ import { secretsEqual } from "../../http/secrets";
 import { bookingOfAccount, getBooking, writeWithRelated } from "./queries";
 
 const DONE: Record<Exclude<BookingAction, "expire">, string> = {
-  verify: "verified", confirm: "confirmed", decline: "declined", cancel: "cancelled", delete: "deleted",
+  verify: "verified",
+  confirm: "confirmed",
+  decline: "declined",
+  cancel: "cancelled",
+  delete: "deleted",
 };
 
 /** 400 on `state`, naming the state the booking is in now. */
-export const stateError = (booking: Booking, now: number, verb: string) =>
-  ApiError.invalid("state", `is ${effectiveState(booking, now)}: the booking can't be ${verb}`);
+export const stateError = (booking: Booking, now: number, verb: string) => ApiError.invalid("state", `is ${effectiveState(booking, now)}: the booking can't be ${verb}`);
 
 export async function transition(
   deps: Deps,
@@ -34,28 +37,27 @@ export async function transition(
   const conditions = [bookingOfAccount(deps, id), eq(bookings.state, booking.state)];
   // A code must not verify a booking that expired between the read and this write.
   if (action === "verify") conditions.push(or(isNull(bookings.expires_at), gt(bookings.expires_at, deps.now))!);
-  const row = await writeWithRelated(deps, id, deps.db
-    .update(bookings)
-    .set({
-      state: to,
-      active: ACTIVE_STATES.has(to),
-      ...verified,
-      ...(Object.keys(given).length > 0 ? { message_flags: { ...booking.message_flags, ...given } } : {}),
-      updated_at: deps.now,
-    })
-    .where(and(...conditions))
-    .returning());
+  const row = await writeWithRelated(
+    deps,
+    id,
+    deps.db
+      .update(bookings)
+      .set({
+        state: to,
+        active: ACTIVE_STATES.has(to),
+        ...verified,
+        ...(Object.keys(given).length > 0 ? { message_flags: { ...booking.message_flags, ...given } } : {}),
+        updated_at: deps.now,
+      })
+      .where(and(...conditions))
+      .returning(),
+  );
   if (!row) throw stateError(await getBooking(deps, id), deps.now, DONE[action]);
   return { row, changed: true };
 }
 
 /** verify_code: the code must match (compared in constant time) before the verify transition. */
-export async function verifyWithCode(
-  deps: Deps,
-  id: number,
-  code: string | null | undefined,
-  flags: Record<string, boolean | undefined>,
-): Promise<Written<Booking>> {
+export async function verifyWithCode(deps: Deps, id: number, code: string | null | undefined, flags: Record<string, boolean | undefined>): Promise<Written<Booking>> {
   const booking = await getBooking(deps, id);
   if (effectiveState(booking, deps.now) !== "awaiting_verification") throw stateError(booking, deps.now, DONE.verify);
   if (!code) throw ApiError.invalid("verification_code", "can't be blank");
@@ -68,11 +70,7 @@ export async function verifyWithCode(
 /** `status` is the account's own label: any text, in any state, no transition rules. */
 export async function setStatus(deps: Deps, id: number, status: string | null): Promise<Written<Booking>> {
   // One round trip: the write finds the booking (scoped to the account) or it is a 404.
-  const row = await writeWithRelated(deps, id, deps.db
-    .update(bookings)
-    .set({ status, updated_at: deps.now })
-    .where(bookingOfAccount(deps, id))
-    .returning());
+  const row = await writeWithRelated(deps, id, deps.db.update(bookings).set({ status, updated_at: deps.now }).where(bookingOfAccount(deps, id)).returning());
   if (!row) throw ApiError.notFound("booking");
   return { row, changed: true };
 }

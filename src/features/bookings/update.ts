@@ -61,19 +61,25 @@ function placementColumns(deps: Deps, booking: Booking, input: UpdateBookingBody
   if (service?.booking_capacity && count > service.booking_capacity) errors.add("count", "More than maximum count per booking");
   // A booking keeps the buffers it was made with (a snapshot) until it changes service; an event
   // booking never has any (docs/decisions/buffers.md).
-  const buffers: Buffers = serviceId === booking.service_id || booking.event_id !== null
-    ? { buffer_before: booking.buffer_before, buffer_after: booking.buffer_after }
-    : buffersOf(service);
+  const buffers: Buffers =
+    serviceId === booking.service_id || booking.event_id !== null ? { buffer_before: booking.buffer_before, buffer_after: booking.buffer_after } : buffersOf(service);
   return { from, to, resourceId: input.resource_id ?? booking.resource_id, serviceId, count, buffers };
 }
 
 /** The guard a changed placement must pass, or undefined when it takes no new capacity. */
 function guardFor(
-  deps: Deps, booking: Booking, found: Found, placed: { from: number; to: number; resourceId: number; count: number; buffers: Buffers },
+  deps: Deps,
+  booking: Booking,
+  found: Found,
+  placed: { from: number; to: number; resourceId: number; count: number; buffers: Buffers },
 ): { scope: CapacityScope; window: CapacityWindow } | undefined {
-  const moved = placed.from !== booking.booked_from || placed.to !== booking.booked_to
-    || placed.resourceId !== booking.resource_id || placed.count !== booking.count
-    || placed.buffers.buffer_before !== booking.buffer_before || placed.buffers.buffer_after !== booking.buffer_after;
+  const moved =
+    placed.from !== booking.booked_from ||
+    placed.to !== booking.booked_to ||
+    placed.resourceId !== booking.resource_id ||
+    placed.count !== booking.count ||
+    placed.buffers.buffer_before !== booking.buffer_before ||
+    placed.buffers.buffer_after !== booking.buffer_after;
   // An inactive booking holds no capacity, so changing it cannot overbook anything.
   if (!moved || !isActive(booking, deps.now)) return undefined;
   let scope: CapacityScope;
@@ -93,12 +99,14 @@ export async function updateBooking(deps: Deps, id: number, body: UpdateBookingB
   const input = body.booking;
   const wantsPerson = input.person_id !== undefined || input.person_attributes !== undefined;
   // `person_id: null` unlinks, whatever else is sent; nothing is read for it.
-  const person = wantsPerson && input.person_id !== null
-    ? lookUpPerson(deps, { person_id: input.person_id, person_attributes: input.person_attributes })
-    : NO_PERSON;
+  const person = wantsPerson && input.person_id !== null ? lookUpPerson(deps, { person_id: input.person_id, person_attributes: input.person_attributes }) : NO_PERSON;
   // The named resource and service besides the booking's own: what a change of either is checked against.
   const named = { resourceId: input.resource_id ?? null, serviceId: input.service_id ?? null };
-  const { booking, more: [personResults], ...found } = await updateReferences(deps, id, named, [person.reads]);
+  const {
+    booking,
+    more: [personResults],
+    ...found
+  } = await updateReferences(deps, id, named, [person.reads]);
   if (!booking) throw ApiError.notFound("booking");
 
   const errors = new ErrorCollector();

@@ -18,17 +18,36 @@ export async function bookingFile(deps: Deps, id: number, signature: string | un
   const [[key], [booking], [service], [resource], [event]] = await db.batch([
     fileKeyRow(db, account.id),
     db.select().from(bookings).where(which).limit(1),
-    db.select().from(services).where(and(eq(services.account_id, account.id), inArray(services.id, bookingColumn(bookings.service_id)))),
-    db.select().from(resources).where(and(eq(resources.account_id, account.id), inArray(resources.id, bookingColumn(bookings.resource_id)))),
-    db.select().from(events).where(and(eq(events.account_id, account.id), inArray(events.id, bookingColumn(bookings.event_id)))),
+    db
+      .select()
+      .from(services)
+      .where(and(eq(services.account_id, account.id), inArray(services.id, bookingColumn(bookings.service_id)))),
+    db
+      .select()
+      .from(resources)
+      .where(and(eq(resources.account_id, account.id), inArray(resources.id, bookingColumn(bookings.resource_id)))),
+    db
+      .select()
+      .from(events)
+      .where(and(eq(events.account_id, account.id), inArray(events.id, bookingColumn(bookings.event_id)))),
   ]);
   if (!(await bookingFileSigned(key, id, signature)) || !booking) throw ApiError.notFound("booking");
   const state = effectiveState(booking, now);
   const what = event?.title ?? service?.title ?? booking.title ?? account.name;
-  return calendarText({ name: account.name, product: "booking file", entries: [{
-    uid: bookingUid(booking.id, host), from: booking.booked_from, to: booking.booked_to,
-    title: resource?.title ? `${what}, ${resource.title}` : what, location: account.address || account.name,
-    sequence: booking.revision, stamp: booking.updated_at,
-    status: state === "confirmed" ? "confirmed" : ACTIVE_STATES.has(state) ? "tentative" : "cancelled",
-  }] });
+  return calendarText({
+    name: account.name,
+    product: "booking file",
+    entries: [
+      {
+        uid: bookingUid(booking.id, host),
+        from: booking.booked_from,
+        to: booking.booked_to,
+        title: resource?.title ? `${what}, ${resource.title}` : what,
+        location: account.address || account.name,
+        sequence: booking.revision,
+        stamp: booking.updated_at,
+        status: state === "confirmed" ? "confirmed" : ACTIVE_STATES.has(state) ? "tentative" : "cancelled",
+      },
+    ],
+  });
 }

@@ -78,13 +78,16 @@ async function feedEntries({ db, account, now }: Deps, feed: FeedRef, day: numbe
   const ofResource = (column: typeof bookings.resource_id | typeof events.resource_id): SQL | undefined =>
     feed.resource_id === null ? undefined : eq(column, feed.resource_id);
   const [rows, eventRows, resourceRows, serviceRows] = await db.batch([
-    db.select({ booking: bookings, person: { name: people.name, email: people.email, phone: people.phone_e164 } })
+    db
+      .select({ booking: bookings, person: { name: people.name, email: people.email, phone: people.phone_e164 } })
       .from(bookings)
       .leftJoin(people, and(eq(people.id, bookings.person_id), eq(people.account_id, account.id)))
       .where(and(eq(bookings.account_id, account.id), ofResource(bookings.resource_id), lt(bookings.booked_from, to), gt(bookings.booked_to, from)))
       .orderBy(asc(bookings.booked_from))
       .limit(MAX_FEED_BOOKINGS),
-    db.select().from(events)
+    db
+      .select()
+      .from(events)
       .where(and(eq(events.account_id, account.id), ofResource(events.resource_id), lt(events.starts_at, to), gt(events.ends_at, from))),
     db.select({ id: resources.id, title: resources.title }).from(resources).where(eq(resources.account_id, account.id)),
     db.select({ id: services.id, title: services.title }).from(services).where(eq(services.account_id, account.id)),
@@ -105,14 +108,21 @@ async function feedEntries({ db, account, now }: Deps, feed: FeedRef, day: numbe
     }
     const what = (booking.service_id !== null ? serviceTitle.get(booking.service_id) : null) ?? booking.title ?? "Booking";
     entries.push({
-      uid: bookingUid(booking.id, host), from: booking.booked_from, to: booking.booked_to,
+      uid: bookingUid(booking.id, host),
+      from: booking.booked_from,
+      to: booking.booked_to,
       title: person?.name ? `${what}: ${person.name}` : what,
       location: resourceTitle.get(booking.resource_id) ?? null,
-      description: [`Booking ${booking.id} (${effectiveState(booking, now)})`, booking.count > 1 ? `${booking.count} booked` : null, person?.phone, person?.email].filter(Boolean).join("\n"),
-      sequence: booking.revision, status: statusOf(booking, now), stamp: booking.updated_at,
+      description: [`Booking ${booking.id} (${effectiveState(booking, now)})`, booking.count > 1 ? `${booking.count} booked` : null, person?.phone, person?.email]
+        .filter(Boolean)
+        .join("\n"),
+      sequence: booking.revision,
+      status: statusOf(booking, now),
+      stamp: booking.updated_at,
     });
   }
-  for (const event of eventRows) entries.push(eventEntry(event, seats.get(event.id) ?? 0, lastChange.get(event.id) ?? 0, feed.version, host, serviceTitle, resourceTitle));
+  for (const event of eventRows)
+    entries.push(eventEntry(event, seats.get(event.id) ?? 0, lastChange.get(event.id) ?? 0, feed.version, host, serviceTitle, resourceTitle));
   return { entries, validUntil };
 }
 
@@ -120,14 +130,25 @@ async function feedEntries({ db, account, now }: Deps, feed: FeedRef, day: numbe
  * An event with the seats its active bookings hold. Its SEQUENCE is the account's listing version,
  * which every write of the event or of its bookings bumps and which never falls.
  */
-function eventEntry(event: Event, booked: number, bookingsChanged: number, version: number, host: string,
-  serviceTitle: Map<number, string | null>, resourceTitle: Map<number, string | null>): CalendarEntry {
+function eventEntry(
+  event: Event,
+  booked: number,
+  bookingsChanged: number,
+  version: number,
+  host: string,
+  serviceTitle: Map<number, string | null>,
+  resourceTitle: Map<number, string | null>,
+): CalendarEntry {
   const title = event.title ?? serviceTitle.get(event.service_id) ?? "Event";
   return {
-    uid: eventUid(event.id, host), from: event.starts_at, to: event.ends_at,
+    uid: eventUid(event.id, host),
+    from: event.starts_at,
+    to: event.ends_at,
     title: `${title} (${booked}/${event.capacity} booked)`,
     location: resourceTitle.get(event.resource_id) ?? null,
     description: `Event ${event.id}: ${booked} of ${event.capacity} seats booked`,
-    sequence: version, status: event.active ? "confirmed" : "cancelled", stamp: Math.max(event.updated_at, bookingsChanged),
+    sequence: version,
+    status: event.active ? "confirmed" : "cancelled",
+    stamp: Math.max(event.updated_at, bookingsChanged),
   };
 }

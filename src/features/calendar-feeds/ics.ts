@@ -24,8 +24,15 @@ export function calendarText(calendar: { name: string; product: string; entries:
   const cal = ical({ name: calendar.name, prodId: { company: "booking-edge-api", product: calendar.product, language: "EN" } });
   for (const e of calendar.entries) {
     cal.createEvent({
-      id: e.uid, start: new Date(e.from), end: new Date(e.to), stamp: new Date(e.stamp), summary: e.title,
-      location: e.location || null, description: e.description || null, sequence: e.sequence, status: STATUS[e.status],
+      id: e.uid,
+      start: new Date(e.from),
+      end: new Date(e.to),
+      stamp: new Date(e.stamp),
+      summary: e.title,
+      location: e.location || null,
+      description: e.description || null,
+      sequence: e.sequence,
+      status: STATUS[e.status],
     });
   }
   return `${cal.toString()}\r\n`;
@@ -56,14 +63,24 @@ export function invitationText(invitation: Invitation): string {
     prodId: { company: "booking-edge-api", product: "booking invitation", language: "EN" },
   });
   cal.createEvent({
-    id: invitation.uid, start: new Date(invitation.from), end: new Date(invitation.to), stamp: new Date(invitation.stamp),
-    summary: invitation.title, location: invitation.location || null, sequence: invitation.sequence,
+    id: invitation.uid,
+    start: new Date(invitation.from),
+    end: new Date(invitation.to),
+    stamp: new Date(invitation.stamp),
+    summary: invitation.title,
+    location: invitation.location || null,
+    sequence: invitation.sequence,
     status: cancel ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
     organizer: invitation.organizer,
-    attendees: [{
-      email: invitation.attendee.email, name: invitation.attendee.name || null, role: ICalAttendeeRole.REQ,
-      status: ICalAttendeeStatus.NEEDSACTION, rsvp: false,
-    }],
+    attendees: [
+      {
+        email: invitation.attendee.email,
+        name: invitation.attendee.name || null,
+        role: ICalAttendeeRole.REQ,
+        status: ICalAttendeeStatus.NEEDSACTION,
+        rsvp: false,
+      },
+    ],
   });
   return `${cal.toString()}\r\n`;
 }

@@ -22,7 +22,10 @@ export const feedUrl = (origin: string, token: string) => `${origin}/calendar/${
 
 /** The account's signing key, made on first use; two racing first uses keep the first one written. */
 async function fileKey(db: Db, accountId: number): Promise<string> {
-  await db.insert(calendarFileKeys).values({ account_id: accountId, secret: randomToken("", 32) }).onConflictDoNothing();
+  await db
+    .insert(calendarFileKeys)
+    .values({ account_id: accountId, secret: randomToken("", 32) })
+    .onConflictDoNothing();
   const row = await db.query.calendarFileKeys.findFirst({ where: eq(calendarFileKeys.account_id, accountId) });
   return row!.secret;
 }
@@ -30,7 +33,10 @@ async function fileKey(db: Db, accountId: number): Promise<string> {
 async function signature(secret: string, bookingId: number): Promise<string> {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`booking-calendar-file:${bookingId}`));
-  return btoa(String.fromCharCode(...new Uint8Array(mac))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...new Uint8Array(mac)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /** `/calendar/bookings/<id>.ics?signature=…`: opens that one booking's file and nothing else, for as long as the booking exists. */

@@ -16,7 +16,13 @@ import { deleteCalendarFeed, listCalendarFeeds, rotateCalendarFeed } from "./ser
 export const calendarFeedRoutes = new Hono<AppEnv>();
 
 calendarFeedRoutes.get("/", async (c) =>
-  c.json(wrapList("calendar_feed", (await listCalendarFeeds(deps(c))).map((f) => toCalendarFeedJson(f, c.var.account.time_zone)))));
+  c.json(
+    wrapList(
+      "calendar_feed",
+      (await listCalendarFeeds(deps(c))).map((f) => toCalendarFeedJson(f, c.var.account.time_zone)),
+    ),
+  ),
+);
 
 calendarFeedRoutes.post("/", body(createCalendarFeedBody, { root: "calendar_feed" }), async (c) => {
   const { feed, token } = await rotateCalendarFeed(deps(c), c.req.valid("json").calendar_feed.resource_id ?? null);
@@ -27,7 +33,8 @@ calendarFeedRoutes.post("/", body(createCalendarFeedBody, { root: "calendar_feed
 });
 
 calendarFeedRoutes.delete("/:id", params("id"), async (c) =>
-  c.json(wrap("calendar_feed", toCalendarFeedJson(await deleteCalendarFeed(deps(c), c.req.valid("param").id), c.var.account.time_zone))));
+  c.json(wrap("calendar_feed", toCalendarFeedJson(await deleteCalendarFeed(deps(c), c.req.valid("param").id), c.var.account.time_zone))),
+);
 
 export const calendarFileRoutes = new Hono<AppEnv>();
 

@@ -23,16 +23,21 @@ export async function rotateCalendarFeed(deps: Deps, resourceId: number | null):
   const scope = and(ofAccount(deps), resourceId === null ? isNull(calendarFeeds.resource_id) : eq(calendarFeeds.resource_id, resourceId));
   const [, [feed]] = await db.batch([
     db.delete(calendarFeeds).where(scope),
-    db.insert(calendarFeeds).values({ account_id: account.id, resource_id: resourceId, token_hash: await sha256Hex(token), created_at: now }).returning(),
+    db
+      .insert(calendarFeeds)
+      .values({ account_id: account.id, resource_id: resourceId, token_hash: await sha256Hex(token), created_at: now })
+      .returning(),
   ]);
   return { feed, token };
 }
 
-export const listCalendarFeeds = (deps: Deps): Promise<CalendarFeed[]> =>
-  deps.db.query.calendarFeeds.findMany({ where: ofAccount(deps), orderBy: calendarFeeds.id });
+export const listCalendarFeeds = (deps: Deps): Promise<CalendarFeed[]> => deps.db.query.calendarFeeds.findMany({ where: ofAccount(deps), orderBy: calendarFeeds.id });
 
 export async function deleteCalendarFeed(deps: Deps, id: number): Promise<CalendarFeed> {
-  const [row] = await deps.db.delete(calendarFeeds).where(and(ofAccount(deps), eq(calendarFeeds.id, id))).returning();
+  const [row] = await deps.db
+    .delete(calendarFeeds)
+    .where(and(ofAccount(deps), eq(calendarFeeds.id, id)))
+    .returning();
   if (!row) throw ApiError.notFound("calendar feed");
   return row;
 }

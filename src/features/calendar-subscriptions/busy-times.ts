@@ -110,7 +110,8 @@ function calendarsOf(icsText: string): ICAL.Component[] {
   // One root comes back as a jCal component, several (concatenated calendars) as a list of them.
   const roots = (typeof parsed[0] === "string" ? [parsed] : parsed) as unknown[];
   return roots.map((root) => {
-    if (!Array.isArray(root) || root[0] !== "vcalendar") throw new MalformedFeed(`a ${String(Array.isArray(root) ? root[0] : root).toUpperCase()} where a VCALENDAR belongs`);
+    if (!Array.isArray(root) || root[0] !== "vcalendar")
+      throw new MalformedFeed(`a ${String(Array.isArray(root) ? root[0] : root).toUpperCase()} where a VCALENDAR belongs`);
     return new ICAL.Component(root);
   });
 }
@@ -240,7 +241,11 @@ class Expansion {
       }
     } else if (duration) {
       const sign = duration.isNegative ? -1 : 1;
-      length = { kind: "nominal", days: sign * (duration.weeks * 7 + duration.days), ms: sign * ((duration.hours * 60 + duration.minutes) * 60 + duration.seconds) * 1000 };
+      length = {
+        kind: "nominal",
+        days: sign * (duration.weeks * 7 + duration.days),
+        ms: sign * ((duration.hours * 60 + duration.minutes) * 60 + duration.seconds) * 1000,
+      };
     } else {
       // RFC 5545 3.6.1: a date alone is that one day; a date-time alone is a moment, which blocks nothing.
       length = start.isDate ? { kind: "nominal", days: 1, ms: 0 } : { kind: "exact", ms: 0 };
@@ -331,9 +336,11 @@ class Expansion {
       }
     } catch (error) {
       if (!(error instanceof StepsSpent)) throw error;
-      this.#cut(candidates > BUSY_LIMITS.ruleStepsPerEvent
-        ? `UID ${uid}: RRULE stopped after ${BUSY_LIMITS.ruleStepsPerEvent} steps (from ${dateText(timing.start)}, or no date fits the rule)`
-        : `RRULE expansion stopped at ${BUSY_LIMITS.ruleStepsPerFeed} steps for the feed (at UID ${uid})`);
+      this.#cut(
+        candidates > BUSY_LIMITS.ruleStepsPerEvent
+          ? `UID ${uid}: RRULE stopped after ${BUSY_LIMITS.ruleStepsPerEvent} steps (from ${dateText(timing.start)}, or no date fits the rule)`
+          : `RRULE expansion stopped at ${BUSY_LIMITS.ruleStepsPerFeed} steps for the feed (at UID ${uid})`,
+      );
       return false;
     }
     return true;

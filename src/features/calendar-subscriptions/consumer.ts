@@ -25,17 +25,19 @@ async function fetchOne(env: Env, message: CalendarFetchMessage): Promise<void> 
 }
 
 const live: Consumer = async (batch, env) => {
-  await Promise.all(batch.messages.map(async (message) => {
-    const parsed = calendarFetchMessage.safeParse(message.body);
-    try {
-      if (!parsed.success) throw new Error(`unreadable message: ${JSON.stringify(message.body)}`);
-      await fetchOne(env, parsed.data);
-      message.ack();
-    } catch (error) {
-      console.error(JSON.stringify({ queue: batch.queue, message: message.id, attempts: message.attempts, error: String(error) }));
-      message.retry({ delaySeconds: Math.min(300, 5 * 2 ** message.attempts) });
-    }
-  }));
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      const parsed = calendarFetchMessage.safeParse(message.body);
+      try {
+        if (!parsed.success) throw new Error(`unreadable message: ${JSON.stringify(message.body)}`);
+        await fetchOne(env, parsed.data);
+        message.ack();
+      } catch (error) {
+        console.error(JSON.stringify({ queue: batch.queue, message: message.id, attempts: message.attempts, error: String(error) }));
+        message.retry({ delaySeconds: Math.min(300, 5 * 2 ** message.attempts) });
+      }
+    }),
+  );
 };
 
 /** Retries exhausted: the subscription waits for its next turn with its last good busy times. */

@@ -75,6 +75,9 @@ export async function fetchFeed(url: string, validators: Validators, policy: Tar
     }
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    return { kind: "failed", error: timedOut ? `no answer within ${FETCH_TIMEOUT_MS / 1000} s` : `the feed could not be fetched: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      kind: "failed",
+      error: timedOut ? `no answer within ${FETCH_TIMEOUT_MS / 1000} s` : `the feed could not be fetched: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }

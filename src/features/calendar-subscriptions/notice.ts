@@ -17,10 +17,17 @@ export async function noticeFailing(deps: Deps, subscription: CalendarSubscripti
   const recipient = deps.account.mail_notification_recipient || deps.account.email;
   if (!recipient) return;
   const name = subscription.name ? `"${subscription.name}" (${subscription.url_hint})` : subscription.url_hint;
-  await enqueueMessage(deps, {
-    kind: "notification", channel: "email", recipient,
-    subject: "A calendar subscription cannot be read",
-    body: `The calendar ${name} of resource ${subscription.resource_id} has failed ${subscription.failures} times in a row: ${subscription.last_error ?? "unknown error"}.\n`
-      + "Its busy times are kept as they were at the last good fetch. Check the address, or delete the subscription and subscribe again.",
-  }, "record");
+  await enqueueMessage(
+    deps,
+    {
+      kind: "notification",
+      channel: "email",
+      recipient,
+      subject: "A calendar subscription cannot be read",
+      body:
+        `The calendar ${name} of resource ${subscription.resource_id} has failed ${subscription.failures} times in a row: ${subscription.last_error ?? "unknown error"}.\n` +
+        "Its busy times are kept as they were at the last good fetch. Check the address, or delete the subscription and subscribe again.",
+    },
+    "record",
+  );
 }

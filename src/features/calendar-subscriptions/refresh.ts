@@ -25,11 +25,14 @@ export const queueFetch = (env: Env, message: CalendarFetchMessage) => env.CALEN
  * failed send waits for its next turn: the feed keeps its last good busy times meanwhile.
  */
 export async function queueDueFetches(env: Env, d1: D1Database, shard: string, now: number): Promise<number> {
-  const { results } = await d1.prepare(
-    `UPDATE calendar_subscriptions SET next_fetch_at = ? + ${FETCH_INTERVAL_MS} + ((id * 7919) % ${SPREAD_MS})
+  const { results } = await d1
+    .prepare(
+      `UPDATE calendar_subscriptions SET next_fetch_at = ? + ${FETCH_INTERVAL_MS} + ((id * 7919) % ${SPREAD_MS})
       WHERE id IN (SELECT id FROM calendar_subscriptions WHERE next_fetch_at <= ? ORDER BY next_fetch_at LIMIT ${FETCHES_PER_RUN})
       RETURNING id, account_id`,
-  ).bind(now, now).all<{ id: number; account_id: number }>();
+    )
+    .bind(now, now)
+    .all<{ id: number; account_id: number }>();
   if (results.length === 0) return 0;
   await env.CALENDAR_QUEUE.sendBatch(results.map((r) => ({ body: { shard, account_id: r.account_id, subscription_id: r.id }, contentType: "json" as const })));
   return results.length;

@@ -14,7 +14,12 @@ export const calendarSubscriptionRoutes = new Hono<AppEnv>();
 
 calendarSubscriptionRoutes.get("/", query(listCalendarSubscriptionsQuery), async (c) => {
   const rows = await listCalendarSubscriptions(deps(c), c.req.valid("query").resource_id);
-  return c.json(wrapList("calendar_subscription", rows.map((s) => toCalendarSubscriptionJson(s, c.var.account.time_zone))));
+  return c.json(
+    wrapList(
+      "calendar_subscription",
+      rows.map((s) => toCalendarSubscriptionJson(s, c.var.account.time_zone)),
+    ),
+  );
 });
 
 calendarSubscriptionRoutes.post("/", body(createCalendarSubscriptionBody, { root: "calendar_subscription" }), async (c) => {
@@ -29,15 +34,26 @@ calendarSubscriptionRoutes.get("/conflicts", query(listCalendarSubscriptionsQuer
   const { calendarConflicts } = await import("./conflicts");
   const tz = c.var.account.time_zone;
   const rows = await calendarConflicts(deps(c), c.req.valid("query").resource_id);
-  return c.json(wrapList("calendar_conflict", rows.map((r) => ({
-    booking_id: r.booking_id, resource_id: r.resource_id, subscription_id: r.subscription_id,
-    booked_from: formatInstant(r.booked_from, tz), booked_to: formatInstant(r.booked_to, tz),
-    busy_from: formatInstant(r.busy_from, tz), busy_to: formatInstant(r.busy_to, tz),
-  }))));
+  return c.json(
+    wrapList(
+      "calendar_conflict",
+      rows.map((r) => ({
+        booking_id: r.booking_id,
+        resource_id: r.resource_id,
+        subscription_id: r.subscription_id,
+        booked_from: formatInstant(r.booked_from, tz),
+        booked_to: formatInstant(r.booked_to, tz),
+        busy_from: formatInstant(r.busy_from, tz),
+        busy_to: formatInstant(r.busy_to, tz),
+      })),
+    ),
+  );
 });
 
 calendarSubscriptionRoutes.get("/:id", params("id"), async (c) =>
-  c.json(wrap("calendar_subscription", toCalendarSubscriptionJson(await getCalendarSubscription(deps(c), c.req.valid("param").id), c.var.account.time_zone))));
+  c.json(wrap("calendar_subscription", toCalendarSubscriptionJson(await getCalendarSubscription(deps(c), c.req.valid("param").id), c.var.account.time_zone))),
+);
 
 calendarSubscriptionRoutes.delete("/:id", params("id"), async (c) =>
-  c.json(wrap("calendar_subscription", toCalendarSubscriptionJson(await deleteCalendarSubscription(deps(c), c.req.valid("param").id), c.var.account.time_zone))));
+  c.json(wrap("calendar_subscription", toCalendarSubscriptionJson(await deleteCalendarSubscription(deps(c), c.req.valid("param").id), c.var.account.time_zone))),
+);

@@ -17,7 +17,10 @@ const MAX_SUBSCRIPTIONS_PER_RESOURCE = 10;
 
 const ofAccount = ({ account }: Pick<Deps, "account">) => eq(calendarSubscriptions.account_id, account.id);
 
-export async function createCalendarSubscription(deps: Deps, input: CreateCalendarSubscriptionBody["calendar_subscription"]): Promise<{ subscription: CalendarSubscription; url: string }> {
+export async function createCalendarSubscription(
+  deps: Deps,
+  input: CreateCalendarSubscriptionBody["calendar_subscription"],
+): Promise<{ subscription: CalendarSubscription; url: string }> {
   // One of this service's own feeds is read in-process (own-feed.ts), so the network rule does not apply to it.
   const problem = ownFeedOf(feedUrl(input.url), deps.env) ? null : addressProblem(input.url, targetPolicy(deps.env));
   if (problem) throw ApiError.invalid("url", problem);
@@ -28,10 +31,19 @@ export async function createCalendarSubscription(deps: Deps, input: CreateCalend
     throw ApiError.invalid("resource_id", `has ${MAX_SUBSCRIPTIONS_PER_RESOURCE} calendar subscriptions already (the most one resource may have)`);
   }
   const url = feedUrl(input.url);
-  const [subscription] = await db.insert(calendarSubscriptions).values({
-    account_id: account.id, resource_id: input.resource_id, url, url_hint: addressHint(url), name: input.name ?? null,
-    next_fetch_at: now, created_at: now, updated_at: now,
-  }).returning();
+  const [subscription] = await db
+    .insert(calendarSubscriptions)
+    .values({
+      account_id: account.id,
+      resource_id: input.resource_id,
+      url,
+      url_hint: addressHint(url),
+      name: input.name ?? null,
+      next_fetch_at: now,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning();
   await queueFetch(deps.env, { shard: account.shard, account_id: account.id, subscription_id: subscription.id });
   return { subscription, url };
 }

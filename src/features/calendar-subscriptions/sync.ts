@@ -52,8 +52,12 @@ export async function syncSubscription(deps: Deps, subscription: CalendarSubscri
   }
   const wanted = mergeSpans(parsed.busy);
   const d1 = accountD1(deps);
-  const stored = (await d1.prepare("SELECT id, occupied_from AS \"from\", occupied_to AS \"to\" FROM busy_times WHERE subscription_id = ? AND account_id = ?")
-    .bind(subscription.id, deps.account.id).all<Span & { id: number }>()).results;
+  const stored = (
+    await d1
+      .prepare('SELECT id, occupied_from AS "from", occupied_to AS "to" FROM busy_times WHERE subscription_id = ? AND account_id = ?')
+      .bind(subscription.id, deps.account.id)
+      .all<Span & { id: number }>()
+  ).results;
   const { remove, add } = spanChanges(stored, wanted);
   // Written only while the subscription exists: a delete racing this fetch must not leave busy times behind.
   const exists = "EXISTS (SELECT 1 FROM calendar_subscriptions WHERE id = ? AND account_id = ?)";
@@ -64,14 +68,23 @@ export async function syncSubscription(deps: Deps, subscription: CalendarSubscri
   }
   for (let i = 0; i < add.length; i += ROWS_PER_INSERT) {
     const rows = add.slice(i, i + ROWS_PER_INSERT);
-    statements.push(d1.prepare(
-      `INSERT INTO busy_times (account_id, resource_id, subscription_id, occupied_from, occupied_to)
+    statements.push(
+      d1
+        .prepare(
+          `INSERT INTO busy_times (account_id, resource_id, subscription_id, occupied_from, occupied_to)
        SELECT * FROM (VALUES ${rows.map(() => "(?, ?, ?, ?, ?)").join(", ")}) WHERE ${exists}`,
-    ).bind(...rows.flatMap((r) => [deps.account.id, subscription.resource_id, subscription.id, r.from, r.to]), subscription.id, deps.account.id));
+        )
+        .bind(...rows.flatMap((r) => [deps.account.id, subscription.resource_id, subscription.id, r.from, r.to]), subscription.id, deps.account.id),
+    );
   }
-  statements.push(statusStatement(deps, subscription, {
-    etag: outcome.etag, last_modified: outcome.lastModified, events_read: parsed.eventsRead, busy_count: wanted.length,
-  }));
+  statements.push(
+    statusStatement(deps, subscription, {
+      etag: outcome.etag,
+      last_modified: outcome.lastModified,
+      events_read: parsed.eventsRead,
+      busy_count: wanted.length,
+    }),
+  );
   await d1.batch(statements);
   // This isolate's cached slot answers of the account read their versions again, as after a write request.
   if (add.length || remove.length) forgetVersion(deps.account.id);
@@ -83,18 +96,27 @@ type StatusFields = Partial<Pick<CalendarSubscription, "etag" | "last_modified" 
 /** A good fetch: its time, its counts and validators, and the failures forgotten. */
 function statusStatement(deps: Deps, subscription: CalendarSubscription, fields: StatusFields) {
   const sets = Object.keys(fields).map((column) => `${column} = ?`);
-  return accountD1(deps).prepare(
-    `UPDATE calendar_subscriptions SET ${[...sets, "last_fetched_at = ?", "last_success_at = ?", "failures = 0", "updated_at = ?"].join(", ")}
+  return accountD1(deps)
+    .prepare(
+      `UPDATE calendar_subscriptions SET ${[...sets, "last_fetched_at = ?", "last_success_at = ?", "failures = 0", "updated_at = ?"].join(", ")}
       WHERE id = ? AND account_id = ?`,
-  ).bind(...Object.values(fields), deps.now, deps.now, deps.now, subscription.id, deps.account.id);
+    )
+    .bind(...Object.values(fields), deps.now, deps.now, deps.now, subscription.id, deps.account.id);
 }
 
 const recordStatus = (deps: Deps, subscription: CalendarSubscription, fields: StatusFields) => statusStatement(deps, subscription, fields).run();
 
 /** The error kept on the subscription; its busy times stay as the last good fetch left them. The account is told once. */
 async function recordFailure(deps: Deps, subscription: CalendarSubscription, error: string): Promise<FetchResult> {
-  const failed = await deps.db.update(calendarSubscriptions)
-    .set({ last_fetched_at: deps.now, last_error: error.slice(0, 500), last_error_at: deps.now, failures: sql`${calendarSubscriptions.failures} + 1`, updated_at: deps.now })
+  const failed = await deps.db
+    .update(calendarSubscriptions)
+    .set({
+      last_fetched_at: deps.now,
+      last_error: error.slice(0, 500),
+      last_error_at: deps.now,
+      failures: sql`${calendarSubscriptions.failures} + 1`,
+      updated_at: deps.now,
+    })
     .where(and(eq(calendarSubscriptions.id, subscription.id), eq(calendarSubscriptions.account_id, deps.account.id)))
     .returning();
   if (failed[0]?.failures === FAILURES_BEFORE_NOTICE) await noticeFailing(deps, failed[0]);

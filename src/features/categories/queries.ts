@@ -6,7 +6,11 @@ import type { Db } from "../../env";
 import type { CategoryWithServices } from "./serializer";
 
 export const categoryRow = (db: Db, accountId: number, id: number) =>
-  db.select().from(categories).where(and(eq(categories.id, id), eq(categories.account_id, accountId))).limit(1);
+  db
+    .select()
+    .from(categories)
+    .where(and(eq(categories.id, id), eq(categories.account_id, accountId)))
+    .limit(1);
 
 export const linkRows = (db: Db, accountId: number, categoryId?: number) =>
   db
@@ -24,10 +28,7 @@ export function withServiceIds(rows: Category[], links: { category_id: number; s
 
 /** id → parent_id of every category of the account: enough to check a new parent in memory. */
 export async function parentMap(db: Db, accountId: number): Promise<Map<number, number | null>> {
-  const rows = await db
-    .select({ id: categories.id, parent_id: categories.parent_id })
-    .from(categories)
-    .where(eq(categories.account_id, accountId));
+  const rows = await db.select({ id: categories.id, parent_id: categories.parent_id }).from(categories).where(eq(categories.account_id, accountId));
   return new Map(rows.map((row) => [row.id, row.parent_id]));
 }
 
@@ -54,10 +55,5 @@ export const activeServicesOf = (db: Db, accountId: number, categoryId: number) 
     .select({ service: services })
     .from(services)
     .innerJoin(categoryServices, eq(categoryServices.service_id, services.id))
-    .where(and(
-      eq(categoryServices.category_id, categoryId),
-      eq(categoryServices.account_id, accountId),
-      eq(services.account_id, accountId),
-      eq(services.active, true),
-    ))
+    .where(and(eq(categoryServices.category_id, categoryId), eq(categoryServices.account_id, accountId), eq(services.account_id, accountId), eq(services.active, true)))
     .orderBy(asc(services.id));

@@ -11,7 +11,9 @@ export interface CategoryWithServices {
 export function toCategoryJson({ category, serviceIds }: CategoryWithServices, timeZone: string) {
   const { id, title, parent_id, custom_data } = category;
   return {
-    id, title, parent_id,
+    id,
+    title,
+    parent_id,
     custom_data: customDataOut(custom_data, timeZone),
     service_id_list: serviceIds,
     ...timestampsOut(category, timeZone),

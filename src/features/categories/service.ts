@@ -3,9 +3,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { categories, type Service } from "../../db/schema";
 import type { Deps } from "../../env";
 import { ApiError, ErrorCollector } from "../../http/errors";
-import {
-  activeServicesOf, categoryRow, deleteLinks, existingServiceIds, insertLinks, linkRows, parentMap, withServiceIds,
-} from "./queries";
+import { activeServicesOf, categoryRow, deleteLinks, existingServiceIds, insertLinks, linkRows, parentMap, withServiceIds } from "./queries";
 import type { CategoryInput, CategoryUpdate } from "./schema";
 import type { CategoryWithServices } from "./serializer";
 import { parentProblem } from "./tree";
@@ -14,10 +12,7 @@ const uniqueSorted = (ids: number[]) => [...new Set(ids)].sort((a, b) => a - b);
 
 /** Two queries in one round trip, however many categories there are. */
 export async function listCategories({ db, account }: Deps): Promise<CategoryWithServices[]> {
-  const [rows, links] = await db.batch([
-    db.select().from(categories).where(eq(categories.account_id, account.id)).orderBy(asc(categories.id)),
-    linkRows(db, account.id),
-  ]);
+  const [rows, links] = await db.batch([db.select().from(categories).where(eq(categories.account_id, account.id)).orderBy(asc(categories.id)), linkRows(db, account.id)]);
   return withServiceIds(rows, links);
 }
 
@@ -48,7 +43,10 @@ export async function createCategory(deps: Deps, input: CategoryInput): Promise<
   const { db, account, now } = deps;
   const { service_id_list, ...attributes } = input;
   const serviceIds = uniqueSorted(service_id_list ?? []);
-  const insert = db.insert(categories).values({ ...attributes, account_id: account.id, created_at: now, updated_at: now }).returning();
+  const insert = db
+    .insert(categories)
+    .values({ ...attributes, account_id: account.id, created_at: now, updated_at: now })
+    .returning();
   if (serviceIds.length === 0) return { category: (await insert)[0], serviceIds };
   // A batch is one transaction on D1's single writer, so the account's newest id is the row
   // just inserted: category and links are stored together or not at all.
@@ -83,7 +81,10 @@ export async function deleteCategory(deps: Deps, id: number): Promise<CategoryWi
   const { db, account, now } = deps;
   const mine = eq(categories.account_id, account.id);
   await db.batch([
-    db.update(categories).set({ parent_id: removed.category.parent_id, updated_at: now }).where(and(mine, eq(categories.parent_id, id))),
+    db
+      .update(categories)
+      .set({ parent_id: removed.category.parent_id, updated_at: now })
+      .where(and(mine, eq(categories.parent_id, id))),
     deleteLinks(db, account.id, id),
     db.delete(categories).where(and(mine, eq(categories.id, id))),
   ]);

@@ -32,13 +32,13 @@ type BookedRows = { event_id: number | null; booked: number | null }[];
 
 /** `[event_id, booked]` for the events, as a query a caller may put into its own batch. */
 export const bookedCountsQuery = (db: Db, accountId: number, eventIds: readonly number[] | SQLWrapper, now: number) =>
-  db.select({ event_id: bookings.event_id, booked: sum(bookings.count).mapWith(Number) })
+  db
+    .select({ event_id: bookings.event_id, booked: sum(bookings.count).mapWith(Number) })
     .from(bookings)
     .where(bookedCountsWhere(accountId, eventIds, now))
     .groupBy(bookings.event_id);
 
-export const toBookedMap = (rows: BookedRows) =>
-  new Map(rows.map((r) => [r.event_id!, r.booked ?? 0]));
+export const toBookedMap = (rows: BookedRows) => new Map(rows.map((r) => [r.event_id!, r.booked ?? 0]));
 
 export async function bookedCounts({ db, account, now }: Deps, eventIds: readonly number[]): Promise<Map<number, number>> {
   if (eventIds.length === 0) return new Map();
@@ -72,7 +72,8 @@ export async function pageOfEvents(
 /** A since listing's page by (updated_at, id), oldest change first (docs/decisions/sync.md), with its seats as `pageOfEvents`. */
 export async function syncPageOfEvents({ db, account, now }: Deps, conditions: SQL[], request: PageRequest) {
   const where = and(eq(events.account_id, account.id), ...conditions);
-  const { extra, ...page } = await syncPageOf(db, events, { updatedAt: events.updated_at, id: events.id }, where, "asc", request,
-    (pageIds) => [bookedCountsQuery(db, account.id, pageIds, now)]);
+  const { extra, ...page } = await syncPageOf(db, events, { updatedAt: events.updated_at, id: events.id }, where, "asc", request, (pageIds) => [
+    bookedCountsQuery(db, account.id, pageIds, now),
+  ]);
   return { ...page, booked: toBookedMap(extra[0] as BookedRows) };
 }

@@ -12,22 +12,24 @@ import { createEvent, deleteEvent, getEventWithBooked, listEvents, updateEvent }
 
 export const eventRoutes = new Hono<AppEnv>();
 
-const one = (c: Context<AppEnv>, { event, booked }: { event: Event; booked: number }) =>
-  c.json(wrap("event", toEventJson(event, booked, c.var.account.time_zone)));
+const one = (c: Context<AppEnv>, { event, booked }: { event: Event; booked: number }) => c.json(wrap("event", toEventJson(event, booked, c.var.account.time_zone)));
 
 eventRoutes.get("/", query(eventsQuery), async (c) => {
   const q = c.req.valid("query");
   const request = pageRequest(q.page, undefined, q.cursor);
   const { rows, total, booked, nextCursor } = await listEvents(deps(c), q, request);
   setPageHeaders(c, request, total, rows.length, nextCursor);
-  return c.json(wrapList("event", rows.map((e) => toEventJson(e, booked.get(e.id) ?? 0, c.var.account.time_zone))));
+  return c.json(
+    wrapList(
+      "event",
+      rows.map((e) => toEventJson(e, booked.get(e.id) ?? 0, c.var.account.time_zone)),
+    ),
+  );
 });
 
 eventRoutes.get("/:id", params("id"), async (c) => one(c, await getEventWithBooked(deps(c), c.req.valid("param").id)));
 
-eventRoutes.post("/", body(createEventBody, { root: "event" }), async (c) =>
-  one(c, await createEvent(deps(c), c.req.valid("json").event)),
-);
+eventRoutes.post("/", body(createEventBody, { root: "event" }), async (c) => one(c, await createEvent(deps(c), c.req.valid("json").event)));
 
 eventRoutes.put("/:id", params("id"), body(updateEventBody, { root: "event" }), async (c) =>
   one(c, await updateEvent(deps(c), c.req.valid("param").id, c.req.valid("json").event)),

@@ -1,9 +1,7 @@
 // Event input (POST/PUT /events) and the events list query.
 import * as z from "zod";
 import { syncCursor } from "../../db/sync-order";
-import {
-  boolean, customData, dateTime, idOrIds, idParam, integer, LONG_TEXT, optionalText, page,
-} from "../../http/fields";
+import { boolean, customData, dateTime, idOrIds, idParam, integer, LONG_TEXT, optionalText, page } from "../../http/fields";
 
 const MAX_EVENT_CAPACITY = 100_000;
 

@@ -26,8 +26,8 @@ function instant(deps: Deps, errors: ErrorCollector, attribute: string, text: st
 
 /** The event's times after the input, with `ends_at` after `starts_at`. */
 function timesOf(deps: Deps, errors: ErrorCollector, input: EventUpdate, current?: Event) {
-  const starts = input.starts_at !== undefined ? instant(deps, errors, "starts_at", input.starts_at) : current?.starts_at ?? null;
-  const ends = input.ends_at !== undefined ? instant(deps, errors, "ends_at", input.ends_at) : current?.ends_at ?? null;
+  const starts = input.starts_at !== undefined ? instant(deps, errors, "starts_at", input.starts_at) : (current?.starts_at ?? null);
+  const ends = input.ends_at !== undefined ? instant(deps, errors, "ends_at", input.ends_at) : (current?.ends_at ?? null);
   if (starts !== null && ends !== null && ends <= starts) errors.add("ends_at", "must be after starts_at");
   return { starts: starts!, ends: ends! };
 }
@@ -52,7 +52,9 @@ async function checkReferences(deps: Deps, errors: ErrorCollector, ids: { resour
 }
 
 export async function listEvents(
-  deps: Deps, query: EventsQuery, request: PageRequest,
+  deps: Deps,
+  query: EventsQuery,
+  request: PageRequest,
 ): Promise<{ rows: Event[]; total: number; booked: Map<number, number>; nextCursor?: string | null }> {
   const errors = new ErrorCollector();
   const sync = query.since !== undefined && query.order === undefined;
@@ -69,15 +71,17 @@ export async function listEvents(
   bound("since", query.since, (at) => changedSince(events.updated_at, at));
   if (request.cursor && !sync) errors.add("cursor", "applies only to since listings without an order");
   errors.throwIfAny();
-  return sync
-    ? syncPageOfEvents(deps, conditions, request)
-    : pageOfEvents(deps, conditions, query.order === "starts_at_desc" ? "starts_at_desc" : "starts_at", request);
+  return sync ? syncPageOfEvents(deps, conditions, request) : pageOfEvents(deps, conditions, query.order === "starts_at_desc" ? "starts_at_desc" : "starts_at", request);
 }
 
 /** One event with the seats its active bookings hold, read in one batch (one wait at distance). */
 export async function getEventWithBooked(deps: Deps, id: number): Promise<{ event: Event; booked: number }> {
   const [[event], counts] = await deps.db.batch([
-    deps.db.select().from(events).where(and(eq(events.id, id), eq(events.account_id, deps.account.id))).limit(1),
+    deps.db
+      .select()
+      .from(events)
+      .where(and(eq(events.id, id), eq(events.account_id, deps.account.id)))
+      .limit(1),
     bookedCountsQuery(deps.db, deps.account.id, [id], deps.now),
   ]);
   if (!event) throw ApiError.notFound("event");
@@ -94,7 +98,10 @@ export async function draftEvent(deps: Deps, input: EventInput): Promise<NewEven
 }
 
 export async function createEvent(deps: Deps, input: EventInput) {
-  const [event] = await deps.db.insert(events).values(await draftEvent(deps, input)).returning();
+  const [event] = await deps.db
+    .insert(events)
+    .values(await draftEvent(deps, input))
+    .returning();
   return afterEventChange(deps, "created", { event, booked: 0 });
 }
 
@@ -111,8 +118,11 @@ export async function updateEvent(deps: Deps, id: number, input: EventUpdate) {
 
   const { starts_at: _s, ends_at: _e, ...plain } = input;
   const values: EventColumns = { ...plain, starts_at: starts, ends_at: ends, updated_at: deps.now };
-  const moved = starts !== event.starts_at || ends !== event.ends_at
-    || (input.resource_id ?? event.resource_id) !== event.resource_id || (input.service_id ?? event.service_id) !== event.service_id;
+  const moved =
+    starts !== event.starts_at ||
+    ends !== event.ends_at ||
+    (input.resource_id ?? event.resource_id) !== event.resource_id ||
+    (input.service_id ?? event.service_id) !== event.service_id;
   const lowered = input.capacity !== undefined && input.capacity < event.capacity;
   const target = { id, accountId: deps.account.id };
   const capacityCheck = lowered ? { capacity: input.capacity!, now: deps.now } : undefined;

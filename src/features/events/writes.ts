@@ -28,7 +28,9 @@ function updateEventStatement(target: { id: number; accountId: number }, values:
   const row = toSqlRow(values);
   const load = capacityCheck ? eventLoadSql(target.id, capacityCheck.now) : null;
   return {
-    sql: `UPDATE events SET ${Object.keys(row).map((c) => `${c} = ?`).join(", ")}
+    sql: `UPDATE events SET ${Object.keys(row)
+      .map((c) => `${c} = ?`)
+      .join(", ")}
           WHERE id = ? AND account_id = ?${load ? ` AND ${load.sql} <= ?` : ""}`,
     params: [...Object.values(row), target.id, target.accountId, ...(load ? [...load.params, capacityCheck!.capacity] : [])],
   };

@@ -24,11 +24,11 @@ export async function holdBySecretReads(deps: Deps, secret: string): Promise<Mor
 }
 
 /** The read of the account's hold by id, for a caller that proved its right to it otherwise. */
-export const holdByIdReads = (deps: Deps, id: number): MoreReads =>
+export const holdByIdReads =
+  (deps: Deps, id: number): MoreReads =>
   (d1) => [d1.prepare("SELECT * FROM slot_holds WHERE id = ? AND account_id = ?").bind(id, deps.account.id)];
 
-export const holdFromReads = (results: D1Result[] | undefined): SlotHold | undefined =>
-  (results?.[0]?.results?.[0] as SlotHold | undefined) ?? undefined;
+export const holdFromReads = (results: D1Result[] | undefined): SlotHold | undefined => (results?.[0]?.results?.[0] as SlotHold | undefined) ?? undefined;
 
 /**
  * The hold's seats for this booking, or why not. A hold that lapsed is no error: the create runs
@@ -40,9 +40,8 @@ export function heldSeatsFor(deps: Deps, hold: SlotHold | undefined, placement: 
   if (ending === "expired") return undefined;
   if (ending === "converted") throw refused("has already been booked");
   if (ending === "released") throw refused("was released");
-  const sameTime = placement.eventId !== null
-    ? hold.event_id === placement.eventId
-    : hold.event_id === null && hold.booked_from === placement.from && hold.booked_to === placement.to;
+  const sameTime =
+    placement.eventId !== null ? hold.event_id === placement.eventId : hold.event_id === null && hold.booked_from === placement.from && hold.booked_to === placement.to;
   if (!sameTime || hold.service_id !== (placement.service?.id ?? null)) throw refused("holds another time or service");
   if (count > hold.count) throw refused(`holds ${hold.count} ${hold.count === 1 ? "seat" : "seats"}, fewer than count`);
   const candidate = placement.candidates.find((c) => (c.scope.kind === "event" ? c.scope.id === hold.event_id : c.resource.id === hold.resource_id));

@@ -23,10 +23,22 @@ export function newHoldColumns(
 ): Omit<HoldColumns, "resource_id"> {
   const occupied = occupiedSpan(placement.from, placement.to, placement.buffers);
   return {
-    account_id: deps.account.id, service_id: hold.serviceId, event_id: placement.eventId,
-    booked_from: placement.from, booked_to: placement.to, occupied_from: occupied.from, occupied_to: occupied.to,
-    count: hold.count, secret_hash: hold.secretHash, client_hash: hold.clientHash, expires_at: hold.expiresAt,
-    ended_at: null, ended_by: null, booking_id: null, created_at: deps.now, waitlist_entry_id: hold.waitlistEntryId ?? null,
+    account_id: deps.account.id,
+    service_id: hold.serviceId,
+    event_id: placement.eventId,
+    booked_from: placement.from,
+    booked_to: placement.to,
+    occupied_from: occupied.from,
+    occupied_to: occupied.to,
+    count: hold.count,
+    secret_hash: hold.secretHash,
+    client_hash: hold.clientHash,
+    expires_at: hold.expiresAt,
+    ended_at: null,
+    ended_by: null,
+    booking_id: null,
+    created_at: deps.now,
+    waitlist_entry_id: hold.waitlistEntryId ?? null,
   };
 }
 
@@ -38,8 +50,12 @@ export function newHoldColumns(
 export const holdExpiry = (now: number, minutes: number) => Math.floor(now / 1000) * 1000 + minutes * 60_000;
 
 /** The window a hold's fits condition checks: its occupied span. */
-export const holdWindow = (values: Omit<HoldColumns, "resource_id">, now: number): CapacityWindow =>
-  ({ from: values.occupied_from, to: values.occupied_to, count: values.count, now });
+export const holdWindow = (values: Omit<HoldColumns, "resource_id">, now: number): CapacityWindow => ({
+  from: values.occupied_from,
+  to: values.occupied_to,
+  count: values.count,
+  now,
+});
 
 /** Live holds of the account, or of one visitor of it when `clientHash` is given, as SQL with its parameters. */
 function liveCount(accountId: number, now: number, clientHash?: string): SqlStatement {
@@ -62,9 +78,10 @@ export function insertHoldStatement(values: HoldColumns, scope: CapacityScope, w
   // A waitlist offer is a hold the account's own line makes: no visitor's limit, but it goes in
   // only while its entry still waits (the entry's update in the same batch makes it `offered`).
   const offerTo = values.waitlist_entry_id;
-  const conditions = offerTo === null
-    ? [fits, { sql: `${account.sql} < ?`, params: [...account.params, MAX_LIVE_HOLDS_PER_ACCOUNT] }]
-    : [fits, { sql: "EXISTS (SELECT 1 FROM waitlist_entries WHERE id = ? AND account_id = ? AND state = 'waiting')", params: [offerTo, values.account_id] }];
+  const conditions =
+    offerTo === null
+      ? [fits, { sql: `${account.sql} < ?`, params: [...account.params, MAX_LIVE_HOLDS_PER_ACCOUNT] }]
+      : [fits, { sql: "EXISTS (SELECT 1 FROM waitlist_entries WHERE id = ? AND account_id = ? AND state = 'waiting')", params: [offerTo, values.account_id] }];
   if (offerTo === null && values.client_hash !== null) {
     const visitor = liveCount(values.account_id, window.now, values.client_hash);
     conditions.push({ sql: `${visitor.sql} < ?`, params: [...visitor.params, MAX_LIVE_HOLDS_PER_VISITOR] });

@@ -24,10 +24,8 @@ function holdRoutes(holderOf: (c: C) => Holder) {
     const { hold, secret } = await createHold(deps(c), c.req.valid("json"), holderOf(c));
     return answer(c, hold, { hold_secret: secret });
   });
-  routes.get("/:id", params("id"), async (c) =>
-    answer(c, await holdFor(deps(c), c.req.valid("param").id, holderOf(c), c.req.header(HOLD_SECRET_HEADER))));
-  routes.delete("/:id", params("id"), async (c) =>
-    answer(c, await releaseHold(deps(c), c.req.valid("param").id, holderOf(c), c.req.header(HOLD_SECRET_HEADER))));
+  routes.get("/:id", params("id"), async (c) => answer(c, await holdFor(deps(c), c.req.valid("param").id, holderOf(c), c.req.header(HOLD_SECRET_HEADER))));
+  routes.delete("/:id", params("id"), async (c) => answer(c, await releaseHold(deps(c), c.req.valid("param").id, holderOf(c), c.req.header(HOLD_SECRET_HEADER))));
   return routes;
 }
 

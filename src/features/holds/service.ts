@@ -27,8 +27,7 @@ function tooManyHolds(why: string, firstLapse: number | null, now: number): ApiE
 }
 
 /** The visitor's key for the per-visitor limit: their address as the rate limiter groups it, keyed by account. */
-const clientHashOf = (deps: Deps, holder: Holder) =>
-  holder.kind === "visitor" ? sha256Hex(`${deps.account.id}|${holder.address}`) : Promise.resolve(null);
+const clientHashOf = (deps: Deps, holder: Holder) => (holder.kind === "visitor" ? sha256Hex(`${deps.account.id}|${holder.address}`) : Promise.resolve(null));
 
 export async function createHold(deps: Deps, body: CreateHoldBody, holder: Holder): Promise<{ hold: SlotHold; secret: string }> {
   const onSite = holder.kind === "visitor";
@@ -48,7 +47,10 @@ export async function createHold(deps: Deps, body: CreateHoldBody, holder: Holde
   const secret = randomToken("", 32);
   const minutes = Math.min(Math.max(deps.account.slot_hold_minutes, 1), MAX_HOLD_MINUTES);
   const base = newHoldColumns(deps, placement, {
-    serviceId: service.id, count, secretHash: await sha256Hex(secret), clientHash: await clientHashOf(deps, holder),
+    serviceId: service.id,
+    count,
+    secretHash: await sha256Hex(secret),
+    clientHash: await clientHashOf(deps, holder),
     expiresAt: holdExpiry(deps.now, minutes),
   });
   const window = holdWindow(base, deps.now);
@@ -100,7 +102,10 @@ export async function releaseHold(deps: Deps, id: number, holder: Holder, secret
  * Releasing only frees capacity, so it needs no guard; the version triggers tell every cache.
  */
 async function endHold(deps: Deps, holdId: number): Promise<SlotHold | undefined> {
-  const [released] = await deps.db.update(slotHolds).set({ ended_at: deps.now, ended_by: "released" })
-    .where(and(holdOfAccount(deps, holdId), isNull(slotHolds.ended_at))).returning();
+  const [released] = await deps.db
+    .update(slotHolds)
+    .set({ ended_at: deps.now, ended_by: "released" })
+    .where(and(holdOfAccount(deps, holdId), isNull(slotHolds.ended_at)))
+    .returning();
   return released;
 }

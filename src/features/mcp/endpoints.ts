@@ -13,8 +13,7 @@ const siteFinding = findingTools("site");
 const privateTools: readonly McpTool[] = [...findingTools("private"), ...holdingTools, ...privateBookingTools];
 
 /** Holds are offered on the site only where the account enabled them, as its POST /slots/holds is. */
-export const siteToolsOf = (account: Account): readonly McpTool[] =>
-  [...siteFinding, ...(account.slot_holds_enabled ? holdingTools : []), ...siteBookingTools];
+export const siteToolsOf = (account: Account): readonly McpTool[] => [...siteFinding, ...(account.slot_holds_enabled ? holdingTools : []), ...siteBookingTools];
 
 export const privateToolsOf = (): readonly McpTool[] => privateTools;
 
@@ -40,7 +39,9 @@ export function siteInstructions(account: Account): string {
       ? `Some services are paid online: a booking of one is awaiting_payment and its seat is held for ${account.payment_window_minutes} minutes; give the person its payment.checkout_url to pay. It is confirmed once the payment arrives (show_booking tells).`
       : "",
     "Keep the booking_id and booking_token book answers: show_booking and cancel_booking need both.",
-  ].filter(Boolean).join(" ");
+  ]
+    .filter(Boolean)
+    .join(" ");
 }
 
 export function privateInstructions(account: Account): string {

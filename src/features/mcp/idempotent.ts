@@ -2,16 +2,16 @@
 // header (http/idempotency.ts), so a retried tool call makes one booking, and a key used for a
 // REST request cannot be replayed as a tool call (the fingerprints differ: 422).
 import { ApiError } from "../../http/errors";
-import {
-  claimIdempotencyKey, freeIdempotencyKey, keepIdempotentAnswer, MAX_IDEMPOTENCY_KEY_LENGTH, type StoredAnswer,
-} from "../../http/idempotency";
+import { claimIdempotencyKey, freeIdempotencyKey, keepIdempotentAnswer, MAX_IDEMPOTENCY_KEY_LENGTH, type StoredAnswer } from "../../http/idempotency";
 import { sha256Hex } from "../../http/secrets";
 import { text } from "../../http/fields";
 import type { ToolContext } from "./tool";
 
-export const idempotencyKeyInput = () => text(MAX_IDEMPOTENCY_KEY_LENGTH).optional().meta({
-  description: "Any unique text (a UUID) to make retrying safe: a call repeated with the same key within 24 hours makes no second booking and answers what the first did.",
-});
+export const idempotencyKeyInput = () =>
+  text(MAX_IDEMPOTENCY_KEY_LENGTH).optional().meta({
+    description:
+      "Any unique text (a UUID) to make retrying safe: a call repeated with the same key within 24 hours makes no second booking and answers what the first did.",
+  });
 
 type Answer = Record<string, unknown>;
 

@@ -33,13 +33,13 @@ const nextCursor = z.string().nullable().meta({ description: "Pass as `cursor` f
 const book = defineTool({
   name: "book",
   title: "Create a booking",
-  description: "Creates a booking as POST /bookings does on the private API: for a service's time (booked_from, booked_to) or an event, for a person (person_id or person_attributes). `confirm: true` skips verification; capacity is checked unless ignore_capacity.",
+  description:
+    "Creates a booking as POST /bookings does on the private API: for a service's time (booked_from, booked_to) or an event, for a person (person_id or person_attributes). `confirm: true` skips verification; capacity is checked unless ignore_capacity.",
   input: createBookingBody.omit(brief).extend({ idempotency_key: idempotencyKeyInput() }),
   output: answered,
   root: "booking",
   async run(context, { idempotency_key, ...body }) {
-    return oncePerKey(context, "book", idempotency_key, body, async () =>
-      ({ booking: await bookingJson(context.deps, await createBooking(context.deps, body)) }));
+    return oncePerKey(context, "book", idempotency_key, body, async () => ({ booking: await bookingJson(context.deps, await createBooking(context.deps, body)) }));
   },
 });
 
@@ -86,21 +86,23 @@ const ACTIONS = {
   cancel: { title: "Cancel a booking", description: "Cancels a booking: its time is free again.", annotations: { destructiveHint: true } },
 } as const;
 
-const actionTool = (action: keyof typeof ACTIONS) => defineTool({
-  name: `${action}_booking`,
-  ...ACTIONS[action],
-  description: `${ACTIONS[action].description} The person is told as the account's messages say, unless a *_send_* flag says otherwise.`,
-  input: actionBody.omit(brief).extend({ booking_id: bookingId }),
-  output: answered,
-  async run({ deps }, { booking_id, ...flags }) {
-    return { booking: await bookingJson(deps, await transition(deps, booking_id, action, flags)) };
-  },
-});
+const actionTool = (action: keyof typeof ACTIONS) =>
+  defineTool({
+    name: `${action}_booking`,
+    ...ACTIONS[action],
+    description: `${ACTIONS[action].description} The person is told as the account's messages say, unless a *_send_* flag says otherwise.`,
+    input: actionBody.omit(brief).extend({ booking_id: bookingId }),
+    output: answered,
+    async run({ deps }, { booking_id, ...flags }) {
+      return { booking: await bookingJson(deps, await transition(deps, booking_id, action, flags)) };
+    },
+  });
 
 const listPeopleTool = defineTool({
   name: "list_people",
   title: "Find people",
-  description: "The account's people (customers), as GET /people answers them: `search` matches name, e-mail and phone; or filter by email, phone_number, name, external_id.",
+  description:
+    "The account's people (customers), as GET /people answers them: `search` matches name, e-mail and phone; or filter by email, phone_number, name, external_id.",
   input: peopleQuery,
   output: z.object({ people: z.array(Person), total_count: z.number().int(), next_cursor: nextCursor }),
   annotations: { readOnlyHint: true },
@@ -123,5 +125,13 @@ const getPersonTool = defineTool({
 });
 
 export const privateBookingTools: McpTool[] = [
-  book, verifyBooking, getBooking, listBookings, actionTool("confirm"), actionTool("decline"), actionTool("cancel"), listPeopleTool, getPersonTool,
+  book,
+  verifyBooking,
+  getBooking,
+  listBookings,
+  actionTool("confirm"),
+  actionTool("decline"),
+  actionTool("cancel"),
+  listPeopleTool,
+  getPersonTool,
 ];

@@ -11,8 +11,7 @@ import type { Holder } from "../holds/service";
 
 type C = Context<AppEnv>;
 
-const jsonRpcError = (status: number, code: number, message: string) =>
-  Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
+const jsonRpcError = (status: number, code: number, message: string) => Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
 
 /**
  * The one JSON-RPC message of the body. A batch is refused: the request budgets count requests,

@@ -10,13 +10,23 @@ import { publicBookingJson } from "./rendering";
 import { defineTool, type McpTool } from "./tool";
 
 /** What a visitor's booking is made of: the REST create's own attributes, without the back office's. */
-const visitorBooking = createBookingBody.shape.booking.pick({
-  service_id: true, event_id: true, resource_id: true, booked_from: true, booked_to: true, count: true, notes: true, person_attributes: true,
-}).extend({
-  person_attributes: createBookingBody.shape.booking.shape.person_attributes.meta({
-    description: "Who books: `name`, `email`, `phone_number` (and optionally `street`, `postal_code`, `city`, `date_of_birth`). The account's verification method says which contact is required (see the server instructions).",
-  }),
-});
+const visitorBooking = createBookingBody.shape.booking
+  .pick({
+    service_id: true,
+    event_id: true,
+    resource_id: true,
+    booked_from: true,
+    booked_to: true,
+    count: true,
+    notes: true,
+    person_attributes: true,
+  })
+  .extend({
+    person_attributes: createBookingBody.shape.booking.shape.person_attributes.meta({
+      description:
+        "Who books: `name`, `email`, `phone_number` (and optionally `street`, `postal_code`, `city`, `date_of_birth`). The account's verification method says which contact is required (see the server instructions).",
+    }),
+  });
 
 const bookingToken = z.string().meta({ description: "The booking_token `book` answered: it opens that one booking." });
 
@@ -25,7 +35,8 @@ const answered = z.object({ booking: PublicBooking });
 const book = defineTool({
   name: "book",
   title: "Book a time",
-  description: "Books a free time for the person named: from find_times, its timestamp and timestamp_end as booked_from and booked_to with the service_id, or for a class or event its event_id alone. The answer's booking_token opens the booking later. When the booking is awaiting_verification, a code was sent to the person: ask them for it and call verify_booking, or the booking lapses in 20 minutes.",
+  description:
+    "Books a free time for the person named: from find_times, its timestamp and timestamp_end as booked_from and booked_to with the service_id, or for a class or event its event_id alone. The answer's booking_token opens the booking later. When the booking is awaiting_verification, a code was sent to the person: ask them for it and call verify_booking, or the booking lapses in 20 minutes.",
   input: z.object({ booking: visitorBooking, hold_secret: createBookingBody.shape.hold_secret, idempotency_key: idempotencyKeyInput() }),
   output: z.object({ booking: PublicBooking, booking_token: bookingToken }),
   root: "booking",
@@ -77,7 +88,8 @@ const cancelBooking = defineTool({
 const moveBooking = defineTool({
   name: "move_booking",
   title: "Move a booking to another time",
-  description: "Moves the person's own booking, opened by its booking_token, to another free time of the same service: from find_times, its timestamp and timestamp_end as booked_from and booked_to (for a class or event booking, another event of the same service as event_id). The old time is released only when the new one is taken; a refusal leaves the booking as it was. Allowed where the account lets visitors move bookings online and neither the old nor the new time is inside its cancellation period.",
+  description:
+    "Moves the person's own booking, opened by its booking_token, to another free time of the same service: from find_times, its timestamp and timestamp_end as booked_from and booked_to (for a class or event booking, another event of the same service as event_id). The old time is released only when the new one is taken; a refusal leaves the booking as it was. Allowed where the account lets visitors move bookings online and neither the old nor the new time is inside its cancellation period.",
   input: z.object({ ...ownBooking, ...siteMoveBody.shape }),
   output: answered,
   root: "booking",

@@ -46,51 +46,56 @@ function freeTimeJson(context: ToolContext, slot: FoundSlot, zone: string | unde
   return { ...json, visitor_timestamp: texts.iso, visitor_formatted_timestamp: texts.local };
 }
 
-const listServicesTool = (surface: Surface) => defineTool({
-  name: "list_services",
-  title: "List the services",
-  description: "The services that can be booked (a haircut, a class, a room…), with their ids, length in minutes (`interval`) and price. Start here: every other tool takes a service id.",
-  input: z.object({}),
-  output: z.object({ time_zone: accountZone, services: z.array(surface === "site" ? PublicService : Service) }),
-  annotations: { readOnlyHint: true },
-  async run({ deps }) {
-    const toJson = surface === "site" ? toPublicServiceJson : toServiceJson;
-    const services = await listServices(deps);
-    return { time_zone: deps.account.time_zone, services: services.map((s) => toJson(s, deps.account.time_zone)) };
-  },
-});
+const listServicesTool = (surface: Surface) =>
+  defineTool({
+    name: "list_services",
+    title: "List the services",
+    description:
+      "The services that can be booked (a haircut, a class, a room…), with their ids, length in minutes (`interval`) and price. Start here: every other tool takes a service id.",
+    input: z.object({}),
+    output: z.object({ time_zone: accountZone, services: z.array(surface === "site" ? PublicService : Service) }),
+    annotations: { readOnlyHint: true },
+    async run({ deps }) {
+      const toJson = surface === "site" ? toPublicServiceJson : toServiceJson;
+      const services = await listServices(deps);
+      return { time_zone: deps.account.time_zone, services: services.map((s) => toJson(s, deps.account.time_zone)) };
+    },
+  });
 
-const findAvailableDatesTool = (surface: Surface) => defineTool({
-  name: "find_available_dates",
-  title: "Find the dates with a free time",
-  description: `The dates on which the service has at least one free time. ${SLOT_TIME_ZONE_NOTE} Without \`to\`, up to the end of \`from\`'s month; without \`from\`, from today. At most 92 days at once.`,
-  input: rangeInput,
-  output: z.object({ time_zone: accountZone, dates: z.array(z.string().meta({ format: "date" })) }),
-  annotations: { readOnlyHint: true },
-  async run({ deps }, { service_id, ...range }) {
-    const dates = await availableDatesOf(deps, service_id, range, { publicOnly: surface === "site", exact: false });
-    return { time_zone: deps.account.time_zone, dates };
-  },
-});
+const findAvailableDatesTool = (surface: Surface) =>
+  defineTool({
+    name: "find_available_dates",
+    title: "Find the dates with a free time",
+    description: `The dates on which the service has at least one free time. ${SLOT_TIME_ZONE_NOTE} Without \`to\`, up to the end of \`from\`'s month; without \`from\`, from today. At most 92 days at once.`,
+    input: rangeInput,
+    output: z.object({ time_zone: accountZone, dates: z.array(z.string().meta({ format: "date" })) }),
+    annotations: { readOnlyHint: true },
+    async run({ deps }, { service_id, ...range }) {
+      const dates = await availableDatesOf(deps, service_id, range, { publicOnly: surface === "site", exact: false });
+      return { time_zone: deps.account.time_zone, dates };
+    },
+  });
 
-const findTimesTool = (surface: Surface) => defineTool({
-  name: "find_times",
-  title: "Find the free times",
-  description: `The times with a free seat for the service, in order. ${SLOT_TIME_ZONE_NOTE} Without \`to\`, the one day \`from\` (default today). Book one with its \`timestamp\` and \`timestamp_end\` as booked_from and booked_to, or, for a class or event, with its \`event_id\`.`,
-  input: rangeInput.extend({ time_zone: visitorZone }),
-  output: z.object({ time_zone: accountZone, slots: z.array(FreeTime) }),
-  annotations: { readOnlyHint: true },
-  async run(context, { service_id, time_zone, ...range }) {
-    const { deps } = context;
-    const slots = await slotsOf(deps, service_id, range, { publicOnly: surface === "site", exact: false });
-    return { time_zone: deps.account.time_zone, slots: slots.filter((s) => s.free > 0).map((s) => freeTimeJson(context, s, time_zone)) };
-  },
-});
+const findTimesTool = (surface: Surface) =>
+  defineTool({
+    name: "find_times",
+    title: "Find the free times",
+    description: `The times with a free seat for the service, in order. ${SLOT_TIME_ZONE_NOTE} Without \`to\`, the one day \`from\` (default today). Book one with its \`timestamp\` and \`timestamp_end\` as booked_from and booked_to, or, for a class or event, with its \`event_id\`.`,
+    input: rangeInput.extend({ time_zone: visitorZone }),
+    output: z.object({ time_zone: accountZone, slots: z.array(FreeTime) }),
+    annotations: { readOnlyHint: true },
+    async run(context, { service_id, time_zone, ...range }) {
+      const { deps } = context;
+      const slots = await slotsOf(deps, service_id, range, { publicOnly: surface === "site", exact: false });
+      return { time_zone: deps.account.time_zone, slots: slots.filter((s) => s.free > 0).map((s) => freeTimeJson(context, s, time_zone)) };
+    },
+  });
 
 const holdTimeTool = defineTool({
   name: "hold_time",
   title: "Hold a time",
-  description: "Holds a free time for a few minutes (the answer's expires_at) while the person's details are gathered: nobody else can book it meanwhile. Book it with `book` and the answered hold_secret; a hold that is not booked lapses by itself.",
+  description:
+    "Holds a free time for a few minutes (the answer's expires_at) while the person's details are gathered: nobody else can book it meanwhile. Book it with `book` and the answered hold_secret; a hold that is not booked lapses by itself.",
   input: createHoldBody.shape.slot_hold,
   output: z.object({ slot_hold: SlotHold, hold_secret: z.string().meta({ description: "Pass it to `book` as hold_secret, or to release_hold." }) }),
   async run({ deps, holder }, slotHold) {
@@ -116,8 +121,7 @@ const releaseHoldTool = defineTool({
 });
 
 /** The tools for finding a time on `surface`. */
-export const findingTools = (surface: Surface): McpTool[] =>
-  [listServicesTool(surface), findAvailableDatesTool(surface), findTimesTool(surface)];
+export const findingTools = (surface: Surface): McpTool[] => [listServicesTool(surface), findAvailableDatesTool(surface), findTimesTool(surface)];
 
 /** The booking site offers these only where the account enabled holds; the private API always does. */
 export const holdingTools: McpTool[] = [holdTimeTool, releaseHoldTool];

@@ -17,10 +17,10 @@ function contextOf(deps: MessageDeps, booking: Booking, related: Related, link?:
     account: deps.account,
     booking,
     link: link ?? null,
-    person: booking.person_id !== null ? related.people.get(booking.person_id) ?? null : null,
-    service: booking.service_id !== null ? related.services.get(booking.service_id) ?? null : null,
+    person: booking.person_id !== null ? (related.people.get(booking.person_id) ?? null) : null,
+    service: booking.service_id !== null ? (related.services.get(booking.service_id) ?? null) : null,
     resource: related.resources.get(booking.resource_id) ?? null,
-    event: booking.event_id !== null ? related.events.get(booking.event_id) ?? null : null,
+    event: booking.event_id !== null ? (related.events.get(booking.event_id) ?? null) : null,
   };
 }
 
@@ -48,11 +48,19 @@ async function send(deps: MessageDeps, ctx: MessageContext, kind: MessageKind, d
   const calendarUrl = namesCalendarFile(choice) ? await bookingFileUrl(deps.db, deps.env, deps.account, ctx.booking!.id) : null;
   const rendered = await renderMessage(choice, { ...ctx, calendarUrl });
   const customer = due.audience === "customer";
-  await enqueueMessage(deps, {
-    kind, channel: due.channel, recipient, ...rendered,
-    booking_id: ctx.booking!.id, person_id: customer ? ctx.person?.id ?? null : null,
-    invitation: customer && due.channel === "email" ? invitationOf(deps.env, deps.account, ctx, kind, recipient) : null,
-  }, "record");
+  await enqueueMessage(
+    deps,
+    {
+      kind,
+      channel: due.channel,
+      recipient,
+      ...rendered,
+      booking_id: ctx.booking!.id,
+      person_id: customer ? (ctx.person?.id ?? null) : null,
+      invitation: customer && due.channel === "email" ? invitationOf(deps.env, deps.account, ctx, kind, recipient) : null,
+    },
+    "record",
+  );
 }
 
 export async function enqueueBookingMessages(deps: MessageDeps, change: BookingChange, booking: Booking, related: Related, link?: string): Promise<void> {

@@ -19,8 +19,7 @@ export const UNDER_CAPS = `
   (SELECT count(*) FROM messages WHERE recipient = ? AND channel = 'sms' AND created_at > ? AND ${COUNTED}) < ${SMS_PER_NUMBER_PER_HOUR}
   AND (SELECT count(*) FROM messages WHERE account_id = ? AND channel = 'sms' AND created_at > ? AND ${COUNTED}) < ?`;
 
-export const underCapsParams = (env: Env, accountId: number, recipient: string, now: number) =>
-  [recipient, now - HOUR_MS, accountId, now - DAY_MS, dailyCap(env)];
+export const underCapsParams = (env: Env, accountId: number, recipient: string, now: number) => [recipient, now - HOUR_MS, accountId, now - DAY_MS, dailyCap(env)];
 
 export type CapHit = "number" | "account";
 
@@ -28,9 +27,10 @@ export type CapHit = "number" | "account";
 export async function capHit(deps: { env: Env; account: Account }, recipient: string, now: number): Promise<CapHit> {
   // The per-number count sees the shard's messages only: a number texted by accounts on two shards
   // is capped per shard (docs/scaling.md).
-  const row = await accountD1(deps).prepare(
-    `SELECT count(*) AS n FROM messages WHERE recipient = ? AND channel = 'sms' AND created_at > ? AND ${COUNTED}`,
-  ).bind(recipient, now - HOUR_MS).first<{ n: number }>();
+  const row = await accountD1(deps)
+    .prepare(`SELECT count(*) AS n FROM messages WHERE recipient = ? AND channel = 'sms' AND created_at > ? AND ${COUNTED}`)
+    .bind(recipient, now - HOUR_MS)
+    .first<{ n: number }>();
   return (row?.n ?? 0) >= SMS_PER_NUMBER_PER_HOUR ? "number" : "account";
 }
 

@@ -14,7 +14,10 @@ import { providerFor } from "./providers";
 
 // `shard` is absent in messages queued before shards: those rows are on DB.
 const queueBody = z.object({
-  account_id: z.number().int(), shard: z.string().default(DIRECTORY_SHARD), message_id: z.number().int(), secret_body: z.string().optional(),
+  account_id: z.number().int(),
+  shard: z.string().default(DIRECTORY_SHARD),
+  message_id: z.number().int(),
+  secret_body: z.string().optional(),
   invitation: invitationData.optional(),
 });
 
@@ -28,7 +31,8 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
   const db = openDb(shardD1(env, body.shard));
   const own = and(eq(messages.id, body.message_id), eq(messages.account_id, body.account_id));
   // Compare-and-swap claim: two deliveries of one queue message never both send it.
-  const [claimed] = await db.update(messages)
+  const [claimed] = await db
+    .update(messages)
     .set({ status: "sending", updated_at: now })
     .where(and(own, or(eq(messages.status, "queued"), and(eq(messages.status, "sending"), lt(messages.updated_at, now - CLAIM_TIMEOUT_MS)))))
     .returning();
@@ -45,7 +49,10 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
   const account = await directoryDb(env).query.accounts.findFirst({ where: eq(accounts.id, body.account_id) });
   const provider = providerFor(env);
   const result = await provider.deliver({
-    message: claimed, account, body: body.secret_body ?? claimed.body, now,
+    message: claimed,
+    account,
+    body: body.secret_body ?? claimed.body,
+    now,
     invitation: provider.sendsInvitations && body.invitation ? await withSequence(db, body.account_id, body.invitation) : null,
   });
   const providerName = provider.nameFor?.(claimed.channel) ?? provider.name;
@@ -55,9 +62,14 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
     console.error(JSON.stringify({ queue: "booking-messages", message_id: claimed.id, attempts, error: result.error }));
     return "retry";
   }
-  const [sent] = await db.update(messages)
+  const [sent] = await db
+    .update(messages)
     .set({
-      status: "sent", provider: providerName, error: null, sent_at: now, updated_at: now,
+      status: "sent",
+      provider: providerName,
+      error: null,
+      sent_at: now,
+      updated_at: now,
       ...(provider.storesDeliveredText && body.secret_body ? { body: body.secret_body } : {}),
     })
     .where(own)
@@ -73,7 +85,9 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
  * orders two invitations sent with one SEQUENCE.
  */
 async function withSequence(db: Db, accountId: number, invitation: InvitationData) {
-  const [row] = await db.select({ revision: bookings.revision }).from(bookings)
+  const [row] = await db
+    .select({ revision: bookings.revision })
+    .from(bookings)
     .where(and(eq(bookings.id, invitation.booking_id), eq(bookings.account_id, accountId)));
   return { ...invitation, sequence: Math.max(invitation.revision, row?.revision ?? invitation.revision) };
 }
@@ -120,7 +134,8 @@ const deadConsumer: Consumer = async (batch, env) => {
     const db = openDb(shardD1(env, parsed.data.shard));
     const own = and(eq(messages.id, parsed.data.message_id), eq(messages.account_id, parsed.data.account_id));
     const current = await db.query.messages.findFirst({ where: own });
-    const [failed] = await db.update(messages)
+    const [failed] = await db
+      .update(messages)
       .set({ status: "failed", error: `not delivered, retries exhausted: ${current?.error ?? "unknown error"}`, updated_at: now })
       .where(and(own, inArray(messages.status, ["queued", "sending"])))
       .returning();

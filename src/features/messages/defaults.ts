@@ -17,7 +17,11 @@ const LINK_EMAIL = "{% if booking.url %}\n\n{{ booking.url }}{% endif %}";
 const CAL = { en: "Add it to your calendar", sv: "Lägg till i din kalender", nb: "Legg den til i kalenderen din" };
 const calEmail = (words: string) => `{% if booking.calendar_url %}\n\n${words}: {{ booking.calendar_url }}{% endif %}`;
 const CAL_SMS = "{% if booking.calendar_url %} {{ booking.calendar_url }}{% endif %}";
-const what = { en: "{{ service.title }} with {{ resource.title }}", sv: "{{ service.title }} hos {{ resource.title }}", nb: "{{ service.title }} hos {{ resource.title }}" };
+const what = {
+  en: "{{ service.title }} with {{ resource.title }}",
+  sv: "{{ service.title }} hos {{ resource.title }}",
+  nb: "{{ service.title }} hos {{ resource.title }}",
+};
 
 const en: Record<MessageKind, DefaultText> = {
   verification: {

@@ -48,34 +48,61 @@ export async function enqueueMessage(deps: MessageDeps, out: Outgoing, onCap: "r
   const values = [account.id, out.booking_id ?? null, out.person_id ?? null, out.kind, out.channel, out.recipient, out.subject, out.body];
   let id: number | null;
   if (out.channel === "sms") {
-    const row = await accountD1(deps).prepare(
-      `INSERT INTO messages (${COLUMNS}) SELECT ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ? WHERE ${UNDER_CAPS} RETURNING id`,
-    ).bind(...values, now, now, ...underCapsParams(env, account.id, out.recipient, now)).first<{ id: number }>();
+    const row = await accountD1(deps)
+      .prepare(`INSERT INTO messages (${COLUMNS}) SELECT ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ? WHERE ${UNDER_CAPS} RETURNING id`)
+      .bind(...values, now, now, ...underCapsParams(env, account.id, out.recipient, now))
+      .first<{ id: number }>();
     id = row?.id ?? null;
   } else {
-    const [row] = await deps.db.insert(messages).values({
-      account_id: account.id, booking_id: out.booking_id ?? null, person_id: out.person_id ?? null, kind: out.kind,
-      channel: out.channel, recipient: out.recipient, subject: out.subject, body: out.body, status: "queued",
-      created_at: now, updated_at: now,
-    }).returning({ id: messages.id });
+    const [row] = await deps.db
+      .insert(messages)
+      .values({
+        account_id: account.id,
+        booking_id: out.booking_id ?? null,
+        person_id: out.person_id ?? null,
+        kind: out.kind,
+        channel: out.channel,
+        recipient: out.recipient,
+        subject: out.subject,
+        body: out.body,
+        status: "queued",
+        created_at: now,
+        updated_at: now,
+      })
+      .returning({ id: messages.id });
     id = row.id;
   }
 
   if (id === null) {
     const hit = await capHit(deps, out.recipient, now);
     if (onCap === "refuse") return { id: null, refused: hit };
-    const [failed] = await deps.db.insert(messages).values({
-      account_id: account.id, booking_id: out.booking_id ?? null, person_id: out.person_id ?? null, kind: out.kind,
-      channel: out.channel, recipient: out.recipient, subject: out.subject, body: out.body, status: "failed",
-      error: CAP_MESSAGES[hit], created_at: now, updated_at: now,
-    }).returning();
+    const [failed] = await deps.db
+      .insert(messages)
+      .values({
+        account_id: account.id,
+        booking_id: out.booking_id ?? null,
+        person_id: out.person_id ?? null,
+        kind: out.kind,
+        channel: out.channel,
+        recipient: out.recipient,
+        subject: out.subject,
+        body: out.body,
+        status: "failed",
+        error: CAP_MESSAGES[hit],
+        created_at: now,
+        updated_at: now,
+      })
+      .returning();
     await announceProcessed(env, account, failed, now);
     return { id: failed.id, refused: hit };
   }
 
   const body: MessageQueueBody = {
-    account_id: account.id, shard: account.shard, message_id: id,
-    ...(out.secretBody ? { secret_body: out.secretBody } : {}), ...(out.invitation ? { invitation: out.invitation } : {}),
+    account_id: account.id,
+    shard: account.shard,
+    message_id: id,
+    ...(out.secretBody ? { secret_body: out.secretBody } : {}),
+    ...(out.invitation ? { invitation: out.invitation } : {}),
   };
   await env.MESSAGE_QUEUE.send(body, { contentType: "json" });
   return { id, refused: null };

@@ -33,8 +33,12 @@ const FONT = "font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Hel
 /** A whole HTML document: `lang` for screen readers, one column that fits a phone, text in readable contrast. */
 export function htmlOf(input: { subject: string; text: string; locale: Locale; shop: string }): string {
   const subject = escapeHtml(input.subject);
-  const paragraphs = input.text.split(/(?:\r?\n){2,}/).map((p) => p.trim()).filter(Boolean)
-    .map((p) => `<p style="margin:0 0 16px;">${paragraph(p)}</p>`).join("\n");
+  const paragraphs = input.text
+    .split(/(?:\r?\n){2,}/)
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => `<p style="margin:0 0 16px;">${paragraph(p)}</p>`)
+    .join("\n");
   return `<!DOCTYPE html>
 <html lang="${input.locale}" dir="ltr">
 <head>

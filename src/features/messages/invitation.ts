@@ -42,8 +42,11 @@ export function invitationOf(env: Env, account: Account, ctx: MessageContext, ki
   // The same words as the booking's calendar file (calendar-feeds/booking-file.ts).
   const what = ctx.event?.title ?? ctx.service?.title ?? booking.title ?? account.name;
   return {
-    method, booking_id: booking.id, uid: bookingUid(booking.id, new URL(siteOrigin(env, account)).hostname),
-    from: booking.booked_from, to: booking.booked_to,
+    method,
+    booking_id: booking.id,
+    uid: bookingUid(booking.id, new URL(siteOrigin(env, account)).hostname),
+    from: booking.booked_from,
+    to: booking.booked_to,
     title: ctx.resource?.title ? `${what}, ${ctx.resource.title}` : what,
     location: account.address || account.name || null,
     revision: booking.revision,

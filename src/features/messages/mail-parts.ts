@@ -14,8 +14,7 @@ import type { Message } from "./serializer";
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters headerText removes
 const CONTROLS = /[\u0000-\u001f\u007f]+/g;
-export const headerText = (text: string, max = 200) =>
-  text.replace(CONTROLS, " ").replace(/\s+/g, " ").trim().slice(0, max);
+export const headerText = (text: string, max = 200) => text.replace(CONTROLS, " ").replace(/\s+/g, " ").trim().slice(0, max);
 
 /** A display name: one line, and no quote or backslash to end the quoted string it is written in. */
 const displayName = (name: string) => headerText(name.replace(/["\\]/g, " "), 78);
@@ -24,8 +23,7 @@ const displayName = (name: string) => headerText(name.replace(/["\\]/g, " "), 78
  * `"Name" <address>`, or `=?UTF-8?Q?…?= <address>` for a name beyond ASCII: RFC 2047 allows an
  * encoded word as a phrase but not inside quotes, where worker-mailer would put it.
  */
-const mailbox = (name: string, address: string) =>
-  /^[\x20-\x7e]*$/.test(name) ? `"${name}" <${address}>` : `${encodeHeader(name)} <${address}>`;
+const mailbox = (name: string, address: string) => (/^[\x20-\x7e]*$/.test(name) ? `"${name}" <${address}>` : `${encodeHeader(name)} <${address}>`);
 
 const base64 = (text: string) => {
   let binary = "";
@@ -48,7 +46,8 @@ export function mailParts(from: string, mail: OutgoingMail) {
   const shop = displayName(account.name) || from.split("@")[1];
   const subject = headerText(mail.subject);
   return {
-    shop, subject,
+    shop,
+    subject,
     from: mailbox(shop, from),
     replyTo: account.email ? mailbox(shop, account.email) : null,
     text: mail.text,
@@ -57,11 +56,20 @@ export function mailParts(from: string, mail: OutgoingMail) {
     invitation: invitation && {
       filename: invitation.method === "CANCEL" ? "cancel.ics" : "invite.ics",
       contentType: `text/calendar; charset=UTF-8; method=${invitation.method}`,
-      base64: base64(invitationText({
-        method: invitation.method, uid: invitation.uid, from: invitation.from, to: invitation.to, title: invitation.title,
-        location: invitation.location, sequence: invitation.sequence, stamp: message.created_at,
-        organizer: { name: shop, email: account.email || from }, attendee: invitation.attendee,
-      })),
+      base64: base64(
+        invitationText({
+          method: invitation.method,
+          uid: invitation.uid,
+          from: invitation.from,
+          to: invitation.to,
+          title: invitation.title,
+          location: invitation.location,
+          sequence: invitation.sequence,
+          stamp: message.created_at,
+          organizer: { name: shop, email: account.email || from },
+          attendee: invitation.attendee,
+        }),
+      ),
     },
   };
 }

@@ -14,11 +14,14 @@ export interface DueMessage {
   audience: Audience;
 }
 
-
 /** The flag prefix each kind answers to (`cancellation_send_sms`, ...). */
 const FLAG_PREFIX: Partial<Record<MessageKind, string>> = {
-  verification: "verification", confirmation: "confirmation", modification: "modification",
-  cancellation: "cancellation", decline: "decline", notification: "notification",
+  verification: "verification",
+  confirmation: "confirmation",
+  modification: "modification",
+  cancellation: "cancellation",
+  decline: "decline",
+  notification: "notification",
 };
 
 /** The customer's default channel follows the verification method: SMS, email or none. */
@@ -32,17 +35,27 @@ function kindsFor(change: BookingChange, booking: Booking): { kind: MessageKind;
   switch (change) {
     case "created":
       if (booking.state === "awaiting_verification") return [{ kind: "verification", audience: "customer" }];
-      if (booking.state === "confirmed") return [{ kind: "confirmation", audience: "customer" }, { kind: "notification", audience: "admin" }];
+      if (booking.state === "confirmed")
+        return [
+          { kind: "confirmation", audience: "customer" },
+          { kind: "notification", audience: "admin" },
+        ];
       if (booking.state === "awaiting_confirmation") return [{ kind: "notification", audience: "admin" }];
       return [];
     case "verified":
     case "paid":
       return booking.state === "confirmed"
-        ? [{ kind: "confirmation", audience: "customer" }, { kind: "notification", audience: "admin" }]
+        ? [
+            { kind: "confirmation", audience: "customer" },
+            { kind: "notification", audience: "admin" },
+          ]
         : [{ kind: "notification", audience: "admin" }];
     case "confirmed":
       // The administrator confirmed it: they hear about it only when they ask to.
-      return [{ kind: "confirmation", audience: "customer" }, { kind: "notification", audience: "admin", explicitOnly: true }];
+      return [
+        { kind: "confirmation", audience: "customer" },
+        { kind: "notification", audience: "admin", explicitOnly: true },
+      ];
     case "declined":
       return [{ kind: "decline", audience: "customer" }];
     case "cancelled":

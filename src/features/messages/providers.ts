@@ -44,7 +44,11 @@ async function twilioSms(env: Env, { message, body }: Delivery): Promise<Deliver
     return { ok: false, error: "TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM must all be configured" };
   }
   const { sendWithTwilio } = await import("./twilio");
-  return sendWithTwilio({ accountSid: config.TWILIO_ACCOUNT_SID, authToken: env.TWILIO_AUTH_TOKEN, from: config.TWILIO_FROM, baseUrl: config.TWILIO_API_BASE }, message, body);
+  return sendWithTwilio(
+    { accountSid: config.TWILIO_ACCOUNT_SID, authToken: env.TWILIO_AUTH_TOKEN, from: config.TWILIO_FROM, baseUrl: config.TWILIO_API_BASE },
+    message,
+    body,
+  );
 }
 
 const smsName = (env: Env) => (configOf(env).SMS_PROVIDER === "twilio" ? "twilio" : null);
@@ -93,8 +97,12 @@ function mailProblem(env: Env, delivery: Delivery): DeliveryResult | null {
 }
 
 const mailOf = (delivery: Delivery) => ({
-  message: delivery.message, account: delivery.account!, subject: delivery.message.subject ?? "",
-  text: delivery.body, invitation: delivery.invitation, now: delivery.now,
+  message: delivery.message,
+  account: delivery.account!,
+  subject: delivery.message.subject ?? "",
+  text: delivery.body,
+  invitation: delivery.invitation,
+  now: delivery.now,
 });
 
 /** E-mail through `send` (after mailProblem); SMS as with "http" (SMS_PROVIDER). */
@@ -105,25 +113,34 @@ function mailProvider(env: Env, name: "smtp" | "resend", send: (delivery: Delive
     storesDeliveredText: false,
     sendsInvitations: true,
     nameFor: (channel) => (channel === "sms" ? http.nameFor!(channel) : name),
-    deliver: async (delivery) => (delivery.message.channel === "sms" ? http.deliver(delivery) : mailProblem(env, delivery) ?? send(delivery)),
+    deliver: async (delivery) => (delivery.message.channel === "sms" ? http.deliver(delivery) : (mailProblem(env, delivery) ?? send(delivery))),
   };
 }
 
-const smtpProvider = (env: Env) => mailProvider(env, "smtp", async (delivery) => {
-  const config = configOf(env);
-  if (!config.SMTP_HOST) return { ok: false, error: "SMTP_HOST is not configured" };
-  const { sendOverSmtp } = await import("./smtp");
-  return sendOverSmtp({
-    host: config.SMTP_HOST, port: config.SMTP_PORT ?? (config.SMTP_SECURITY === "tls" ? 465 : 587),
-    security: config.SMTP_SECURITY, from: config.MAIL_FROM!, username: env.SMTP_USERNAME, password: env.SMTP_PASSWORD,
-  }, mailOf(delivery));
-});
+const smtpProvider = (env: Env) =>
+  mailProvider(env, "smtp", async (delivery) => {
+    const config = configOf(env);
+    if (!config.SMTP_HOST) return { ok: false, error: "SMTP_HOST is not configured" };
+    const { sendOverSmtp } = await import("./smtp");
+    return sendOverSmtp(
+      {
+        host: config.SMTP_HOST,
+        port: config.SMTP_PORT ?? (config.SMTP_SECURITY === "tls" ? 465 : 587),
+        security: config.SMTP_SECURITY,
+        from: config.MAIL_FROM!,
+        username: env.SMTP_USERNAME,
+        password: env.SMTP_PASSWORD,
+      },
+      mailOf(delivery),
+    );
+  });
 
-const resendProvider = (env: Env) => mailProvider(env, "resend", async (delivery) => {
-  if (!env.RESEND_API_KEY) return { ok: false, error: "RESEND_API_KEY is not configured" };
-  const { sendWithResend } = await import("./resend");
-  return sendWithResend({ apiKey: env.RESEND_API_KEY, from: configOf(env).MAIL_FROM!, baseUrl: configOf(env).RESEND_API_BASE }, mailOf(delivery));
-});
+const resendProvider = (env: Env) =>
+  mailProvider(env, "resend", async (delivery) => {
+    if (!env.RESEND_API_KEY) return { ok: false, error: "RESEND_API_KEY is not configured" };
+    const { sendWithResend } = await import("./resend");
+    return sendWithResend({ apiKey: env.RESEND_API_KEY, from: configOf(env).MAIL_FROM!, baseUrl: configOf(env).RESEND_API_BASE }, mailOf(delivery));
+  });
 
 export function providerFor(env: Env): Provider {
   const { MESSAGE_PROVIDER } = configOf(env);

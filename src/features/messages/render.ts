@@ -72,20 +72,30 @@ function templateVariables(ctx: MessageContext): Record<string, unknown> {
       calendar_url: ctx.calendarUrl ?? null,
     },
     person: person && {
-      id: person.id, name: person.name, email: person.email,
-      phone_number: person.phone_number, phone_number_formatted: person.phone_e164,
+      id: person.id,
+      name: person.name,
+      email: person.email,
+      phone_number: person.phone_number,
+      phone_number_formatted: person.phone_e164,
     },
     offer: ctx.offer && {
-      starts: localTime(ctx.offer.from, account), ends: localTime(ctx.offer.to, account),
-      expires: localTime(ctx.offer.expiresAt, account), url: ctx.offer.url,
+      starts: localTime(ctx.offer.from, account),
+      ends: localTime(ctx.offer.to, account),
+      expires: localTime(ctx.offer.expiresAt, account),
+      url: ctx.offer.url,
     },
     payment: paymentVariables(ctx),
     service: service && { id: service.id, title: service.title, description: service.description, price: service.price },
     resource: resource && { id: resource.id, title: resource.title },
     event: event && { id: event.id, title: event.title },
     account: {
-      name: account.name, subdomain: account.subdomain, email: account.email, phone_number: account.phone_number,
-      address: account.address, locale: account.locale, time_zone: account.time_zone,
+      name: account.name,
+      subdomain: account.subdomain,
+      email: account.email,
+      phone_number: account.phone_number,
+      address: account.address,
+      locale: account.locale,
+      time_zone: account.time_zone,
     },
   };
 }
@@ -95,9 +105,12 @@ function paymentVariables({ booking, payment, account }: MessageContext) {
   const paid = booking?.payment;
   if (!paid) return null;
   return {
-    amount: fromMinorUnits(paid.amount, paid.currency), currency: paid.currency, status: paid.status,
+    amount: fromMinorUnits(paid.amount, paid.currency),
+    currency: paid.currency,
+    status: paid.status,
     refunded: fromMinorUnits(payment?.refunded ?? paid.amount_refunded, paid.currency),
-    url: payment?.url ?? paid.checkout_url, reason: payment?.reason ?? null,
+    url: payment?.url ?? paid.checkout_url,
+    reason: payment?.reason ?? null,
     held_until: booking.expires_at === null ? null : localTime(booking.expires_at, account),
   };
 }

@@ -24,25 +24,33 @@ export async function sendWithResend(settings: ResendSettings, mail: OutgoingMai
   const { message } = mail;
   const parts = mailParts(settings.from, mail);
   const resend = new Resend(settings.apiKey, settings.baseUrl ? { baseUrl: settings.baseUrl } : undefined);
-  const { error } = await resend.emails.send({
-    from: parts.from,
-    to: [message.recipient],
-    ...(parts.replyTo ? { replyTo: parts.replyTo } : {}),
-    subject: parts.subject,
-    text: parts.text,
-    html: parts.html,
-    // RFC 3834: no vacation or out-of-office replies to an automatic message.
-    headers: { "Auto-Submitted": "auto-generated" },
-    ...(parts.invitation ? {
-      attachments: [{ filename: parts.invitation.filename, content: parts.invitation.base64, contentType: parts.invitation.contentType }],
-    } : {}),
-    // Which message a delivery event is about, should one come back.
-    tags: [{ name: "account_id", value: String(message.account_id) }, { name: "message_id", value: String(message.id) }],
-  }, {
-    // A redelivered queue message, or a retry after a lost answer, is the same e-mail to Resend:
-    // it sends it once within its idempotency window (24 h).
-    idempotencyKey: `message-${message.account_id}-${message.id}`,
-  });
+  const { error } = await resend.emails.send(
+    {
+      from: parts.from,
+      to: [message.recipient],
+      ...(parts.replyTo ? { replyTo: parts.replyTo } : {}),
+      subject: parts.subject,
+      text: parts.text,
+      html: parts.html,
+      // RFC 3834: no vacation or out-of-office replies to an automatic message.
+      headers: { "Auto-Submitted": "auto-generated" },
+      ...(parts.invitation
+        ? {
+            attachments: [{ filename: parts.invitation.filename, content: parts.invitation.base64, contentType: parts.invitation.contentType }],
+          }
+        : {}),
+      // Which message a delivery event is about, should one come back.
+      tags: [
+        { name: "account_id", value: String(message.account_id) },
+        { name: "message_id", value: String(message.id) },
+      ],
+    },
+    {
+      // A redelivered queue message, or a retry after a lost answer, is the same e-mail to Resend:
+      // it sends it once within its idempotency window (24 h).
+      idempotencyKey: `message-${message.account_id}-${message.id}`,
+    },
+  );
   if (!error) return { ok: true };
   const status = error.statusCode ?? null;
   return {

@@ -15,9 +15,12 @@ messageRoutes.get("/", query(listMessagesQuery), async (c) => {
   const request = pageRequest(c.req.valid("query").page);
   const { rows, total } = await listMessages(deps(c), c.req.valid("query"), request);
   setPageHeaders(c, request, total, rows.length);
-  return c.json(wrapList("message", rows.map((m) => toMessageJson(m, c.var.account.time_zone))));
+  return c.json(
+    wrapList(
+      "message",
+      rows.map((m) => toMessageJson(m, c.var.account.time_zone)),
+    ),
+  );
 });
 
-messageRoutes.get("/:id", params("id"), async (c) =>
-  c.json(wrap("message", toMessageJson(await getMessage(deps(c), c.req.valid("param").id), c.var.account.time_zone))),
-);
+messageRoutes.get("/:id", params("id"), async (c) => c.json(wrap("message", toMessageJson(await getMessage(deps(c), c.req.valid("param").id), c.var.account.time_zone))));

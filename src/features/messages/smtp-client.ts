@@ -25,7 +25,11 @@ export interface Envelope {
 
 /** A failed submission; `code` is the server's reply code when it gave one. */
 export class SmtpError extends Error {
-  constructor(readonly stage: string, message: string, readonly code: number | null = null) {
+  constructor(
+    readonly stage: string,
+    message: string,
+    readonly code: number | null = null,
+  ) {
     super(`${stage}: ${message}`);
     this.name = "SmtpError";
   }
@@ -42,7 +46,10 @@ const encoder = new TextEncoder();
 class ReplyReader {
   #buffer = "";
   #decoder = new TextDecoder();
-  constructor(private reader: ReadableStreamDefaultReader<Uint8Array>, private timeoutMs: number) {}
+  constructor(
+    private reader: ReadableStreamDefaultReader<Uint8Array>,
+    private timeoutMs: number,
+  ) {}
 
   async #line(stage: string): Promise<string> {
     for (;;) {
@@ -87,10 +94,13 @@ class ReplyReader {
 
 /** Submits one message to one recipient; throws SmtpError with the server's code on any refusal. */
 export async function submit(session: SmtpSession, envelope: Envelope, timeoutMs = 10_000): Promise<void> {
-  let socket = connect({ hostname: session.host, port: session.port }, {
-    secureTransport: session.security === "tls" ? "on" : session.security === "starttls" ? "starttls" : "off",
-    allowHalfOpen: false,
-  });
+  let socket = connect(
+    { hostname: session.host, port: session.port },
+    {
+      secureTransport: session.security === "tls" ? "on" : session.security === "starttls" ? "starttls" : "off",
+      allowHalfOpen: false,
+    },
+  );
   let reader = new ReplyReader(socket.readable.getReader(), timeoutMs);
   let writer = socket.writable.getWriter();
   const send = (text: string) => writer.write(encoder.encode(text));
@@ -103,9 +113,12 @@ export async function submit(session: SmtpSession, envelope: Envelope, timeoutMs
   };
   try {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([socket.opened, new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new SmtpError("connect", `no connection within ${timeoutMs / 1000} s`)), timeoutMs);
-    })]).finally(() => clearTimeout(timer));
+    await Promise.race([
+      socket.opened,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new SmtpError("connect", `no connection within ${timeoutMs / 1000} s`)), timeoutMs);
+      }),
+    ]).finally(() => clearTimeout(timer));
     await exchange("greeting", null, 2);
     let capabilities = (await exchange("EHLO", `EHLO ${session.clientName}`, 2)).lines.map((l) => l.toUpperCase());
     if (session.security === "starttls") {
@@ -120,7 +133,11 @@ export async function submit(session: SmtpSession, envelope: Envelope, timeoutMs
       capabilities = (await exchange("EHLO", `EHLO ${session.clientName}`, 2)).lines.map((l) => l.toUpperCase());
     }
     if (session.username) {
-      const auth = capabilities.find((c) => c.startsWith("AUTH ") || c.startsWith("AUTH="))?.slice(5).split(/\s+/) ?? [];
+      const auth =
+        capabilities
+          .find((c) => c.startsWith("AUTH ") || c.startsWith("AUTH="))
+          ?.slice(5)
+          .split(/\s+/) ?? [];
       const utf8 = (text: string) => btoa(String.fromCharCode(...encoder.encode(text)));
       if (auth.includes("PLAIN")) {
         await exchange("AUTH", `AUTH PLAIN ${utf8(`\0${session.username}\0${session.password ?? ""}`)}`, 2);

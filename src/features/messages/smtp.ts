@@ -39,9 +39,11 @@ function emailOf(settings: SmtpSettings, mail: OutgoingMail): EmailOptions {
       // RFC 3834: no vacation or out-of-office replies to an automatic message.
       "Auto-Submitted": "auto-generated",
     },
-    ...(parts.invitation ? {
-      attachments: [{ filename: parts.invitation.filename, content: parts.invitation.base64, mimeType: parts.invitation.contentType }],
-    } : {}),
+    ...(parts.invitation
+      ? {
+          attachments: [{ filename: parts.invitation.filename, content: parts.invitation.base64, mimeType: parts.invitation.contentType }],
+        }
+      : {}),
   };
 }
 
@@ -49,7 +51,11 @@ export async function sendOverSmtp(settings: SmtpSettings, mail: OutgoingMail): 
   try {
     await submit(
       {
-        host: settings.host, port: settings.port, security: settings.security, username: settings.username, password: settings.password,
+        host: settings.host,
+        port: settings.port,
+        security: settings.security,
+        username: settings.username,
+        password: settings.password,
         clientName: settings.from.split("@")[1],
       },
       { from: settings.from, to: mail.message.recipient, data: new Email(emailOf(settings, mail)).getEmailData() },

@@ -6,14 +6,28 @@ import type { Channel, MessageKind } from "./kinds";
 
 type ServiceTemplate = "mail_verification" | "mail_confirmation" | "sms_verification" | "sms_confirmation" | "sms_reminder";
 type AccountTemplate =
-  | "sms_verification" | "sms_confirmation" | "sms_modification" | "sms_cancellation" | "sms_reminder"
-  | "mail_verification" | "mail_confirmation" | "mail_modification" | "mail_cancellation";
+  | "sms_verification"
+  | "sms_confirmation"
+  | "sms_modification"
+  | "sms_cancellation"
+  | "sms_reminder"
+  | "mail_verification"
+  | "mail_confirmation"
+  | "mail_modification"
+  | "mail_cancellation";
 type AccountSubject = "mail_verification_subject" | "mail_confirmation_subject" | "mail_modification_subject" | "mail_cancellation_subject";
 
 const SERVICE_COLUMNS = new Set<string>(["mail_verification", "mail_confirmation", "sms_verification", "sms_confirmation", "sms_reminder"]);
 const ACCOUNT_COLUMNS = new Set<string>([
-  "sms_verification", "sms_confirmation", "sms_modification", "sms_cancellation", "sms_reminder",
-  "mail_verification", "mail_confirmation", "mail_modification", "mail_cancellation",
+  "sms_verification",
+  "sms_confirmation",
+  "sms_modification",
+  "sms_cancellation",
+  "sms_reminder",
+  "mail_verification",
+  "mail_confirmation",
+  "mail_modification",
+  "mail_cancellation",
 ]);
 
 export interface TemplateChoice {
@@ -30,9 +44,8 @@ export function templatesFor(kind: MessageKind, channel: Channel, account: Accou
     ACCOUNT_COLUMNS.has(column) ? account[column as AccountTemplate] : null,
     channel === "sms" ? fallback.sms : fallback.email,
   ];
-  const subjects: (string | null | undefined)[] = channel === "email"
-    ? [ACCOUNT_COLUMNS.has(column) ? account[`${column}_subject` as AccountSubject] : null, fallback.subject]
-    : [];
+  const subjects: (string | null | undefined)[] =
+    channel === "email" ? [ACCOUNT_COLUMNS.has(column) ? account[`${column}_subject` as AccountSubject] : null, fallback.subject] : [];
   const present = (texts: (string | null | undefined)[]) => texts.filter((t): t is string => typeof t === "string" && t.trim() !== "");
   return { bodies: present(bodies), subjects: present(subjects) };
 }

@@ -47,7 +47,7 @@ export async function sendWithTwilio(settings: TwilioSettings, message: Message,
     await response.body?.cancel();
     return { ok: true };
   }
-  const answer = await response.json().catch(() => null) as { code?: number; message?: string } | null;
+  const answer = (await response.json().catch(() => null)) as { code?: number; message?: string } | null;
   const code = typeof answer?.code === "number" ? answer.code : null;
   return {
     ok: false,

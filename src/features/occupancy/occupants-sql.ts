@@ -82,14 +82,25 @@ export function resourceOccupants(w: ResourceWindow): SqlStatement {
   let fixed = byShape.get(key);
   if (!fixed) {
     const rows = occupantsSql({
-      resources: sql`(${p("resource")})`, from: p("from"), to: p("to"), now: p("now"),
-      excludeBookingId: excludesBooking ? p("excludeBooking") : undefined, excludeHoldId: excludesHold ? p("excludeHold") : undefined,
+      resources: sql`(${p("resource")})`,
+      from: p("from"),
+      to: p("to"),
+      now: p("now"),
+      excludeBookingId: excludesBooking ? p("excludeBooking") : undefined,
+      excludeHoldId: excludesHold ? p("excludeHold") : undefined,
     });
     fixed = fixedStatement<Bound>(() => ({ toSQL: () => dialect.sqlToQuery(rows) }));
     byShape.set(key, fixed);
   }
   return {
     sql: fixed.sql,
-    params: paramsOf(fixed, { resource: w.resourceId, from: w.from, to: w.to, now: w.now, excludeBooking: w.excludeBookingId ?? null, excludeHold: w.excludeHoldId ?? null }),
+    params: paramsOf(fixed, {
+      resource: w.resourceId,
+      from: w.from,
+      to: w.to,
+      now: w.now,
+      excludeBooking: w.excludeBookingId ?? null,
+      excludeHold: w.excludeHoldId ?? null,
+    }),
   };
 }

@@ -32,7 +32,10 @@ export async function rotateApiKey(db: Db, accountId: number, now: number): Prom
   const hash = await sha256Hex(apiKey);
   // One batch, so there is no moment with two live keys or none.
   await db.batch([
-    db.update(apiKeys).set({ revoked_at: now }).where(and(eq(apiKeys.account_id, accountId), isNull(apiKeys.revoked_at))),
+    db
+      .update(apiKeys)
+      .set({ revoked_at: now })
+      .where(and(eq(apiKeys.account_id, accountId), isNull(apiKeys.revoked_at))),
     db.insert(apiKeys).values({ account_id: accountId, key_hash: hash, created_at: now }),
   ]);
   evictAccount(accountId);

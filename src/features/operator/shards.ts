@@ -11,7 +11,9 @@ import { ApiError } from "../../http/errors";
 
 /** The shards that take new accounts when the operator names none: PLACEMENT_SHARDS, else all. */
 function placementShards(env: Env): string[] {
-  const listed = env.PLACEMENT_SHARDS?.split(",").map((s) => s.trim()).filter(Boolean);
+  const listed = env.PLACEMENT_SHARDS?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return listed?.length ? listed.filter((s) => isShardName(env, s)) : shardNames(env);
 }
 
@@ -31,8 +33,7 @@ async function isReady(env: Env, shard: string): Promise<boolean> {
   }
 }
 
-const unknownShard = (env: Env) =>
-  ApiError.invalid("shard", `is not a shard of this deployment (${shardNames(env).join(", ")})`);
+const unknownShard = (env: Env) => ApiError.invalid("shard", `is not a shard of this deployment (${shardNames(env).join(", ")})`);
 
 /** The operator's choice, checked; else the least-loaded ready shard of the placement list. */
 export async function chooseShard(env: Env, requested: string | undefined): Promise<string> {
@@ -58,10 +59,16 @@ export async function claimIdRange(env: Env, shard: string): Promise<void> {
   const { start } = idRangeOf(shard);
   if (start === 0) return;
   const d1 = shardD1(env, shard);
-  await d1.batch(dataTables.filter((t) => t.autoIncrement).flatMap((t) => [
-    d1.prepare("INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?)").bind(t.name, start, t.name),
-    d1.prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = ? AND seq < ?").bind(start, t.name, start),
-  ])).catch((error) => console.error(JSON.stringify({ shard, error: `id range not claimed: ${String(error)}` })));
+  await d1
+    .batch(
+      dataTables
+        .filter((t) => t.autoIncrement)
+        .flatMap((t) => [
+          d1.prepare("INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?)").bind(t.name, start, t.name),
+          d1.prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = ? AND seq < ?").bind(start, t.name, start),
+        ]),
+    )
+    .catch((error) => console.error(JSON.stringify({ shard, error: `id range not claimed: ${String(error)}` })));
 }
 
 /** D1 binds at most 100 parameters per statement. */
@@ -73,7 +80,9 @@ type Row = Record<string, unknown>;
 
 /** The table's written columns, not `*`: a generated column (bookings' occupied span) cannot be inserted. */
 async function exportRows(d1: D1Database, accountId: number): Promise<Map<string, Row[]>> {
-  const results = await d1.batch(dataTables.map((t) => d1.prepare(`SELECT ${t.columns.join(", ")} FROM ${t.name} WHERE account_id = ? ORDER BY ${t.orderBy}`).bind(accountId)));
+  const results = await d1.batch(
+    dataTables.map((t) => d1.prepare(`SELECT ${t.columns.join(", ")} FROM ${t.name} WHERE account_id = ? ORDER BY ${t.orderBy}`).bind(accountId)),
+  );
   return new Map(dataTables.map((t, i) => [t.name, (results[i].results ?? []) as Row[]]));
 }
 
@@ -85,8 +94,7 @@ function insertStatements(d1: D1Database, table: string, rows: Row[]): D1Prepare
   for (let i = 0; i < rows.length; i += perStatement) {
     const chunk = rows.slice(i, i + perStatement);
     const values = chunk.map(() => `(${columns.map(() => "?").join(", ")})`).join(", ");
-    statements.push(d1.prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES ${values}`)
-      .bind(...chunk.flatMap((row) => columns.map((c) => row[c] ?? null))));
+    statements.push(d1.prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES ${values}`).bind(...chunk.flatMap((row) => columns.map((c) => row[c] ?? null))));
   }
   return statements;
 }
@@ -104,7 +112,10 @@ async function idClashes(target: D1Database, exported: Map<string, Row[]>): Prom
   for (const table of dataTables.filter((t) => t.autoIncrement)) {
     const ids = (exported.get(table.name) ?? []).map((r) => Number(r.id));
     if (ids.length === 0) continue;
-    const found = await target.prepare(`SELECT id FROM ${table.name} WHERE id IN (SELECT value FROM json_each(?)) LIMIT 5`).bind(JSON.stringify(ids)).all<{ id: number }>();
+    const found = await target
+      .prepare(`SELECT id FROM ${table.name} WHERE id IN (SELECT value FROM json_each(?)) LIMIT 5`)
+      .bind(JSON.stringify(ids))
+      .all<{ id: number }>();
     for (const row of found.results) clashes.push(`${table.name} ${row.id}`);
   }
   return clashes;
@@ -159,7 +170,10 @@ export async function moveAccount(env: Env, accountId: number, target: string, n
   const clashes = await idClashes(destination, exported);
   if (clashes.length) throw new ApiError(409, { error: `The target shard already uses some of the account's ids (${clashes.join(", ")}); nothing was moved.` });
   try {
-    await runInBatches(destination, dataTables.flatMap((t) => insertStatements(destination, t.name, exported.get(t.name) ?? [])));
+    await runInBatches(
+      destination,
+      dataTables.flatMap((t) => insertStatements(destination, t.name, exported.get(t.name) ?? [])),
+    );
   } catch (error) {
     await deleteAccountRows(destination, accountId);
     throw error;

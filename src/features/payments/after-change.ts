@@ -31,10 +31,13 @@ export async function paymentAfterChange(deps: Deps, change: BookingChange, book
 async function owePerPolicy(deps: Deps, booking: Booking, change: BookingChange): Promise<void> {
   const target = refundTarget(deps, booking, change);
   if (target > 0) {
-    await accountD1(deps).prepare(
-      `UPDATE bookings SET payment = json_set(payment, '$.refund_target', MAX(COALESCE(json_extract(payment, '$.refund_target'), 0), ?), '$.refund_reason', ?)
+    await accountD1(deps)
+      .prepare(
+        `UPDATE bookings SET payment = json_set(payment, '$.refund_target', MAX(COALESCE(json_extract(payment, '$.refund_target'), 0), ?), '$.refund_reason', ?)
         WHERE id = ? AND account_id = ? AND payment IS NOT NULL`,
-    ).bind(target, refundReason(change), booking.id, deps.account.id).run();
+      )
+      .bind(target, refundReason(change), booking.id, deps.account.id)
+      .run();
   }
   await settlePayment(deps, booking.id, { announce: false });
 }
@@ -42,7 +45,10 @@ async function owePerPolicy(deps: Deps, booking: Booking, change: BookingChange)
 async function cancelCheckout(deps: Deps, booking: Booking): Promise<void> {
   // Marked first, so a payment landing meanwhile finds the booking ended and is refunded (settle.ts).
   const canceled = updatePaymentStatement({ id: booking.id, accountId: deps.account.id, from: ["pending"] }, { status: "canceled", checkout_url: null }, deps.now);
-  await accountD1(deps).prepare(canceled.sql).bind(...canceled.params).run();
+  await accountD1(deps)
+    .prepare(canceled.sql)
+    .bind(...canceled.params)
+    .run();
   await endCheckout(deps, booking, { announce: false });
 }
 

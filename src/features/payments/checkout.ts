@@ -28,11 +28,9 @@ export function integratorReturnPages(deps: Pick<Deps, "env" | "account">, check
 }
 
 /** The booking site's checkout: back to the visitor's own booking page, which waits for the payment to be confirmed. */
-export const visitorReturnPages = (bookingPage: string): ReturnPages =>
-  ({ success: `${bookingPage}&payment=return`, cancel: `${bookingPage}&payment=cancelled` });
+export const visitorReturnPages = (bookingPage: string): ReturnPages => ({ success: `${bookingPage}&payment=return`, cancel: `${bookingPage}&payment=cancelled` });
 
-const unreachable = () =>
-  new ApiError(502, { error: "The payment provider could not be reached, so nothing was booked. Try again in a moment." });
+const unreachable = () => new ApiError(502, { error: "The payment provider could not be reached, so nothing was booked. Try again in a moment." });
 
 /** What the payer sees on the checkout page: the service and its time in the shop's zone. */
 function describe(deps: Deps, booking: Booking, service: Service | undefined): string {
@@ -45,23 +43,34 @@ async function createSession(deps: Deps, booking: Booking, pages: ReturnPages, i
   const person = booking.person_id === null ? undefined : related.people.get(booking.person_id);
   const provider = await paymentProvider(deps.env);
   return provider.createCheckout({
-    connectedAccount: deps.account.stripe_account_id!, reference: String(booking.id), accountId: deps.account.id,
-    amount: booking.payment!.amount, currency: booking.payment!.currency,
+    connectedAccount: deps.account.stripe_account_id!,
+    reference: String(booking.id),
+    accountId: deps.account.id,
+    amount: booking.payment!.amount,
+    currency: booking.payment!.currency,
     description: describe(deps, booking, booking.service_id === null ? undefined : related.services.get(booking.service_id)),
-    customerEmail: person?.email ?? null, successUrl: pages.success, cancelUrl: pages.cancel,
-    expiresAt: booking.expires_at!, idempotencyKey,
+    customerEmail: person?.email ?? null,
+    successUrl: pages.success,
+    cancelUrl: pages.cancel,
+    expiresAt: booking.expires_at!,
+    idempotencyKey,
   });
 }
 
 /** Keeps the session on the booking (only while its payment is still pending), answering the booking as it is then. */
 async function keepSession(deps: Deps, booking: Booking, session: CheckoutState): Promise<Booking> {
-  const row = await writeWithRelated(deps, booking.id, deps.db.update(bookings)
-    .set({
-      payment: sql`json_set(${bookings.payment}, '$.checkout_session_id', ${session.sessionId}, '$.checkout_url', ${session.url})`,
-      updated_at: deps.now,
-    })
-    .where(and(bookingOfAccount(deps, booking.id), sql`json_extract(${bookings.payment}, '$.status') = 'pending'`))
-    .returning());
+  const row = await writeWithRelated(
+    deps,
+    booking.id,
+    deps.db
+      .update(bookings)
+      .set({
+        payment: sql`json_set(${bookings.payment}, '$.checkout_session_id', ${session.sessionId}, '$.checkout_url', ${session.url})`,
+        updated_at: deps.now,
+      })
+      .where(and(bookingOfAccount(deps, booking.id), sql`json_extract(${bookings.payment}, '$.status') = 'pending'`))
+      .returning(),
+  );
   return row ?? booking;
 }
 
@@ -89,14 +98,18 @@ export async function openCheckout(deps: Deps, booking: Booking, pages: ReturnPa
 export async function resumeCheckout(deps: Deps, booking: Booking, pages: ReturnPages, opts: { newPages?: boolean } = {}): Promise<Booking> {
   const payment = booking.payment;
   if (!payment || effectiveState(booking, deps.now) !== "awaiting_payment" || payment.status !== "pending") {
-    throw ApiError.invalid("payment", `is ${payment?.status ?? "not asked"}: there is nothing to pay${effectiveState(booking, deps.now) === "cancelled" ? " (the time was not paid in time)" : ""}`);
+    throw ApiError.invalid(
+      "payment",
+      `is ${payment?.status ?? "not asked"}: there is nothing to pay${effectiveState(booking, deps.now) === "cancelled" ? " (the time was not paid in time)" : ""}`,
+    );
   }
   const provider = await paymentProvider(deps.env);
   if (payment.checkout_session_id) {
     // New return pages (a new booking token): the old session, which returns to the old ones, is ended.
     const current = await (opts.newPages
       ? provider.expireCheckout(deps.account.stripe_account_id!, payment.checkout_session_id)
-      : provider.readCheckout(deps.account.stripe_account_id!, payment.checkout_session_id)).catch(() => null);
+      : provider.readCheckout(deps.account.stripe_account_id!, payment.checkout_session_id)
+    ).catch(() => null);
     if (current?.paid) {
       // Paid meanwhile (its event not here yet): settled now, and answered as it stands.
       await (await import("./settle")).observeCheckout(deps, booking.id, current);
@@ -110,7 +123,8 @@ export async function resumeCheckout(deps: Deps, booking: Booking, pages: Return
     }
     if (!opts.newPages && current?.status === "open" && current.url) return booking;
   }
-  const session = await createSession(deps, booking, pages, `booking-checkout:${deps.account.id}:${booking.id}:${deps.now}`)
-    .catch((error) => { throw error instanceof ApiError ? error : unreachable(); });
+  const session = await createSession(deps, booking, pages, `booking-checkout:${deps.account.id}:${booking.id}:${deps.now}`).catch((error) => {
+    throw error instanceof ApiError ? error : unreachable();
+  });
   return keepSession(deps, booking, session);
 }

@@ -21,15 +21,30 @@ export interface NewFact {
 }
 
 export const checkoutFact = (source: string, checkout: CheckoutState, observedAt: number): NewFact => ({
-  source, kind: "checkout", objectId: checkout.sessionId, paymentIntentId: checkout.paymentIntentId,
+  source,
+  kind: "checkout",
+  objectId: checkout.sessionId,
+  paymentIntentId: checkout.paymentIntentId,
   // An unpaid, completed session whose asynchronous payment failed is recorded as failed by its event.
-  status: checkout.status, paid: checkout.paid, amount: checkout.amount ?? 0, currency: checkout.currency, observedAt,
+  status: checkout.status,
+  paid: checkout.paid,
+  amount: checkout.amount ?? 0,
+  currency: checkout.currency,
+  observedAt,
 });
 
 /** A refund, or a charge's refunded total (a charge.refunded event that lists no refunds). */
 export const refundFact = (source: string, refund: RefundState, observedAt: number): NewFact =>
   refund.refundId.startsWith("ch_")
-    ? { source, kind: "charge", objectId: refund.refundId, paymentIntentId: refund.paymentIntentId, status: "refunded", amount: refund.paymentAmountRefunded ?? refund.amount, observedAt }
+    ? {
+        source,
+        kind: "charge",
+        objectId: refund.refundId,
+        paymentIntentId: refund.paymentIntentId,
+        status: "refunded",
+        amount: refund.paymentAmountRefunded ?? refund.amount,
+        observedAt,
+      }
     : { source, kind: "refund", objectId: refund.refundId, paymentIntentId: refund.paymentIntentId, status: refund.status, amount: refund.amount, observedAt };
 
 /** An API answer's fact is seen again whenever the same object is answered in the same state: recorded once. */
@@ -42,13 +57,29 @@ export const answerSource = (fact: Pick<NewFact, "kind" | "objectId" | "status">
  * without a booking. The first answers the new fact's id, none when it was recorded before.
  */
 export function factWrites(deps: Deps, bookingId: number | null, fact: NewFact) {
-  const inserted = deps.db.insert(paymentFacts).values({
-    account_id: deps.account.id, booking_id: bookingId, provider: "stripe", source: fact.source, kind: fact.kind,
-    object_id: fact.objectId, payment_intent_id: fact.paymentIntentId, status: fact.status, paid: fact.paid ?? false,
-    amount: fact.amount, currency: fact.currency ?? null, observed_at: fact.observedAt, recorded_at: deps.now,
-  }).onConflictDoNothing().returning({ id: paymentFacts.id });
+  const inserted = deps.db
+    .insert(paymentFacts)
+    .values({
+      account_id: deps.account.id,
+      booking_id: bookingId,
+      provider: "stripe",
+      source: fact.source,
+      kind: fact.kind,
+      object_id: fact.objectId,
+      payment_intent_id: fact.paymentIntentId,
+      status: fact.status,
+      paid: fact.paid ?? false,
+      amount: fact.amount,
+      currency: fact.currency ?? null,
+      observed_at: fact.observedAt,
+      recorded_at: deps.now,
+    })
+    .onConflictDoNothing()
+    .returning({ id: paymentFacts.id });
   if (bookingId === null || !fact.paymentIntentId) return [inserted] as const;
-  const attach = deps.db.update(paymentFacts).set({ booking_id: bookingId })
+  const attach = deps.db
+    .update(paymentFacts)
+    .set({ booking_id: bookingId })
     .where(and(eq(paymentFacts.account_id, deps.account.id), eq(paymentFacts.payment_intent_id, fact.paymentIntentId), isNull(paymentFacts.booking_id)));
   return [inserted, attach] as const;
 }
@@ -62,13 +93,17 @@ export async function recordFact(deps: Deps, bookingId: number | null, fact: New
 
 /** The booking a payment intent belongs to, by the facts already attached to it (a statement to batch; no row: not known yet). */
 export const bookingOfIntent = (deps: Deps, paymentIntentId: string) =>
-  deps.db.select({ booking_id: paymentFacts.booking_id }).from(paymentFacts)
+  deps.db
+    .select({ booking_id: paymentFacts.booking_id })
+    .from(paymentFacts)
     .where(and(eq(paymentFacts.account_id, deps.account.id), eq(paymentFacts.payment_intent_id, paymentIntentId), sql`${paymentFacts.booking_id} IS NOT NULL`))
     .limit(1);
 
 /** Every fact of the booking, oldest first, as a statement to batch beside the booking's own read. */
 export const factsOfBooking = (deps: Deps, bookingId: number) =>
-  deps.db.select().from(paymentFacts)
+  deps.db
+    .select()
+    .from(paymentFacts)
     .where(and(eq(paymentFacts.account_id, deps.account.id), eq(paymentFacts.booking_id, bookingId)))
     .orderBy(asc(paymentFacts.id));
 

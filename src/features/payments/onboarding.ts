@@ -16,8 +16,11 @@ export async function stripeOnboarding(deps: Deps): Promise<{ account: Account; 
     const { accountId } = await provider.createConnectedAccount({ email: account.email, country: account.country_code, idempotencyKey: `connect-account:${account.id}` });
     const db = directoryDb(deps.env);
     // Only while none is linked: two onboardings at once link the same account (one idempotency key).
-    const [linked] = await db.update(accounts).set({ stripe_account_id: accountId, updated_at: deps.now })
-      .where(and(eq(accounts.id, account.id), isNull(accounts.stripe_account_id))).returning();
+    const [linked] = await db
+      .update(accounts)
+      .set({ stripe_account_id: accountId, updated_at: deps.now })
+      .where(and(eq(accounts.id, account.id), isNull(accounts.stripe_account_id)))
+      .returning();
     account = linked ?? (await db.query.accounts.findFirst({ where: eq(accounts.id, account.id) })) ?? account;
     evictAccount(account.id);
   }

@@ -21,10 +21,12 @@ export function setPaymentSql(fields: PaymentFields): SqlStatement {
  */
 export function updatePaymentStatement(
   target: { id: number; accountId: number; from: readonly PaymentStatus[]; sessionId?: string },
-  fields: PaymentFields, now: number,
+  fields: PaymentFields,
+  now: number,
 ): SqlStatement {
   const set = setPaymentSql(fields);
-  const session = target.sessionId === undefined ? { sql: "", params: [] } : { sql: " AND json_extract(payment, '$.checkout_session_id') = ?", params: [target.sessionId] };
+  const session =
+    target.sessionId === undefined ? { sql: "", params: [] } : { sql: " AND json_extract(payment, '$.checkout_session_id') = ?", params: [target.sessionId] };
   return {
     sql: `UPDATE bookings SET payment = ${set.sql}, updated_at = ? WHERE id = ? AND account_id = ? AND payment IS NOT NULL
             AND json_extract(payment, '$.status') IN (${target.from.map(() => "?").join(", ")})${session.sql} RETURNING id`,

@@ -26,13 +26,25 @@ async function depsOfConnectedAccount(env: Env, connectedAccount: string | null,
 
 /** Whether the event was applied before, as a statement to batch with the event's first read. */
 const appliedBefore = (deps: Deps, event: PaymentEvent) =>
-  deps.db.select({ id: paymentEvents.id }).from(paymentEvents).where(and(eq(paymentEvents.provider, "stripe"), eq(paymentEvents.event_id, event.id))).limit(1);
+  deps.db
+    .select({ id: paymentEvents.id })
+    .from(paymentEvents)
+    .where(and(eq(paymentEvents.provider, "stripe"), eq(paymentEvents.event_id, event.id)))
+    .limit(1);
 
 /** The event recorded as applied, as a statement to batch with the first write of what it tells. */
 const appliedNow = (deps: Deps, event: PaymentEvent, bookingId: number | null) =>
-  deps.db.insert(paymentEvents).values({
-    account_id: deps.account.id, provider: "stripe", event_id: event.id, kind: event.kind, booking_id: bookingId, received_at: deps.now,
-  }).onConflictDoNothing();
+  deps.db
+    .insert(paymentEvents)
+    .values({
+      account_id: deps.account.id,
+      provider: "stripe",
+      event_id: event.id,
+      kind: event.kind,
+      booking_id: bookingId,
+      received_at: deps.now,
+    })
+    .onConflictDoNothing();
 
 /** A booking paid before facts were kept names its payment intent only on itself. */
 async function bookingOfLegacyIntent(deps: Deps, paymentIntentId: string): Promise<number | null> {
@@ -46,8 +58,11 @@ async function bookingOfLegacyIntent(deps: Deps, paymentIntentId: string): Promi
 /** The booking a checkout names (its reference), among this account's only, as a statement to batch. */
 function bookingOfCheckout(deps: Deps, reference: string | null) {
   const id = Number(reference);
-  return deps.db.select().from(bookings)
-    .where(and(eq(bookings.id, Number.isSafeInteger(id) && id > 0 ? id : 0), eq(bookings.account_id, deps.account.id))).limit(1);
+  return deps.db
+    .select()
+    .from(bookings)
+    .where(and(eq(bookings.id, Number.isSafeInteger(id) && id > 0 ? id : 0), eq(bookings.account_id, deps.account.id)))
+    .limit(1);
 }
 
 /** The checkout's booking must pay, and the event's amount must be the one it asked. */
@@ -85,7 +100,8 @@ export async function applyPaymentEvent(env: Env, event: PaymentEvent, now: numb
   const booking = checkedBooking(rows[0], event.checkout.amount, event.checkout.currency);
   const fact = checkoutFact(event.id, event.checkout, observedAt);
   const settled = await settlePayment(deps, booking.id, {
-    record: event.kind === "checkout_failed" ? { ...fact, status: "failed" } : fact, also: [appliedNow(deps, event, booking.id)],
+    record: event.kind === "checkout_failed" ? { ...fact, status: "failed" } : fact,
+    also: [appliedNow(deps, event, booking.id)],
   });
   return { applied: event.kind === "checkout_paid" ? settled : event.kind };
 }

@@ -62,18 +62,20 @@ interface EventBase {
   createdAt: number | null;
 }
 
-export type PaymentEvent = EventBase & (
+export type PaymentEvent = EventBase &
   /** checkout.session.completed with payment_status paid, or checkout.session.async_payment_succeeded */
-  | { kind: "checkout_paid"; checkout: CheckoutState }
-  /** checkout.session.completed but payment_status unpaid (async methods): wait for the outcome */
-  | { kind: "checkout_unpaid"; checkout: CheckoutState }
-  /** checkout.session.async_payment_failed */
-  | { kind: "checkout_failed"; checkout: CheckoutState }
-  /** checkout.session.expired */
-  | { kind: "checkout_expired"; checkout: CheckoutState }
-  /** refund.created / refund.updated / refund.failed / charge.refund.updated, and charge.refunded */
-  | { kind: "refund_updated"; refund: RefundState }
-  | { kind: "ignored"; type: string });
+  (
+    | { kind: "checkout_paid"; checkout: CheckoutState }
+    /** checkout.session.completed but payment_status unpaid (async methods): wait for the outcome */
+    | { kind: "checkout_unpaid"; checkout: CheckoutState }
+    /** checkout.session.async_payment_failed */
+    | { kind: "checkout_failed"; checkout: CheckoutState }
+    /** checkout.session.expired */
+    | { kind: "checkout_expired"; checkout: CheckoutState }
+    /** refund.created / refund.updated / refund.failed / charge.refund.updated, and charge.refunded */
+    | { kind: "refund_updated"; refund: RefundState }
+    | { kind: "ignored"; type: string }
+  );
 
 /** A delivered event that is not the provider's: bad, missing or old signature, unparseable body. */
 export class PaymentEventRefused extends Error {

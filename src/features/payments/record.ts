@@ -21,15 +21,31 @@ export async function recordPayment(deps: Deps, id: number, reference: string): 
     throw ApiError.invalid("payment", `is ${payment.status}: nothing is left to pay`);
   }
   const external = {
-    key: "external", paymentIntentId: null, sessionId: null, amount: payment.amount, refunded: 0, failedRefunds: 0, lastRefundId: null, firstSeen: 0, paidAt: deps.now,
+    key: "external",
+    paymentIntentId: null,
+    sessionId: null,
+    amount: payment.amount,
+    refunded: 0,
+    failedRefunds: 0,
+    lastRefundId: null,
+    firstSeen: 0,
+    paidAt: deps.now,
   };
   const taken = await takePayment(deps, booking, external, { onlyWithSeat: true });
   if (taken === "refused") throw ApiError.invalid("payment", `can't be recorded: the booking is ${effectiveState(booking, deps.now)} and its time is no longer free`);
   const recorded = factWrites(deps, id, {
-    source: `external:${id}`, kind: "external", objectId: `external:${id}`, paymentIntentId: null, status: "complete", paid: true,
-    amount: payment.amount, currency: payment.currency, observedAt: deps.now,
+    source: `external:${id}`,
+    kind: "external",
+    objectId: `external:${id}`,
+    paymentIntentId: null,
+    status: "complete",
+    paid: true,
+    amount: payment.amount,
+    currency: payment.currency,
+    observedAt: deps.now,
   });
-  const marked = deps.db.update(bookings)
+  const marked = deps.db
+    .update(bookings)
     .set({ payment: sql`json_set(${bookings.payment}, '$.kind', 'external', '$.reference', ${reference})` })
     .where(bookingOfAccount(deps, id));
   const row = await getBookingWithRelated(deps, id, [...recorded, marked]);

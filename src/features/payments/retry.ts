@@ -12,8 +12,12 @@ export async function pendingOfSameVisitor(deps: Deps, draft: BookingColumns, pe
   if (personId === null || clientHash === null) return undefined;
   return deps.db.query.bookings.findFirst({
     where: and(
-      eq(bookings.account_id, deps.account.id), eq(bookings.state, "awaiting_payment"), gt(bookings.expires_at, deps.now),
-      eq(bookings.person_id, personId), eq(bookings.booked_from, draft.booked_from!), eq(bookings.booked_to, draft.booked_to!),
+      eq(bookings.account_id, deps.account.id),
+      eq(bookings.state, "awaiting_payment"),
+      gt(bookings.expires_at, deps.now),
+      eq(bookings.person_id, personId),
+      eq(bookings.booked_from, draft.booked_from!),
+      eq(bookings.booked_to, draft.booked_to!),
       draft.service_id == null ? isNull(bookings.service_id) : eq(bookings.service_id, draft.service_id),
       draft.event_id == null ? isNull(bookings.event_id) : eq(bookings.event_id, draft.event_id),
       sql`json_extract(${bookings.payment}, '$.client_hash') = ${clientHash}`,

@@ -42,10 +42,15 @@ async function scopeOf(deps: Deps, booking: Booking): Promise<CapacityScope | nu
 /** Payment statuses from which a payment confirms the booking: waiting, or lapsed by the sweep (not paid in time). */
 const CONFIRMABLE: readonly PaymentStatus[] = ["pending", "expired"];
 
-const paidFields = (deps: Deps, payment: PaymentTaken) => setPaymentSql({
-  status: "paid", paid_at: deps.now, payment_intent_id: payment.paymentIntentId, checkout_url: null, reconcile_at: null,
-  ...(payment.sessionId ? { checkout_session_id: payment.sessionId } : {}),
-});
+const paidFields = (deps: Deps, payment: PaymentTaken) =>
+  setPaymentSql({
+    status: "paid",
+    paid_at: deps.now,
+    payment_intent_id: payment.paymentIntentId,
+    checkout_url: null,
+    reconcile_at: null,
+    ...(payment.sessionId ? { checkout_session_id: payment.sessionId } : {}),
+  });
 
 /**
  * The booking confirmed by its payment, in one guarded statement: while its window lasts it holds
@@ -55,7 +60,13 @@ const paidFields = (deps: Deps, payment: PaymentTaken) => setPaymentSql({
  */
 function confirmStatement(deps: Deps, booking: Booking, payment: PaymentTaken, scope: CapacityScope) {
   const next = deps.account.confirm_manually ? "awaiting_confirmation" : "confirmed";
-  const fits = fitsCondition(scope, { from: booking.occupied_from ?? booking.booked_from, to: booking.occupied_to ?? booking.booked_to, count: booking.count, now: deps.now, excludeBookingId: booking.id });
+  const fits = fitsCondition(scope, {
+    from: booking.occupied_from ?? booking.booked_from,
+    to: booking.occupied_to ?? booking.booked_to,
+    count: booking.count,
+    now: deps.now,
+    excludeBookingId: booking.id,
+  });
   const paid = paidFields(deps, payment);
   return {
     sql: `UPDATE bookings SET state = ?, active = 1, expires_at = NULL, paid_at = ?, payment = ${paid.sql}, updated_at = ?
@@ -77,12 +88,15 @@ async function recordWithoutSeat(deps: Deps, booking: Booking, payment: PaymentT
   const keepsSeat = booking.state === "confirmed" || booking.state === "awaiting_confirmation";
   const paid = paidFields(deps, payment);
   const owed = keepsSeat ? "" : `, '$.refund_target', ?, '$.refund_reason', ?`;
-  const row = await accountD1(deps).prepare(
-    `UPDATE bookings SET payment = json_set(${paid.sql}${owed}), updated_at = ?,
+  const row = await accountD1(deps)
+    .prepare(
+      `UPDATE bookings SET payment = json_set(${paid.sql}${owed}), updated_at = ?,
             active = CASE WHEN state = 'awaiting_payment' THEN 0 ELSE active END,
             state = CASE WHEN state = 'awaiting_payment' THEN 'cancelled' ELSE state END
       WHERE id = ? AND account_id = ? AND json_extract(payment, '$.paid_at') IS NULL RETURNING id`,
-  ).bind(...paid.params, ...(keepsSeat ? [] : [payment.amount, why]), deps.now, booking.id, deps.account.id).first<{ id: number }>();
+    )
+    .bind(...paid.params, ...(keepsSeat ? [] : [payment.amount, why]), deps.now, booking.id, deps.account.id)
+    .first<{ id: number }>();
   return row !== null;
 }
 
@@ -104,8 +118,10 @@ export async function takePayment(deps: Deps, booking: Booking, payment: Payment
     if (result.applied) return "confirmed";
   }
   if (opts.onlyWithSeat) return "refused";
-  const why = booking.state === "awaiting_payment" || booking.payment?.status === "expired"
-    ? "the time was no longer free when the payment arrived" : "the booking had ended when the payment arrived";
+  const why =
+    booking.state === "awaiting_payment" || booking.payment?.status === "expired"
+      ? "the time was no longer free when the payment arrived"
+      : "the booking had ended when the payment arrived";
   return (await recordWithoutSeat(deps, booking, payment, why)) ? "owed" : "already";
 }
 
@@ -114,12 +130,30 @@ function impliedFacts(payment: BookingPayment): LedgerFact[] {
   if (payment.paid_at === null) return [];
   const pi = payment.payment_intent_id;
   const paid: LedgerFact = {
-    id: 0, kind: pi ? "checkout" : "external", object_id: payment.checkout_session_id ?? `external`, payment_intent_id: pi,
-    status: "complete", paid: true, amount: payment.amount, observed_at: payment.paid_at,
+    id: 0,
+    kind: pi ? "checkout" : "external",
+    object_id: payment.checkout_session_id ?? `external`,
+    payment_intent_id: pi,
+    status: "complete",
+    paid: true,
+    amount: payment.amount,
+    observed_at: payment.paid_at,
   };
-  const refunded: LedgerFact[] = pi && payment.amount_refunded > 0
-    ? [{ id: 0, kind: "charge", object_id: `implied:${pi}`, payment_intent_id: pi, status: "refunded", paid: false, amount: payment.amount_refunded, observed_at: payment.paid_at }]
-    : [];
+  const refunded: LedgerFact[] =
+    pi && payment.amount_refunded > 0
+      ? [
+          {
+            id: 0,
+            kind: "charge",
+            object_id: `implied:${pi}`,
+            payment_intent_id: pi,
+            status: "refunded",
+            paid: false,
+            amount: payment.amount_refunded,
+            observed_at: payment.paid_at,
+          },
+        ]
+      : [];
   return [paid, ...refunded];
 }
 
@@ -133,7 +167,10 @@ function ledgerFrom(booking: Booking, facts: PaymentFact[]): Ledger {
 async function readWithFacts(deps: Deps, bookingId: number, record?: NewFact, more: BatchItem<"sqlite">[] = []) {
   const writes: BatchItem<"sqlite">[] = [...(record ? factWrites(deps, bookingId, record) : []), ...more];
   const reads = [deps.db.select().from(bookings).where(bookingOfAccount(deps, bookingId)).limit(1), factsOfBooking(deps, bookingId)] as const;
-  const results = writes.length > 0 ? (await deps.db.batch([...writes, ...reads] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])).slice(writes.length) : await deps.db.batch(reads);
+  const results =
+    writes.length > 0
+      ? (await deps.db.batch([...writes, ...reads] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])).slice(writes.length)
+      : await deps.db.batch(reads);
   const [rows, facts] = results as [Booking[], PaymentFact[]];
   return { booking: rows[0], facts };
 }
@@ -151,7 +188,7 @@ async function refundOwed(deps: Deps, booking: Booking, ledger: Ledger): Promise
   for (const taken of ledger.payments) {
     const due = refundDue(taken, own, payment.refund_target ?? 0);
     if (due <= 0 || !taken.paymentIntentId || !deps.account.stripe_account_id) continue;
-    const reason = taken === own ? payment.refund_reason ?? "" : "paid twice";
+    const reason = taken === own ? (payment.refund_reason ?? "") : "paid twice";
     try {
       const provider = await paymentProvider(deps.env);
       const refund = await provider.refund(deps.account.stripe_account_id, taken.paymentIntentId, due, refundKey(deps, booking.id, taken));
@@ -175,16 +212,18 @@ function projection(deps: Deps, booking: Booking, ledger: Ledger, reached: boole
   const due = ledger.payments.reduce((sum, taken) => sum + (taken.paymentIntentId ? refundDue(taken, own, payment.refund_target ?? 0) : 0), 0);
   const session = payment.checkout_session_id ? ledger.sessions.get(payment.checkout_session_id) : undefined;
   // An unpaid booking that ended is settled only once its checkout is known to be over at the provider.
-  const unpaidEnding = !own && booking.state !== "awaiting_payment" && payment.checkout_session_id !== null
-    && session?.status !== "expired" && session?.status !== "failed";
+  const unpaidEnding =
+    !own && booking.state !== "awaiting_payment" && payment.checkout_session_id !== null && session?.status !== "expired" && session?.status !== "failed";
   const fields: Partial<BookingPayment> = {
     refund_due: due > 0 ? due : null,
-    reconcile_at: unpaidEnding || (due > 0 && !reached) ? payment.reconcile_at ?? deps.now + RECONCILE_AGAIN_MS : null,
+    reconcile_at: unpaidEnding || (due > 0 && !reached) ? (payment.reconcile_at ?? deps.now + RECONCILE_AGAIN_MS) : null,
     facts_seen: ledger.seen,
   };
   if (own) {
     Object.assign(fields, {
-      status: moneyStatus(own), amount_refunded: own.refunded, payment_intent_id: own.paymentIntentId,
+      status: moneyStatus(own),
+      amount_refunded: own.refunded,
+      payment_intent_id: own.paymentIntentId,
       refund_id: own.lastRefundId ?? payment.refund_id,
     });
   } else if (ledger.failed && payment.status === "pending") {
@@ -199,10 +238,16 @@ const differs = (payment: BookingPayment, fields: Partial<BookingPayment>) =>
 /** Step 3: the projection, to be written unless a derivation from more facts is already there. */
 function projectionWrite(deps: Deps, bookingId: number, fields: Partial<BookingPayment>) {
   const changes = Object.entries(fields).map(([name, value]) => sql`${`$.${name}`}, ${value ?? null}`);
-  return deps.db.update(bookings)
+  return deps.db
+    .update(bookings)
     .set({ payment: sql`json_set(${bookings.payment}, ${sql.join(changes, sql`, `)})`, updated_at: deps.now })
-    .where(and(bookingOfAccount(deps, bookingId), sql`${bookings.payment} IS NOT NULL`,
-      sql`COALESCE(json_extract(${bookings.payment}, '$.facts_seen'), 0) <= ${fields.facts_seen ?? 0}`));
+    .where(
+      and(
+        bookingOfAccount(deps, bookingId),
+        sql`${bookings.payment} IS NOT NULL`,
+        sql`COALESCE(json_extract(${bookings.payment}, '$.facts_seen'), 0) <= ${fields.facts_seen ?? 0}`,
+      ),
+    );
 }
 
 /** The booking's event for a change of its money, with its payment as it is now. */
@@ -219,9 +264,7 @@ export type Settled = "confirmed" | "refunded" | "kept" | "already";
  * provider just told) and the caller's `also` in the same batch as the first read. With `announce: false` the caller
  * announces the booking itself (a cancel, decline or delete whose own event carries the refund).
  */
-export async function settlePayment(
-  deps: Deps, bookingId: number, opts: { record?: NewFact; also?: BatchItem<"sqlite">[]; announce?: boolean } = {},
-): Promise<Settled> {
+export async function settlePayment(deps: Deps, bookingId: number, opts: { record?: NewFact; also?: BatchItem<"sqlite">[]; announce?: boolean } = {}): Promise<Settled> {
   let { booking, facts } = await readWithFacts(deps, bookingId, opts.record, opts.also);
   if (!booking?.payment) return "already";
   const before = booking;

@@ -46,14 +46,26 @@ export function paymentStage(deps: Deps, service: Service | null, count: number,
 }
 
 /** The end of a new booking's payment window: the seat is free again then, with no write. */
-export const paymentWindowEnd = (deps: Pick<Deps, "account" | "now">) =>
-  Math.floor(deps.now / 1000) * 1000 + deps.account.payment_window_minutes * 60_000;
+export const paymentWindowEnd = (deps: Pick<Deps, "account" | "now">) => Math.floor(deps.now / 1000) * 1000 + deps.account.payment_window_minutes * 60_000;
 
 /** The payment a new booking starts with. */
 export function pendingPayment(plan: PaymentPlan, clientHash: string | null): BookingPayment {
   return {
-    provider: "stripe", kind: plan.kind, amount: plan.amount, currency: plan.currency, status: "pending", amount_refunded: 0,
-    checkout_session_id: null, checkout_url: null, payment_intent_id: null, refund_id: null, reference: null,
-    paid_at: null, reminded_at: null, client_hash: clientHash, refund_due: null, refund_reason: null,
+    provider: "stripe",
+    kind: plan.kind,
+    amount: plan.amount,
+    currency: plan.currency,
+    status: "pending",
+    amount_refunded: 0,
+    checkout_session_id: null,
+    checkout_url: null,
+    payment_intent_id: null,
+    refund_id: null,
+    reference: null,
+    paid_at: null,
+    reminded_at: null,
+    client_hash: clientHash,
+    refund_due: null,
+    refund_reason: null,
   };
 }

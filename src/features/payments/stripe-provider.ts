@@ -170,9 +170,7 @@ export function stripeProvider(config: PaymentConfig): PaymentProvider {
     },
 
     async refund(connectedAccount: string, paymentIntentId: string, amount: number, idempotencyKey: string) {
-      const refund = await calling(() =>
-        stripe.refunds.create({ payment_intent: paymentIntentId, amount }, { stripeAccount: connectedAccount, idempotencyKey }),
-      );
+      const refund = await calling(() => stripe.refunds.create({ payment_intent: paymentIntentId, amount }, { stripeAccount: connectedAccount, idempotencyKey }));
       return { refundId: refund.id, paymentIntentId, amount: refund.amount, status: refundStatus(refund.status) };
     },
 
@@ -192,9 +190,7 @@ export function stripeProvider(config: PaymentConfig): PaymentProvider {
     },
 
     async createConnectedAccount({ email, country, idempotencyKey }) {
-      const account = await calling(() =>
-        stripe.accounts.create({ type: "standard", country, ...(email ? { email } : {}) }, { idempotencyKey }),
-      );
+      const account = await calling(() => stripe.accounts.create({ type: "standard", country, ...(email ? { email } : {}) }, { idempotencyKey }));
       return { accountId: account.id };
     },
 

@@ -50,12 +50,16 @@ async function endLapsed(deps: Deps, booking: Booking): Promise<void> {
   // Not ended at the provider (unreachable): the next run tries again; the seat is free meanwhile anyway.
   if (booking.payment?.checkout_session_id && checkout === null) return;
   const expired = updatePaymentStatement({ id: booking.id, accountId: deps.account.id, from: ["pending"] }, { status: "expired", checkout_url: null }, deps.now);
-  const [row] = await deps.db.update(bookings)
+  const [row] = await deps.db
+    .update(bookings)
     .set({ state: "cancelled", active: false, updated_at: deps.now })
     .where(and(eq(bookings.id, booking.id), eq(bookings.account_id, deps.account.id), eq(bookings.state, "awaiting_payment"), lte(bookings.expires_at, deps.now)))
     .returning();
   if (!row) return;
-  await accountD1(deps).prepare(expired.sql).bind(...expired.params).run();
+  await accountD1(deps)
+    .prepare(expired.sql)
+    .bind(...expired.params)
+    .run();
   if (checkout) {
     const fact = checkoutFact("", checkout, deps.now);
     await recordFact(deps, booking.id, { ...fact, source: answerSource(fact) });
@@ -75,8 +79,10 @@ async function reconcile(deps: Deps, booking: Booking): Promise<void> {
   const payment = booking.payment!;
   if (payment.reminded_at !== null || booking.created_at > deps.now - REMINDER_AFTER_MS || checkout.status !== "open") return;
   const reminded = updatePaymentStatement({ id: booking.id, accountId: deps.account.id, from: ["pending"] }, { reminded_at: deps.now }, deps.now);
-  const marked = await accountD1(deps).prepare(`${reminded.sql.replace(" RETURNING id", "")} AND json_extract(payment, '$.reminded_at') IS NULL RETURNING id`)
-    .bind(...reminded.params).first();
+  const marked = await accountD1(deps)
+    .prepare(`${reminded.sql.replace(" RETURNING id", "")} AND json_extract(payment, '$.reminded_at') IS NULL RETURNING id`)
+    .bind(...reminded.params)
+    .first();
   if (marked) await enqueuePaymentMessage(deps, booking.id, "payment_reminder", { url: checkout.url });
 }
 
@@ -91,15 +97,46 @@ export async function sweepPayments(env: Env, now: number, shard: string): Promi
   const db = openDb(shardD1(env, shard));
   const unpaid = and(eq(bookings.state, "awaiting_payment"), sql`${bookings.payment} IS NOT NULL`);
   const [lapsed, pending, unsettled, owed] = await db.batch([
-    db.select().from(bookings).where(and(unpaid, lte(bookings.expires_at, now))).limit(BATCH),
-    db.select().from(bookings).where(and(unpaid, gt(bookings.expires_at, now), lte(bookings.created_at, now - RECONCILE_AFTER_MS),
-      sql`json_extract(${bookings.payment}, '$.status') = 'pending'`)).limit(BATCH),
-    db.select().from(bookings).where(and(sql`${bookings.payment} IS NOT NULL`, reconcileDueSql, sql`json_extract(${bookings.payment}, '$.reconcile_at') <= ${now}`)).limit(BATCH),
-    db.select().from(bookings).where(and(sql`${bookings.payment} IS NOT NULL`, owedRefundsSql)).limit(BATCH),
+    db
+      .select()
+      .from(bookings)
+      .where(and(unpaid, lte(bookings.expires_at, now)))
+      .limit(BATCH),
+    db
+      .select()
+      .from(bookings)
+      .where(
+        and(unpaid, gt(bookings.expires_at, now), lte(bookings.created_at, now - RECONCILE_AFTER_MS), sql`json_extract(${bookings.payment}, '$.status') = 'pending'`),
+      )
+      .limit(BATCH),
+    db
+      .select()
+      .from(bookings)
+      .where(and(sql`${bookings.payment} IS NOT NULL`, reconcileDueSql, sql`json_extract(${bookings.payment}, '$.reconcile_at') <= ${now}`))
+      .limit(BATCH),
+    db
+      .select()
+      .from(bookings)
+      .where(and(sql`${bookings.payment} IS NOT NULL`, owedRefundsSql))
+      .limit(BATCH),
   ]);
-  await byAccount(shard, env, now, lapsed, async (deps, rows) => { for (const booking of rows) await endLapsed(deps, booking); });
-  await byAccount(shard, env, now, pending, async (deps, rows) => { for (const booking of rows) await reconcile(deps, booking); });
-  await byAccount(shard, env, now, unsettled, async (deps, rows) => { for (const booking of rows) await confirmEnded(deps, booking); });
+  await byAccount(shard, env, now, lapsed, async (deps, rows) => {
+    for (const booking of rows) await endLapsed(deps, booking);
+  });
+  await byAccount(shard, env, now, pending, async (deps, rows) => {
+    for (const booking of rows) await reconcile(deps, booking);
+  });
+  await byAccount(shard, env, now, unsettled, async (deps, rows) => {
+    for (const booking of rows) await confirmEnded(deps, booking);
+  });
   const asked = new Set(unsettled.map((b) => b.id));
-  await byAccount(shard, env, now, owed.filter((b) => !asked.has(b.id)), async (deps, rows) => { for (const booking of rows) await settlePayment(deps, booking.id); });
+  await byAccount(
+    shard,
+    env,
+    now,
+    owed.filter((b) => !asked.has(b.id)),
+    async (deps, rows) => {
+      for (const booking of rows) await settlePayment(deps, booking.id);
+    },
+  );
 }

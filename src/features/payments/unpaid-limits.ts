@@ -13,16 +13,23 @@ import { MAX_UNPAID_PER_ACCOUNT, MAX_UNPAID_PER_VISITOR } from "./limits";
 export const visitorHash = (deps: Pick<Deps, "account">, address: string) => sha256Hex(`${deps.account.id}|${address}`);
 
 export async function checkUnpaidLimits(deps: Deps, clientHash: string | null): Promise<void> {
-  const counts = await accountD1(deps).prepare(
-    `SELECT COUNT(*) AS account_unpaid,
+  const counts = await accountD1(deps)
+    .prepare(
+      `SELECT COUNT(*) AS account_unpaid,
             COALESCE(SUM(json_extract(payment, '$.client_hash') = ?), 0) AS visitor_unpaid,
             MIN(expires_at) AS first_lapse
        FROM bookings WHERE account_id = ? AND state = 'awaiting_payment' AND expires_at > ?`,
-  ).bind(clientHash ?? "", deps.account.id, deps.now).first<{ account_unpaid: number; visitor_unpaid: number; first_lapse: number | null }>();
+    )
+    .bind(clientHash ?? "", deps.account.id, deps.now)
+    .first<{ account_unpaid: number; visitor_unpaid: number; first_lapse: number | null }>();
   if (!counts) return;
   const retryAfter = String(Math.max(1, Math.ceil(((counts.first_lapse ?? deps.now + 60_000) - deps.now) / 1000)));
   if (clientHash !== null && counts.visitor_unpaid >= MAX_UNPAID_PER_VISITOR) {
-    throw new ApiError(429, { error: `Too many unpaid bookings: pay or cancel one first (at most ${MAX_UNPAID_PER_VISITOR} wait for payment at once).` }, { "Retry-After": retryAfter });
+    throw new ApiError(
+      429,
+      { error: `Too many unpaid bookings: pay or cancel one first (at most ${MAX_UNPAID_PER_VISITOR} wait for payment at once).` },
+      { "Retry-After": retryAfter },
+    );
   }
   if (counts.account_unpaid >= MAX_UNPAID_PER_ACCOUNT) {
     throw new ApiError(429, { error: "Too many bookings are waiting for payment on this booking site: try again in a few minutes." }, { "Retry-After": retryAfter });

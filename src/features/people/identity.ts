@@ -40,11 +40,7 @@ export function personValues(input: PersonInput, defaultCountry: string): { valu
 }
 
 /** The rules a person must satisfy as it would be saved; `self` is its id when it exists. */
-export async function validatePerson(
-  deps: Deps,
-  person: PersonValues,
-  opts: { self?: number; checkParent?: boolean; ignore?: number[] } = {},
-): Promise<AttributeErrors> {
+export async function validatePerson(deps: Deps, person: PersonValues, opts: { self?: number; checkParent?: boolean; ignore?: number[] } = {}): Promise<AttributeErrors> {
   const parent = opts.checkParent && person.parent_id != null ? await parentProblem(deps, person.parent_id, opts.self) : null;
   const exclude = [...(opts.self ? [opts.self] : []), ...(opts.ignore ?? [])];
   return personProblems(person, { parent, taken: await validatePersonUniqueness(deps, person, exclude) });
@@ -141,7 +137,13 @@ export async function findMatchingPerson({ db, account }: Deps, input: PersonInp
   const keys = matchKeys(input, account.country_code);
   const clauses = keys.filter(([, value]) => value).map(([column, value]) => eq(people[column], value!));
   if (clauses.length === 0) return undefined;
-  return matchAmong(await db.select().from(people).where(and(eq(people.account_id, account.id), or(...clauses))), keys);
+  return matchAmong(
+    await db
+      .select()
+      .from(people)
+      .where(and(eq(people.account_id, account.id), or(...clauses))),
+    keys,
+  );
 }
 
 /** The match among rows already read (`candidates` may hold more than the keys' holders). */

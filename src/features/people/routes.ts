@@ -9,9 +9,7 @@ import { body, params, query } from "../../http/validate";
 import { deps } from "../deps";
 import { mergeBody, mergeQuery, pageQuery, peopleQuery, personBody } from "./schema";
 import { toPersonJson } from "./serializer";
-import {
-  createPerson, getPerson, listChildren, listPeople, mergePeople, setPersonActive, updatePerson,
-} from "./service";
+import { createPerson, getPerson, listChildren, listPeople, mergePeople, setPersonActive, updatePerson } from "./service";
 
 export const peopleRoutes = new Hono<AppEnv>();
 
@@ -19,7 +17,12 @@ const one = (c: Context<AppEnv>, person: Person) => c.json(wrap("person", toPers
 
 const page = (c: Context<AppEnv>, request: PageRequest, { rows, total, nextCursor }: { rows: Person[]; total: number; nextCursor?: string | null }) => {
   setPageHeaders(c, request, total, rows.length, nextCursor);
-  return c.json(wrapList("person", rows.map((p) => toPersonJson(p, c.var.account.time_zone))));
+  return c.json(
+    wrapList(
+      "person",
+      rows.map((p) => toPersonJson(p, c.var.account.time_zone)),
+    ),
+  );
 };
 
 peopleRoutes.get("/", query(peopleQuery), async (c) => {
@@ -39,9 +42,7 @@ peopleRoutes.get("/:id/children", params("id"), query(pageQuery), async (c) => {
   return page(c, request, await listChildren(deps(c), c.req.valid("param").id, request));
 });
 
-peopleRoutes.post("/", body(personBody, { root: "person" }), async (c) =>
-  one(c, await createPerson(deps(c), c.req.valid("json").person)),
-);
+peopleRoutes.post("/", body(personBody, { root: "person" }), async (c) => one(c, await createPerson(deps(c), c.req.valid("json").person)));
 
 peopleRoutes.put("/:id", params("id"), body(personBody, { root: "person" }), async (c) =>
   one(c, await updatePerson(deps(c), c.req.valid("param").id, c.req.valid("json").person)),

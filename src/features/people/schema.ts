@@ -1,9 +1,7 @@
 // Person input (POST/PUT /people, merge, and a booking's `person_attributes`) and the people list query.
 import * as z from "zod";
 import { syncCursor } from "../../db/sync-order";
-import {
-  customData, date, dateTime, integer, LONG_TEXT, nullableDate, nullableInteger, optionalText, page, text,
-} from "../../http/fields";
+import { customData, date, dateTime, integer, LONG_TEXT, nullableDate, nullableInteger, optionalText, page, text } from "../../http/fields";
 import { countryCode } from "../account/schema";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -43,7 +41,10 @@ export const personAttributes = z.object({
   city: optionalText(),
   postal_code: optionalText(),
   state: optionalText(),
-  country_code: z.union([countryCode(), z.null(), z.literal("")]).transform((v) => v || null).optional(),
+  country_code: z
+    .union([countryCode(), z.null(), z.literal("")])
+    .transform((v) => v || null)
+    .optional(),
   notes: optionalText(LONG_TEXT),
   parent_id: nullableInteger({ min: 1 }),
 });

@@ -6,8 +6,25 @@ import { timestampsOut } from "../../http/serialize";
 
 /** The columns the output shows: what a list reads of each person. */
 export const PERSON_OUT_COLUMNS = [
-  "id", "name", "email", "phone_number", "phone_e164", "external_id", "custom_data", "date_of_birth", "national_id_no", "street", "city",
-  "postal_code", "state", "country_code", "notes", "parent_id", "active", "created_at", "updated_at",
+  "id",
+  "name",
+  "email",
+  "phone_number",
+  "phone_e164",
+  "external_id",
+  "custom_data",
+  "date_of_birth",
+  "national_id_no",
+  "street",
+  "city",
+  "postal_code",
+  "state",
+  "country_code",
+  "notes",
+  "parent_id",
+  "active",
+  "created_at",
+  "updated_at",
 ] as const satisfies readonly (keyof Person)[];
 
 export type PersonOut = Pick<Person, (typeof PERSON_OUT_COLUMNS)[number]>;

@@ -28,7 +28,10 @@ export function listPeople(deps: Deps, query: PeopleQuery, request: PageRequest,
 /** Active people whose parent is `id`; the parent itself may be deactivated. Whether it is the account's is read in the page's batch. */
 export async function listChildren(deps: Deps, id: number, request: PageRequest) {
   const parent = deps.db.select({ id: people.id }).from(people).where(own(deps, id)).limit(1);
-  const { extra: [parentRow], ...page } = await pageOfPeople(deps, [eq(people.parent_id, id), eq(people.active, true)], request, { also: [parent] });
+  const {
+    extra: [parentRow],
+    ...page
+  } = await pageOfPeople(deps, [eq(people.parent_id, id), eq(people.active, true)], request, { also: [parent] });
   if ((parentRow as unknown[]).length === 0) throw ApiError.notFound("person");
   return page;
 }
@@ -97,12 +100,23 @@ export async function mergePeople(deps: Deps, id: number, mergedId: number, inpu
   const { db, account, now } = deps;
   const [, , , updated] = await db
     .batch([
-      db.update(people).set({ ...released, active: false, updated_at: now }).where(own(deps, mergedId)),
-      db.update(bookings).set({ person_id: id, updated_at: now })
+      db
+        .update(people)
+        .set({ ...released, active: false, updated_at: now })
+        .where(own(deps, mergedId)),
+      db
+        .update(bookings)
+        .set({ person_id: id, updated_at: now })
         .where(and(eq(bookings.account_id, account.id), eq(bookings.person_id, mergedId))),
-      db.update(people).set({ parent_id: id, updated_at: now })
+      db
+        .update(people)
+        .set({ parent_id: id, updated_at: now })
         .where(and(eq(people.account_id, account.id), eq(people.parent_id, mergedId), ne(people.id, id))),
-      db.update(people).set({ ...values, updated_at: now }).where(own(deps, id)).returning(),
+      db
+        .update(people)
+        .set({ ...values, updated_at: now })
+        .where(own(deps, id))
+        .returning(),
     ])
     .catch(rethrowUniqueViolation);
   // The merged person is gone from the caller's view; the kept one changed.

@@ -40,9 +40,18 @@ export async function sendToken(deps: Deps, person: TokenPerson | undefined) {
   const ctx = { account: deps.account, code };
   const choice = templatesFor("token", "sms", deps.account, null);
   const [delivered, stored] = await Promise.all([renderMessage(choice, ctx), renderMessage(choice, { ...ctx, code: MASKED_CODE })]);
-  const sent = await enqueueMessage(deps, {
-    kind: "token", channel: "sms", recipient: identifier, subject: null, body: stored.body, secretBody: delivered.body,
-  }, "refuse");
+  const sent = await enqueueMessage(
+    deps,
+    {
+      kind: "token",
+      channel: "sms",
+      recipient: identifier,
+      subject: null,
+      body: stored.body,
+      secretBody: delivered.body,
+    },
+    "refuse",
+  );
   if (sent.refused) {
     throw new ApiError(429, { error: CAP_MESSAGES[sent.refused] }, { "Retry-After": String(CAP_RETRY_AFTER_SECONDS[sent.refused]) });
   }
@@ -51,8 +60,12 @@ export async function sendToken(deps: Deps, person: TokenPerson | undefined) {
   await deps.db.batch([
     deps.db.delete(perishableTokens).where(and(eq(perishableTokens.account_id, deps.account.id), eq(perishableTokens.identifier, identifier))),
     deps.db.insert(perishableTokens).values({
-      account_id: deps.account.id, identifier, code_hash: await codeHash(deps.account.id, identifier, code),
-      attempts: 0, expires_at: expiresAt, created_at: deps.now,
+      account_id: deps.account.id,
+      identifier,
+      code_hash: await codeHash(deps.account.id, identifier, code),
+      attempts: 0,
+      expires_at: expiresAt,
+      created_at: deps.now,
     }),
   ]);
   return { identifier, expires_at: expiresAt };
@@ -67,7 +80,8 @@ export async function verifyToken(deps: Deps, person: TokenPerson | undefined, c
   if (!token) throw ApiError.invalid("perishable_token", "is invalid");
   if (token.expires_at <= now) throw ApiError.invalid("perishable_token", "has expired: send a new one");
   // The attempt is counted in SQL before the comparison, so parallel guesses cannot exceed the limit.
-  const [counted] = await db.update(perishableTokens)
+  const [counted] = await db
+    .update(perishableTokens)
     .set({ attempts: sql`${perishableTokens.attempts} + 1` })
     .where(and(eq(perishableTokens.id, token.id), lt(perishableTokens.attempts, MAX_ATTEMPTS), gt(perishableTokens.expires_at, now)))
     .returning({ id: perishableTokens.id });

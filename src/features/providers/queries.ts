@@ -15,8 +15,13 @@ export const providerResourcesQuery = (qb: QueryBuilder, accountId: SQLWrapper, 
     .select({ row })
     .from(providers)
     .innerJoin(resources, eq(resources.id, providers.resource_id))
-    .where(and(
-      eq(providers.account_id, accountId), eq(providers.service_id, serviceId), eq(providers.active, true),
-      eq(resources.account_id, accountId), eq(resources.active, true),
-    ))
+    .where(
+      and(
+        eq(providers.account_id, accountId),
+        eq(providers.service_id, serviceId),
+        eq(providers.active, true),
+        eq(resources.account_id, accountId),
+        eq(resources.active, true),
+      ),
+    )
     .orderBy(asc(providers.id));

@@ -11,22 +11,27 @@ export function listProviders({ db, account }: Deps, filter: ProviderFilter = {}
   const conditions = [eq(providers.account_id, account.id), eq(providers.active, true)];
   if (filter.service_id) conditions.push(inIds(providers.service_id, filter.service_id));
   if (filter.resource_id) conditions.push(inIds(providers.resource_id, filter.resource_id));
-  return db.select().from(providers).where(and(...conditions)).orderBy(asc(providers.id));
+  return db
+    .select()
+    .from(providers)
+    .where(and(...conditions))
+    .orderBy(asc(providers.id));
 }
 
 export function getProvider({ db, account }: Deps, id: number): Promise<Provider> {
-  return found(
-    db.query.providers.findFirst({ where: and(eq(providers.id, id), eq(providers.account_id, account.id)) }),
-    "provider",
-  );
+  return found(db.query.providers.findFirst({ where: and(eq(providers.id, id), eq(providers.account_id, account.id)) }), "provider");
 }
 
 /** Both ends must belong to the caller's account; another tenant's id reads as unknown. */
 async function assertLinkable({ db, account }: Deps, input: ProviderInput): Promise<void> {
   const [resource, service] = await db.batch([
-    db.select({ id: resources.id }).from(resources)
+    db
+      .select({ id: resources.id })
+      .from(resources)
       .where(and(eq(resources.id, input.resource_id), eq(resources.account_id, account.id))),
-    db.select({ id: services.id }).from(services)
+    db
+      .select({ id: services.id })
+      .from(services)
       .where(and(eq(services.id, input.service_id), eq(services.account_id, account.id))),
   ]);
   const errors = new ErrorCollector();

@@ -17,7 +17,11 @@ export function getCollection(deps: Deps, id: string, kind: CollectionKind): Pro
 
 /** The account's collection of that kind as a select of its id, for a page's batch: no row is the 404. */
 export const collectionIdRow = (deps: Deps, id: string, kind: CollectionKind) =>
-  deps.db.select({ id: recurringCollections.id }).from(recurringCollections).where(collectionOfAccount(deps, id, kind)).limit(1);
+  deps.db
+    .select({ id: recurringCollections.id })
+    .from(recurringCollections)
+    .where(collectionOfAccount(deps, id, kind))
+    .limit(1);
 
 /** Stores the collection, then queues its first chunk; a failed send leaves no orphan row. */
 export async function storeAndEnqueue(
@@ -29,11 +33,20 @@ export async function storeAndEnqueue(
 ): Promise<string> {
   const id = crypto.randomUUID();
   await deps.db.insert(recurringCollections).values({
-    id, account_id: deps.account.id, kind, template,
-    rrule: recurrence.rrule ?? null, rdate: recurrence.rdate ?? null, exdate: recurrence.exdate ?? null,
+    id,
+    account_id: deps.account.id,
+    kind,
+    template,
+    rrule: recurrence.rrule ?? null,
+    rdate: recurrence.rdate ?? null,
+    exdate: recurrence.exdate ?? null,
     occurrences: occurrences.map((o): [number, number] => [o.from, o.to]),
-    status: "pending", next_index: 0, created_count: 0, skipped: [],
-    created_at: deps.now, updated_at: deps.now,
+    status: "pending",
+    next_index: 0,
+    created_count: 0,
+    skipped: [],
+    created_at: deps.now,
+    updated_at: deps.now,
   });
   const message: RecurrenceMessage = { collection_id: id, account_id: deps.account.id, shard: deps.account.shard, from: 0 };
   try {
@@ -55,11 +68,7 @@ const createdCountSql = (collection: RecurringCollection) =>
  * collection is still pending at `from`: of two deliveries of one chunk, one records it. The
  * created count is counted from the rows, so a redelivered chunk never counts twice.
  */
-export async function recordChunk(
-  deps: Deps,
-  collection: RecurringCollection,
-  chunk: { from: number; to: number; skipped: SkippedOccurrence[] },
-): Promise<boolean> {
+export async function recordChunk(deps: Deps, collection: RecurringCollection, chunk: { from: number; to: number; skipped: SkippedOccurrence[] }): Promise<boolean> {
   const done = chunk.to >= collection.occurrences.length;
   const rows = await deps.db
     .update(recurringCollections)
@@ -70,10 +79,14 @@ export async function recordChunk(
       created_count: createdCountSql(collection),
       updated_at: deps.now,
     })
-    .where(and(
-      eq(recurringCollections.id, collection.id), eq(recurringCollections.account_id, collection.account_id),
-      eq(recurringCollections.status, "pending"), eq(recurringCollections.next_index, chunk.from),
-    ))
+    .where(
+      and(
+        eq(recurringCollections.id, collection.id),
+        eq(recurringCollections.account_id, collection.account_id),
+        eq(recurringCollections.status, "pending"),
+        eq(recurringCollections.next_index, chunk.from),
+      ),
+    )
     .returning({ id: recurringCollections.id });
   return rows.length === 1;
 }

@@ -19,8 +19,7 @@ interface Chunk {
 }
 
 /** A concurrent delivery inserted the same occurrence first: it exists, so it is done. */
-const isUniqueViolation = (error: unknown) =>
-  /UNIQUE constraint failed/i.test(`${error} ${(error as { cause?: unknown })?.cause ?? ""}`);
+const isUniqueViolation = (error: unknown) => /UNIQUE constraint failed/i.test(`${error} ${(error as { cause?: unknown })?.cause ?? ""}`);
 
 /** Runs `create`; a 400 (the reason a single create would give) skips the occurrence. */
 async function attempt(index: number, [from, to]: [number, number], skipped: SkippedOccurrence[], create: () => Promise<void>) {
@@ -46,7 +45,9 @@ async function personOfCollection(deps: Deps, collectionId: string): Promise<num
 
 /** Starts of the collection's stored occurrences. */
 async function storedStarts(deps: Deps, collectionId: string): Promise<Set<number>> {
-  const rows = await deps.db.select({ at: bookings.booked_from }).from(bookings)
+  const rows = await deps.db
+    .select({ at: bookings.booked_from })
+    .from(bookings)
     .where(and(eq(bookings.account_id, deps.account.id), eq(bookings.collection_id, collectionId)));
   return new Set(rows.map((r) => r.at));
 }
@@ -82,8 +83,12 @@ export async function createEventChunk(deps: Deps, collection: RecurringCollecti
   const template = collection.template as EventInput;
   const tz = deps.account.time_zone;
   const existing = new Set(
-    (await deps.db.select({ at: events.starts_at }).from(events)
-      .where(and(eq(events.account_id, deps.account.id), eq(events.collection_id, collection.id)))).map((r) => r.at),
+    (
+      await deps.db
+        .select({ at: events.starts_at })
+        .from(events)
+        .where(and(eq(events.account_id, deps.account.id), eq(events.collection_id, collection.id)))
+    ).map((r) => r.at),
   );
   const skipped: SkippedOccurrence[] = [];
   for (let index = chunk.from; index < chunk.to; index++) {
@@ -92,7 +97,11 @@ export async function createEventChunk(deps: Deps, collection: RecurringCollecti
     await attempt(index, [from, to], skipped, async () => {
       const row = await draftEvent(deps, { ...template, starts_at: formatInstant(from, tz), ends_at: formatInstant(to, tz) });
       // The unique (collection_id, starts_at) index makes a redelivered occurrence a no-op.
-      const [event] = await deps.db.insert(events).values({ ...row, collection_id: collection.id }).onConflictDoNothing().returning();
+      const [event] = await deps.db
+        .insert(events)
+        .values({ ...row, collection_id: collection.id })
+        .onConflictDoNothing()
+        .returning();
       if (event) await afterEventChange(deps, "created", { event, booked: 0 });
     });
   }

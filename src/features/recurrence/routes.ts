@@ -11,9 +11,7 @@ import { toEventJson } from "../events/serializer";
 import { deps } from "../deps";
 import { collectionQuery, recurringBookingBody, recurringEventBody } from "./schema";
 import { toCollectionJson } from "./serializer";
-import {
-  collectionBookings, collectionEvents, collectionStatus, deleteRecurringBookings, startRecurringBookings, startRecurringEvents,
-} from "./service";
+import { collectionBookings, collectionEvents, collectionStatus, deleteRecurringBookings, startRecurringBookings, startRecurringEvents } from "./service";
 
 type C = Context<AppEnv>;
 
@@ -21,7 +19,12 @@ async function bookingPage(c: C, id: string, request: PageRequest, extended: boo
   const { rows, total, related } = await collectionBookings(deps(c), id, request);
   setPageHeaders(c, request, total, rows.length);
   const view = { timeZone: c.var.account.time_zone, now: c.var.now, extended };
-  return c.json(wrapList("booking", rows.map((b) => toBookingJson(b, related, view))));
+  return c.json(
+    wrapList(
+      "booking",
+      rows.map((b) => toBookingJson(b, related, view)),
+    ),
+  );
 }
 
 export const recurringBookingRoutes = new Hono<AppEnv>();
@@ -56,7 +59,12 @@ recurringEventRoutes.get("/:collection_id", query(collectionQuery), async (c) =>
   const request = pageRequest(c.req.valid("query").page);
   const { rows, total, booked } = await collectionEvents(deps(c), c.req.param("collection_id"), request);
   setPageHeaders(c, request, total, rows.length);
-  return c.json(wrapList("event", rows.map((e) => toEventJson(e, booked.get(e.id) ?? 0, c.var.account.time_zone))));
+  return c.json(
+    wrapList(
+      "event",
+      rows.map((e) => toEventJson(e, booked.get(e.id) ?? 0, c.var.account.time_zone)),
+    ),
+  );
 });
 
 recurringEventRoutes.get("/:collection_id/status", async (c) =>

@@ -54,7 +54,10 @@ export async function collectionBookings(deps: Deps, id: string, request: PageRe
 
 /** Every event of the collection, deleted ones included (they show `active: false`), read as the bookings are. */
 export async function collectionEvents(deps: Deps, id: string, request: PageRequest) {
-  const { extra: [collection], ...page } = await pageOfEvents(deps, [eq(events.collection_id, id)], "starts_at", request, [collectionIdRow(deps, id, "event")]);
+  const {
+    extra: [collection],
+    ...page
+  } = await pageOfEvents(deps, [eq(events.collection_id, id)], "starts_at", request, [collectionIdRow(deps, id, "event")]);
   if ((collection as unknown[]).length === 0) throw noCollection();
   return page;
 }

@@ -6,9 +6,7 @@ import { pageRequest, setPageHeaders } from "../../http/pagination";
 import { body, params, query } from "../../http/validate";
 import { deps } from "../deps";
 import { exceptionDateBody, exceptionDatesBody, exceptionDatesQuery, liftSdkExceptionDate } from "./exception-date-schema";
-import {
-  deleteExceptionDate, getExceptionDate, listExceptionDates, saveExceptionDate, saveExceptionDates,
-} from "./exception-dates";
+import { deleteExceptionDate, getExceptionDate, listExceptionDates, saveExceptionDate, saveExceptionDates } from "./exception-dates";
 import { toExceptionDateJson } from "./serializer";
 import { exceptionDateParam, indexedBody } from "./validate";
 
@@ -21,19 +19,23 @@ exceptionDateRoutes.get("/:id/exception_dates", params("id"), query(exceptionDat
   const request = pageRequest(page);
   const { rows, total } = await listExceptionDates(deps(c), c.req.valid("param").id, filter, request);
   setPageHeaders(c, request, total, rows.length);
-  return c.json(wrapList(KIND, rows.map((row) => toExceptionDateJson(row, tz(c)))));
+  return c.json(
+    wrapList(
+      KIND,
+      rows.map((row) => toExceptionDateJson(row, tz(c))),
+    ),
+  );
 });
 
-exceptionDateRoutes.on(
-  ["POST", "PUT"],
-  "/:id/exception_dates",
-  params("id"),
-  indexedBody(exceptionDatesBody, "resource_exception_dates"),
-  async (c) => {
-    const rows = await saveExceptionDates(deps(c), c.req.valid("param").id, c.req.valid("json").resource_exception_dates);
-    return c.json(wrapList(KIND, rows.map((row) => toExceptionDateJson(row, tz(c)))));
-  },
-);
+exceptionDateRoutes.on(["POST", "PUT"], "/:id/exception_dates", params("id"), indexedBody(exceptionDatesBody, "resource_exception_dates"), async (c) => {
+  const rows = await saveExceptionDates(deps(c), c.req.valid("param").id, c.req.valid("json").resource_exception_dates);
+  return c.json(
+    wrapList(
+      KIND,
+      rows.map((row) => toExceptionDateJson(row, tz(c))),
+    ),
+  );
+});
 
 exceptionDateRoutes.get("/:id/exception_dates/:date", exceptionDateParam("not_found"), async (c) => {
   const { id, date } = c.req.valid("param");

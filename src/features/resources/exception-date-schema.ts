@@ -9,8 +9,7 @@ export const exceptionDateBody = z.object({
   resource_exception_date: z.object({ opening_hours: openingHours().optional() }),
 });
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * The original Node SDK sends one exception date as `{"resource": {"exception_date": {...}}}`;

@@ -15,11 +15,9 @@ const DELETE_DATES_PER_STATEMENT = 90;
 
 const t = resourceExceptionDates;
 
-const oneDate = (deps: Deps, resourceId: number, date: string) =>
-  and(exceptionsOfResource(deps, resourceId), eq(t.exception_date, date));
+const oneDate = (deps: Deps, resourceId: number, date: string) => and(exceptionsOfResource(deps, resourceId), eq(t.exception_date, date));
 
-const noException = (date: string) =>
-  new ApiError(404, { error: `No exception date exists for ${date}: the resource's weekday hours apply.` });
+const noException = (date: string) => new ApiError(404, { error: `No exception date exists for ${date}: the resource's weekday hours apply.` });
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -59,18 +57,20 @@ export async function listExceptionDates(
 }
 
 export async function getExceptionDate(deps: Deps, resourceId: number, date: string): Promise<ResourceExceptionDate> {
-  const [resource, [row]] = await deps.db.batch([resourceRow(deps, resourceId), deps.db.select().from(t).where(oneDate(deps, resourceId, date)).limit(1)]);
+  const [resource, [row]] = await deps.db.batch([
+    resourceRow(deps, resourceId),
+    deps.db
+      .select()
+      .from(t)
+      .where(oneDate(deps, resourceId, date))
+      .limit(1),
+  ]);
   await foundResource(resource);
   if (!row) throw noException(date);
   return row;
 }
 
-export async function saveExceptionDate(
-  deps: Deps,
-  resourceId: number,
-  date: string,
-  openingHours: OpeningHours,
-): Promise<ResourceExceptionDate> {
+export async function saveExceptionDate(deps: Deps, resourceId: number, date: string, openingHours: OpeningHours): Promise<ResourceExceptionDate> {
   await getResource(deps, resourceId);
   const [row] = await upsert(deps, resourceId, [{ exception_date: date, opening_hours: openingHours }]).returning();
   return row;
@@ -78,7 +78,10 @@ export async function saveExceptionDate(
 
 export async function deleteExceptionDate(deps: Deps, resourceId: number, date: string): Promise<ResourceExceptionDate> {
   await getResource(deps, resourceId);
-  const [row] = await deps.db.delete(t).where(oneDate(deps, resourceId, date)).returning();
+  const [row] = await deps.db
+    .delete(t)
+    .where(oneDate(deps, resourceId, date))
+    .returning();
   if (!row) throw noException(date);
   return row;
 }
@@ -90,9 +93,7 @@ export async function deleteExceptionDate(deps: Deps, resourceId: number, date: 
 export async function saveExceptionDates(deps: Deps, resourceId: number, entries: ExceptionDateEntry[]): Promise<ResourceExceptionDate[]> {
   await getResource(deps, resourceId);
   if (entries.length === 0) return [];
-  const saves = entries
-    .filter((e) => !e._destroy)
-    .map((e) => ({ exception_date: e.exception_date, opening_hours: e.opening_hours ?? null }));
+  const saves = entries.filter((e) => !e._destroy).map((e) => ({ exception_date: e.exception_date, opening_hours: e.opening_hours ?? null }));
   const destroys = entries.filter((e) => e._destroy).map((e) => e.exception_date);
   const touched = entries.map((e) => e.exception_date).sort();
 

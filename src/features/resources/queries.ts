@@ -4,8 +4,7 @@ import { resourceExceptionDates, resources, type OpeningHours, type Resource } f
 import type { Deps } from "../../env";
 import { found } from "../../http/serialize";
 
-export const resourceOfAccount = ({ account }: Deps, id: number) =>
-  and(eq(resources.id, id), eq(resources.account_id, account.id));
+export const resourceOfAccount = ({ account }: Deps, id: number) => and(eq(resources.id, id), eq(resources.account_id, account.id));
 
 /** The account's resource, active or not; 404 otherwise (another tenant's id included). */
 export function getResource(deps: Deps, id: number): Promise<Resource> {

@@ -7,20 +7,21 @@ import { deps } from "../deps";
 import { exceptionDateRoutes } from "./exception-date-routes";
 import { createResourceBody, dateRangeQuery, updateResourceBody } from "./schema";
 import { toOpeningHoursJson, toResourceJson } from "./serializer";
-import {
-  createResource, deleteResource, getResource, listResources, openingHoursBetween, updateResource,
-} from "./service";
+import { createResource, deleteResource, getResource, listResources, openingHoursBetween, updateResource } from "./service";
 
 export const resourceRoutes = new Hono<AppEnv>();
 const tz = (c: { var: AppEnv["Variables"] }) => c.var.account.time_zone;
 
 resourceRoutes.get("/", async (c) =>
-  c.json(wrapList("resource", (await listResources(deps(c))).map((r) => toResourceJson(r, tz(c))))),
+  c.json(
+    wrapList(
+      "resource",
+      (await listResources(deps(c))).map((r) => toResourceJson(r, tz(c))),
+    ),
+  ),
 );
 
-resourceRoutes.get("/:id", params("id"), async (c) =>
-  c.json(wrap("resource", toResourceJson(await getResource(deps(c), c.req.valid("param").id), tz(c)))),
-);
+resourceRoutes.get("/:id", params("id"), async (c) => c.json(wrap("resource", toResourceJson(await getResource(deps(c), c.req.valid("param").id), tz(c)))));
 
 resourceRoutes.post("/", body(createResourceBody, { root: "resource" }), async (c) =>
   c.json(wrap("resource", toResourceJson(await createResource(deps(c), c.req.valid("json").resource), tz(c)))),
@@ -30,9 +31,7 @@ resourceRoutes.put("/:id", params("id"), body(updateResourceBody, { root: "resou
   c.json(wrap("resource", toResourceJson(await updateResource(deps(c), c.req.valid("param").id, c.req.valid("json").resource), tz(c)))),
 );
 
-resourceRoutes.delete("/:id", params("id"), async (c) =>
-  c.json(wrap("resource", toResourceJson(await deleteResource(deps(c), c.req.valid("param").id), tz(c)))),
-);
+resourceRoutes.delete("/:id", params("id"), async (c) => c.json(wrap("resource", toResourceJson(await deleteResource(deps(c), c.req.valid("param").id), tz(c)))));
 
 resourceRoutes.get("/:id/opening_hours", params("id"), query(dateRangeQuery), async (c) => {
   const days = await openingHoursBetween(deps(c), c.req.valid("param").id, c.req.valid("query"));

@@ -24,7 +24,10 @@ const weekdayHours = Object.fromEntries(WEEKDAYS.map((day) => [`opening_hours_${
 };
 
 const legacyPairs = Object.fromEntries(
-  WEEKDAYS.flatMap((_, n) => [[`open_${n}`, legacyTime()], [`close_${n}`, legacyTime()]]),
+  WEEKDAYS.flatMap((_, n) => [
+    [`open_${n}`, legacyTime()],
+    [`close_${n}`, legacyTime()],
+  ]),
 ) as Record<`open_${number}` | `close_${number}`, ReturnType<typeof legacyTime>>;
 
 const attributes = {
@@ -43,8 +46,7 @@ export type ResourceUpdate = Partial<ResourceInput>;
  * runs even when other fields failed, so one 400 names every fault.
  */
 function withLegacyPairs<S extends z.ZodObject>(shape: S) {
-  const explicitDays = (value: Record<string, unknown>) =>
-    new Set(WEEKDAYS.filter((day) => value[`opening_hours_${day}`] !== undefined));
+  const explicitDays = (value: Record<string, unknown>) => new Set(WEEKDAYS.filter((day) => value[`opening_hours_${day}`] !== undefined));
   return shape
     .extend(legacyPairs)
     .superRefine(

@@ -29,7 +29,11 @@ export async function createResource({ db, account, now }: Deps, input: Resource
 
 export async function updateResource(deps: Deps, id: number, input: ResourceUpdate): Promise<Resource> {
   await getResource(deps, id);
-  const [row] = await deps.db.update(resources).set({ ...input, updated_at: deps.now }).where(resourceOfAccount(deps, id)).returning();
+  const [row] = await deps.db
+    .update(resources)
+    .set({ ...input, updated_at: deps.now })
+    .where(resourceOfAccount(deps, id))
+    .returning();
   return row;
 }
 
@@ -57,11 +61,7 @@ function openingHoursRange(deps: Deps, range: { from?: string; to?: string }): {
 }
 
 /** The hours the resource keeps on each date of the range: exception date first, then weekday. */
-export async function openingHoursBetween(
-  deps: Deps,
-  id: number,
-  range: { from?: string; to?: string },
-): Promise<{ date: string; opening_hours: OpeningHours }[]> {
+export async function openingHoursBetween(deps: Deps, id: number, range: { from?: string; to?: string }): Promise<{ date: string; opening_hours: OpeningHours }[]> {
   const { from, to } = openingHoursRange(deps, range);
   const { resource, exceptions } = await resourceWithExceptionHours(deps, id, from, to);
   const weekly = weeklyHoursOf(resource);

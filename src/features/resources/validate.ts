@@ -8,9 +8,7 @@ import { isIsoDate } from "../../domain/time";
 
 export function attributeName(path: readonly PropertyKey[]): string {
   if (path.length === 0) return "base";
-  return path
-    .map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`))
-    .join("");
+  return path.map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`)).join("");
 }
 
 export const indexedBody = <S extends z.ZodType>(schema: S, root: string) =>

@@ -12,19 +12,34 @@ import { conditionalGet } from "../../http/conditional-get";
 export const serviceRoutes = new Hono<AppEnv>();
 const tz = (c: { var: AppEnv["Variables"] }) => c.var.account.time_zone;
 
-serviceRoutes.get("/", async (c) => c.json(wrapList("service", (await listServices(deps(c))).map((s) => toServiceJson(s, tz(c))))));
+serviceRoutes.get("/", async (c) =>
+  c.json(
+    wrapList(
+      "service",
+      (await listServices(deps(c))).map((s) => toServiceJson(s, tz(c))),
+    ),
+  ),
+);
 
 serviceRoutes.get("/appointments", async (c) =>
-  c.json(wrapList("service", (await listServices(deps(c), { bookingType: "appointment" })).map((s) => toServiceJson(s, tz(c))))),
+  c.json(
+    wrapList(
+      "service",
+      (await listServices(deps(c), { bookingType: "appointment" })).map((s) => toServiceJson(s, tz(c))),
+    ),
+  ),
 );
 
 serviceRoutes.get("/attendances", async (c) =>
-  c.json(wrapList("service", (await listServices(deps(c), { bookingType: "attendance" })).map((s) => toServiceJson(s, tz(c))))),
+  c.json(
+    wrapList(
+      "service",
+      (await listServices(deps(c), { bookingType: "attendance" })).map((s) => toServiceJson(s, tz(c))),
+    ),
+  ),
 );
 
-serviceRoutes.get("/:id", params("id"), async (c) =>
-  c.json(wrap("service", toServiceJson(await getService(deps(c), c.req.valid("param").id), tz(c)))),
-);
+serviceRoutes.get("/:id", params("id"), async (c) => c.json(wrap("service", toServiceJson(await getService(deps(c), c.req.valid("param").id), tz(c)))));
 
 serviceRoutes.post("/", body(createServiceBody, { root: "service" }), async (c) =>
   c.json(wrap("service", toServiceJson(await createService(deps(c), c.req.valid("json").service), tz(c)))),
@@ -34,16 +49,19 @@ serviceRoutes.put("/:id", params("id"), body(updateServiceBody, { root: "service
   c.json(wrap("service", toServiceJson(await updateService(deps(c), c.req.valid("param").id, c.req.valid("json").service), tz(c)))),
 );
 
-serviceRoutes.delete("/:id", params("id"), async (c) =>
-  c.json(wrap("service", toServiceJson(await deleteService(deps(c), c.req.valid("param").id), tz(c)))),
-);
+serviceRoutes.delete("/:id", params("id"), async (c) => c.json(wrap("service", toServiceJson(await deleteService(deps(c), c.req.valid("param").id), tz(c)))));
 
 export const publicServiceRoutes = new Hono<AppEnv>();
 publicServiceRoutes.use("/", conditionalGet);
 publicServiceRoutes.use("/:id", conditionalGet);
 
 publicServiceRoutes.get("/", async (c) =>
-  c.json(wrapList("service", (await listServices(deps(c))).map((s) => toPublicServiceJson(s, tz(c))))),
+  c.json(
+    wrapList(
+      "service",
+      (await listServices(deps(c))).map((s) => toPublicServiceJson(s, tz(c))),
+    ),
+  ),
 );
 
 publicServiceRoutes.get("/:id", params("id"), async (c) =>

@@ -1,8 +1,6 @@
 // Service input: POST/PUT /services. `booking_type_id` is the deprecated numeric alias.
 import * as z from "zod";
-import {
-  boolean, customData, integer, LONG_TEXT, nullableInteger, optionalText, requiredText, text,
-} from "../../http/fields";
+import { boolean, customData, integer, LONG_TEXT, nullableInteger, optionalText, requiredText, text } from "../../http/fields";
 import { MAX_BUFFER_MINUTES } from "../../domain/buffers";
 
 export const BOOKING_TYPES = ["appointment", "attendance"] as const;

@@ -7,8 +7,7 @@ import { timestampsOut } from "../../http/serialize";
 const priceOut = (price: string | null) => (price === null ? null : price.includes(".") ? price : `${price}.0`);
 
 /** What a booking pays online (docs/decisions/payments.md); a service that asks nothing answers as it always did. */
-const paymentOut = ({ payment, deposit }: Service) =>
-  payment === "none" ? {} : { payment, ...(payment === "deposit" ? { deposit: priceOut(deposit) } : {}) };
+const paymentOut = ({ payment, deposit }: Service) => (payment === "none" ? {} : { payment, ...(payment === "deposit" ? { deposit: priceOut(deposit) } : {}) });
 
 export function toServiceJson(service: Service, timeZone: string) {
   const { account_id: _account, custom_data, price, payment: _payment, deposit: _deposit, created_at: _c, updated_at: _u, ...rest } = service;
@@ -27,7 +26,9 @@ export function toServiceJson(service: Service, timeZone: string) {
  * cleans up is its own business; the slots it offers already allow for them: docs/decisions/buffers.md).
  */
 export function toPublicServiceJson(service: Service, timeZone: string) {
-  const { mail_verification, mail_confirmation, sms_verification, sms_confirmation, sms_reminder, buffer_before, buffer_after, ...visible } =
-    toServiceJson(service, timeZone);
+  const { mail_verification, mail_confirmation, sms_verification, sms_confirmation, sms_reminder, buffer_before, buffer_after, ...visible } = toServiceJson(
+    service,
+    timeZone,
+  );
   return visible;
 }

@@ -19,16 +19,14 @@ function normalise<T extends ServiceUpdate>(input: T) {
 
 // The booking site's first read for each visitor: rendered once, one JSON text per row.
 const serviceRow = jsonRow(services, everyColumn(services));
-const activeServices = (byType: boolean) => fixedStatement<"account" | "type">(() =>
-  new QueryBuilder()
-    .select({ row: serviceRow.field })
-    .from(services)
-    .where(and(
-      eq(services.account_id, sql.placeholder("account")),
-      eq(services.active, true),
-      byType ? eq(services.booking_type, sql.placeholder("type")) : undefined,
-    ))
-    .orderBy(asc(services.id)));
+const activeServices = (byType: boolean) =>
+  fixedStatement<"account" | "type">(() =>
+    new QueryBuilder()
+      .select({ row: serviceRow.field })
+      .from(services)
+      .where(and(eq(services.account_id, sql.placeholder("account")), eq(services.active, true), byType ? eq(services.booking_type, sql.placeholder("type")) : undefined))
+      .orderBy(asc(services.id)),
+  );
 const everyActiveService = activeServices(false);
 const activeServicesOfType = activeServices(true);
 

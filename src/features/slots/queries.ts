@@ -7,7 +7,19 @@
 // range are thousands of rows, and Drizzle's row mapping was 41% of the request's CPU.
 import { and, eq, gt, gte, inArray, lt, lte, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
-import { bookingHourVersions, bookings, calendarVersions, events, hoursFromColumn, providers, resourceExceptionDates, resources, services, slotHolds, type OpeningHours } from "../../db/schema";
+import {
+  bookingHourVersions,
+  bookings,
+  calendarVersions,
+  events,
+  hoursFromColumn,
+  providers,
+  resourceExceptionDates,
+  resources,
+  services,
+  slotHolds,
+  type OpeningHours,
+} from "../../db/schema";
 import { EVERY_HOUR, HOUR_MS } from "../../db/invalidation";
 import { bindFixed, fixedStatement, type FixedStatement } from "../../db/fixed-statement";
 import type { SlotServiceSettings } from "../../domain/slots";
@@ -41,7 +53,15 @@ interface SlotReads {
   firstLapse: number | null;
 }
 
-const HOURS: Hours[] = ["opening_hours_mon", "opening_hours_tue", "opening_hours_wed", "opening_hours_thu", "opening_hours_fri", "opening_hours_sat", "opening_hours_sun"];
+const HOURS: Hours[] = [
+  "opening_hours_mon",
+  "opening_hours_tue",
+  "opening_hours_wed",
+  "opening_hours_thu",
+  "opening_hours_fri",
+  "opening_hours_sat",
+  "opening_hours_sun",
+];
 
 /** What a slot read's statement differs by: each shape's SQL text is rendered once per isolate. */
 interface Shape {
@@ -68,16 +88,13 @@ function buildStatement({ publicOnly, selected }: Shape): FixedStatement<Bound> 
   if (publicOnly) serviceConditions.push(eq(services.active, true));
   // Named once in a WITH clause: the service's kind and its provider resources are asked by most
   // reads below, and repeating their subqueries (with their parameters) neared D1's 100 per statement.
-  const serviceKind = qb.select({ booking_type: services.booking_type, buffer_before: services.buffer_before, buffer_after: services.buffer_after })
-    .from(services).where(and(...serviceConditions));
+  const serviceKind = qb
+    .select({ booking_type: services.booking_type, buffer_before: services.buffer_before, buffer_after: services.buffer_after })
+    .from(services)
+    .where(and(...serviceConditions));
   const ofKind = (kind: "appointment" | "attendance"): SQL => sql`EXISTS (SELECT 1 FROM slot_service WHERE booking_type = ${kind})`;
 
-  const providerConditions = [
-    eq(providers.account_id, p("account")),
-    eq(providers.service_id, p("service")),
-    eq(providers.active, true),
-    eq(resources.active, true),
-  ];
+  const providerConditions = [eq(providers.account_id, p("account")), eq(providers.service_id, p("service")), eq(providers.active, true), eq(resources.active, true)];
   if (selected) providerConditions.push(inArray(resources.id, sql`(select value from json_each(${p("selected")}))`));
   const providerIdsQuery = qb
     .select({ id: providers.resource_id })
@@ -102,65 +119,124 @@ function buildStatement({ publicOnly, selected }: Shape): FixedStatement<Bound> 
   ];
   if (publicOnly) eventConditions.push(eq(events.published, true));
 
-  const seatsHeld = qb.select({ event_id: bookings.event_id, held: sql`SUM(${bookings.count})`.as("held") }).from(bookings)
-    .where(bookedCountsWhere(p("account"), qb.select({ id: events.id }).from(events).where(and(...eventConditions)), p("now")))
+  const seatsHeld = qb
+    .select({ event_id: bookings.event_id, held: sql`SUM(${bookings.count})`.as("held") })
+    .from(bookings)
+    .where(
+      bookedCountsWhere(
+        p("account"),
+        qb
+          .select({ id: events.id })
+          .from(events)
+          .where(and(...eventConditions)),
+        p("now"),
+      ),
+    )
     .groupBy(bookings.event_id)
     .as("seats_held");
 
-  const seatsOnHold = qb.select({ event_id: slotHolds.event_id, held: sql`SUM(${slotHolds.count})`.as("held") }).from(slotHolds)
-    .where(and(
-      eq(slotHolds.account_id, p("account")),
-      inArray(slotHolds.event_id, qb.select({ id: events.id }).from(events).where(and(...eventConditions))),
-      liveHoldSql(p("now")),
-    ))
+  const seatsOnHold = qb
+    .select({ event_id: slotHolds.event_id, held: sql`SUM(${slotHolds.count})`.as("held") })
+    .from(slotHolds)
+    .where(
+      and(
+        eq(slotHolds.account_id, p("account")),
+        inArray(
+          slotHolds.event_id,
+          qb
+            .select({ id: events.id })
+            .from(events)
+            .where(and(...eventConditions)),
+        ),
+        liveHoldSql(p("now")),
+      ),
+    )
     .groupBy(slotHolds.event_id)
     .as("seats_on_hold");
 
   const reads: [string, unknown][] = [
-    ["service", qb.select({ row: sql`json_array(${sql.join([
-      services.id, services.booking_type, services.interval, services.interval_rounding, services.max_slots,
-      services.has_day_booking, services.day_booking_specify_time, services.same_day, services.buffer_before, services.buffer_after,
-    ], sql`, `)})` }).from(services).where(and(...serviceConditions))],
-    ["resources", qb.select({ rows: everyRow(resources.id, resources.capacity, ...HOURS.map((h) => resources[h])) })
-      .from(resources)
-      .where(and(inArray(resources.id, providerIds), ofKind("appointment")))],
-    ["exceptions", qb.select({ rows: everyRow(resourceExceptionDates.resource_id, resourceExceptionDates.exception_date, resourceExceptionDates.opening_hours) })
-      .from(resourceExceptionDates)
-      .where(and(
-        eq(resourceExceptionDates.account_id, p("account")),
-        inArray(resourceExceptionDates.resource_id, providerIds),
-        gte(resourceExceptionDates.exception_date, p("dateFrom")),
-        lte(resourceExceptionDates.exception_date, p("dateTo")),
-        ofKind("appointment"),
-      ))],
+    [
+      "service",
+      qb
+        .select({
+          row: sql`json_array(${sql.join(
+            [
+              services.id,
+              services.booking_type,
+              services.interval,
+              services.interval_rounding,
+              services.max_slots,
+              services.has_day_booking,
+              services.day_booking_specify_time,
+              services.same_day,
+              services.buffer_before,
+              services.buffer_after,
+            ],
+            sql`, `,
+          )})`,
+        })
+        .from(services)
+        .where(and(...serviceConditions)),
+    ],
+    [
+      "resources",
+      qb
+        .select({ rows: everyRow(resources.id, resources.capacity, ...HOURS.map((h) => resources[h])) })
+        .from(resources)
+        .where(and(inArray(resources.id, providerIds), ofKind("appointment"))),
+    ],
+    [
+      "exceptions",
+      qb
+        .select({ rows: everyRow(resourceExceptionDates.resource_id, resourceExceptionDates.exception_date, resourceExceptionDates.opening_hours) })
+        .from(resourceExceptionDates)
+        .where(
+          and(
+            eq(resourceExceptionDates.account_id, p("account")),
+            inArray(resourceExceptionDates.resource_id, providerIds),
+            gte(resourceExceptionDates.exception_date, p("dateFrom")),
+            lte(resourceExceptionDates.exception_date, p("dateTo")),
+            ofKind("appointment"),
+          ),
+        ),
+    ],
     // Everything that occupies the provider resources over the span (occupancy/occupants-sql.ts):
     // bookings over their occupied span, live holds, busy times. No account_id term: the resource
     // ids are the account's own (slot_resource_ids joins resources on account_id), and with it
     // SQLite (no statistics, as D1) read every booking of the account by (account_id, event_id)
     // instead of each resource's range by bookings_resource_occupied.
-    ["occupants", sql`(SELECT ${everyRow(sql.raw("resource_id"), sql.raw("occupied_from"), sql.raw("occupied_to"), sql.raw("count"))}
-      FROM (${occupantsSql({ resources: providerIds, from: heldFrom, to: heldTo, now: p("now") })}) WHERE ${ofKind("appointment")})`],
-    ["events", qb.select({ rows: everyRow(events.id, events.resource_id, events.capacity, events.starts_at, events.ends_at) })
-      .from(events)
-      .where(and(...eventConditions))],
+    [
+      "occupants",
+      sql`(SELECT ${everyRow(sql.raw("resource_id"), sql.raw("occupied_from"), sql.raw("occupied_to"), sql.raw("count"))}
+      FROM (${occupantsSql({ resources: providerIds, from: heldFrom, to: heldTo, now: p("now") })}) WHERE ${ofKind("appointment")})`,
+    ],
+    [
+      "events",
+      qb
+        .select({ rows: everyRow(events.id, events.resource_id, events.capacity, events.starts_at, events.ends_at) })
+        .from(events)
+        .where(and(...eventConditions)),
+    ],
     // Seats held as the events feature counts them, so slots and event availability agree.
     ["booked", qb.select({ rows: everyRow(sql`${seatsHeld.event_id}`, sql`${seatsHeld.held}`) }).from(seatsHeld)],
     ["event_holds", qb.select({ rows: everyRow(sql`${seatsOnHold.event_id}`, sql`${seatsOnHold.held}`) }).from(seatsOnHold)],
     // A hold lapses by time, as an unverified booking does: the first of either ends a cached answer.
-    ["hold_lapse", qb.select({ lapse: sql`MIN(${slotHolds.expires_at})` }).from(slotHolds).where(and(
-      eq(slotHolds.account_id, p("account")),
-      liveHoldSql(p("now")),
-      lt(slotHolds.occupied_from, heldTo),
-      gt(slotHolds.occupied_to, heldFrom),
-    ))],
+    [
+      "hold_lapse",
+      qb
+        .select({ lapse: sql`MIN(${slotHolds.expires_at})` })
+        .from(slotHolds)
+        .where(and(eq(slotHolds.account_id, p("account")), liveHoldSql(p("now")), lt(slotHolds.occupied_from, heldTo), gt(slotHolds.occupied_to, heldFrom))),
+    ],
     // Over every booking of the account in range, of either service kind: an early lapse only
     // makes a cached answer expire sooner.
-    ["lapse", qb.select({ lapse: sql`MIN(${bookings.expires_at})` }).from(bookings).where(and(
-      lapsesLaterSql(p("now")),
-      eq(bookings.account_id, p("account")),
-      lt(bookings.occupied_from, heldTo),
-      gt(bookings.occupied_to, heldFrom),
-    ))],
+    [
+      "lapse",
+      qb
+        .select({ lapse: sql`MIN(${bookings.expires_at})` })
+        .from(bookings)
+        .where(and(lapsesLaterSql(p("now")), eq(bookings.account_id, p("account")), lt(bookings.occupied_from, heldTo), gt(bookings.occupied_to, heldFrom))),
+    ],
   ];
   // Versions only grow, so the sum over the range's hour rows (and the every-hour rows) moves
   // whenever one of them does. Two sums, not one with OR: each is a search of the (resource_id,
@@ -224,9 +300,16 @@ export async function slotReads(
   options: { selected?: number[]; publicOnly: boolean; unlessVersion?: string },
 ): Promise<SlotReads | "unchanged"> {
   const values: Record<Bound, string | number | null> = {
-    account: account.id, service: serviceId, selected: options.selected ? JSON.stringify(options.selected) : null,
-    from: instants.from, to: instants.to, dateFrom: dates.from, dateTo: dates.to, now,
-    hourFrom: Math.floor(instants.from / HOUR_MS), hourTo: Math.floor((instants.to - 1) / HOUR_MS),
+    account: account.id,
+    service: serviceId,
+    selected: options.selected ? JSON.stringify(options.selected) : null,
+    from: instants.from,
+    to: instants.to,
+    dateFrom: dates.from,
+    dateTo: dates.to,
+    now,
+    hourFrom: Math.floor(instants.from / HOUR_MS),
+    hourTo: Math.floor((instants.to - 1) / HOUR_MS),
     unless: options.unlessVersion ?? null,
   };
   const d1 = accountD1({ env, account });
@@ -239,16 +322,26 @@ export async function slotReads(
   return {
     service: service
       ? {
-        id: service[0], booking_type: service[1], interval: service[2], interval_rounding: service[3],
-        max_slots: service[4], has_day_booking: service[5] === 1, day_booking_specify_time: service[6] === 1, same_day: service[7] === 1,
-        buffer_before: service[8], buffer_after: service[9],
-      }
+          id: service[0],
+          booking_type: service[1],
+          interval: service[2],
+          interval_rounding: service[3],
+          max_slots: service[4],
+          has_day_booking: service[5] === 1,
+          day_booking_specify_time: service[6] === 1,
+          same_day: service[7] === 1,
+          buffer_before: service[8],
+          buffer_after: service[9],
+        }
       : null,
     resources: rowsOf<[number, number, ...Hours7]>(row?.resources ?? null)
       .map(([id, capacity, ...hours]) => ({ id, capacity, ...Object.fromEntries(HOURS.map((h, i) => [h, hoursFromColumn(hours[i])])) }) as SlotResourceRow)
       .sort((a, b) => a.id - b.id),
-    exceptions: rowsOf<[number, string, OpeningHours]>(row?.exceptions ?? null)
-      .map(([resource_id, exception_date, hours]) => ({ resource_id, exception_date, opening_hours: hoursFromColumn(hours) })),
+    exceptions: rowsOf<[number, string, OpeningHours]>(row?.exceptions ?? null).map(([resource_id, exception_date, hours]) => ({
+      resource_id,
+      exception_date,
+      opening_hours: hoursFromColumn(hours),
+    })),
     bookings: rowsOf<[number, number, number, number]>(row?.occupants ?? null).map(([resource_id, from, to, count]) => ({ resource_id, from, to, count })),
     // Sorted here: an aggregate keeps no order.
     events: rowsOf<[number, number, number, number, number]>(row?.events ?? null)

@@ -26,11 +26,13 @@ type RangeDefault = "same_day" | "end_of_month" | "next_available_window";
 /** The asked range, defaults filled in the account zone (spec: "default today"). */
 function rangeOf(query: SlotsQuery, account: Account, now: number, fallback: RangeDefault): DateRange {
   const from = query.from ?? todayIn(now, account.time_zone);
-  const to = query.to ?? {
-    same_day: from,
-    end_of_month: endOfMonth(from),
-    next_available_window: addDays(from, NEXT_AVAILABLE_WINDOW_DAYS - 1),
-  }[fallback];
+  const to =
+    query.to ??
+    {
+      same_day: from,
+      end_of_month: endOfMonth(from),
+      next_available_window: addDays(from, NEXT_AVAILABLE_WINDOW_DAYS - 1),
+    }[fallback];
   if (to < from) throw ApiError.invalid("to", "must be on or after from");
   if (daysBetween(from, to) > MAX_RANGE_DAYS) throw ApiError.invalid("to", `must be at most ${MAX_RANGE_DAYS} days after from`);
   return { from, to };
@@ -42,7 +44,13 @@ function rangeOf(query: SlotsQuery, account: Account, now: number, fallback: Ran
  * the versions are still `unlessVersion` (the cached answer stands; nothing was read).
  */
 async function compute(
-  deps: Deps, serviceId: number, range: DateRange, selected: number[] | undefined, publicOnly: boolean, windowNow: BookableWindow, unlessVersion?: string,
+  deps: Deps,
+  serviceId: number,
+  range: DateRange,
+  selected: number[] | undefined,
+  publicOnly: boolean,
+  windowNow: BookableWindow,
+  unlessVersion?: string,
 ) {
   const { account, now } = deps;
   const tz = account.time_zone;
@@ -64,9 +72,17 @@ async function compute(
         const start = slotTimeTexts(event.starts_at, offsetMsAt(event.starts_at, tz), locale);
         const end = slotTimeTexts(event.ends_at, offsetMsAt(event.ends_at, tz), locale);
         return {
-          startMs: event.starts_at, endMs: event.ends_at, date: dateInZone(event.starts_at, tz),
-          timestamp: start.iso, timestamp_end: end.iso, formatted_timestamp: start.local, formatted_timestamp_end: end.local,
-          free, available_resources: free > 0 ? [event.resource_id] : [], maximum_capacity: event.capacity, event_id: event.id,
+          startMs: event.starts_at,
+          endMs: event.ends_at,
+          date: dateInZone(event.starts_at, tz),
+          timestamp: start.iso,
+          timestamp_end: end.iso,
+          formatted_timestamp: start.local,
+          formatted_timestamp_end: end.local,
+          free,
+          available_resources: free > 0 ? [event.resource_id] : [],
+          maximum_capacity: event.capacity,
+          event_id: event.id,
         };
       });
     return { ...fresh, slots };

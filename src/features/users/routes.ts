@@ -12,12 +12,15 @@ export const userRoutes = new Hono<AppEnv>();
 const tz = (c: { var: AppEnv["Variables"] }) => c.var.account.time_zone;
 
 userRoutes.get("/", async (c) =>
-  c.json(wrapList("client_user_link", (await listUserLinks(deps(c))).map((row) => toUserLinkJson(row, tz(c))))),
+  c.json(
+    wrapList(
+      "client_user_link",
+      (await listUserLinks(deps(c))).map((row) => toUserLinkJson(row, tz(c))),
+    ),
+  ),
 );
 
-userRoutes.get("/:id", params("id"), async (c) =>
-  c.json(wrap("client_user_link", toUserLinkJson(await getUserLink(deps(c), c.req.valid("param").id), tz(c)))),
-);
+userRoutes.get("/:id", params("id"), async (c) => c.json(wrap("client_user_link", toUserLinkJson(await getUserLink(deps(c), c.req.valid("param").id), tz(c)))));
 
 userRoutes.post("/", body(createUserLinkBody, { root: "user" }), async (c) =>
   c.json(wrap("client_user_link", toUserLinkJson(await createUserLink(deps(c), c.req.valid("json")), tz(c)))),

@@ -45,10 +45,7 @@ export async function createUserLink(deps: Deps, input: CreateUserLink): Promise
         .values({ ...input.user, phone_number: input.user.phone_number ?? null, account_id: account.id, created_at: now, updated_at: now })
         .returning();
     }
-    const [link] = await db
-      .insert(userLinks)
-      .values({ account_id: account.id, user_id: user.id, role: input.role, created_at: now, updated_at: now })
-      .returning();
+    const [link] = await db.insert(userLinks).values({ account_id: account.id, user_id: user.id, role: input.role, created_at: now, updated_at: now }).returning();
     return { link, user };
   } catch (error) {
     // Two requests adding the same email at once: the unique index decides, the loser gets a 400.

@@ -17,15 +17,17 @@ export function siteOriginOf(deps: Pick<Deps, "env" | "account">): string {
   return `${root === "localhost" ? "http" : "https"}://${deps.account.subdomain}.${root}`;
 }
 
-const offerLink = (origin: string, entryId: number, secret: string) =>
-  `${origin}/?waitlist=${entryId}&offer=${encodeURIComponent(secret)}`;
+const offerLink = (origin: string, entryId: number, secret: string) => `${origin}/?waitlist=${entryId}&offer=${encodeURIComponent(secret)}`;
 
 export async function sendOffer(deps: Deps, entry: WaitlistEntry, secret: string): Promise<void> {
   const attributes = entry.person_attributes as { name?: unknown; email?: unknown; phone_number?: unknown };
   const service = await deps.db.query.services.findFirst({ where: (s, { eq, and }) => and(eq(s.id, entry.service_id), eq(s.account_id, deps.account.id)) });
   const person = { name: typeof attributes.name === "string" ? attributes.name : "", email: typeof attributes.email === "string" ? attributes.email : null };
   const phone = typeof attributes.phone_number === "string" ? phoneE164(attributes.phone_number, deps.account.country_code) : null;
-  const recipients: [Channel, string | null][] = [["email", person.email], ["sms", phone]];
+  const recipients: [Channel, string | null][] = [
+    ["email", person.email],
+    ["sms", phone],
+  ];
   for (const [channel, recipient] of recipients) {
     if (!recipient) continue;
     const rendered = await renderMessage(templatesFor("offer", channel, deps.account, service ?? null), {

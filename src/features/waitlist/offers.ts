@@ -20,27 +20,40 @@ import { toWaitlistJson } from "./serializer";
  * /slots/holds/{id}): expired, and the next in line may be offered.
  */
 async function expireLapsedOffers(deps: Deps): Promise<WaitlistEntry[]> {
-  const lapsed = deps.db.select({ id: slotHolds.id }).from(slotHolds).where(and(
-    eq(slotHolds.account_id, deps.account.id),
-    sql`((${slotHolds.ended_at} IS NULL AND ${slotHolds.expires_at} <= ${deps.now}) OR ${slotHolds.ended_by} = 'released')`,
-  ));
-  return deps.db.update(waitlistEntries).set({ state: "expired", updated_at: deps.now })
+  const lapsed = deps.db
+    .select({ id: slotHolds.id })
+    .from(slotHolds)
+    .where(
+      and(
+        eq(slotHolds.account_id, deps.account.id),
+        sql`((${slotHolds.ended_at} IS NULL AND ${slotHolds.expires_at} <= ${deps.now}) OR ${slotHolds.ended_by} = 'released')`,
+      ),
+    );
+  return deps.db
+    .update(waitlistEntries)
+    .set({ state: "expired", updated_at: deps.now })
     .where(and(eq(waitlistEntries.account_id, deps.account.id), eq(waitlistEntries.state, "offered"), inArray(waitlistEntries.hold_id, lapsed)))
     .returning();
 }
 
 /** The first waiting entry of each line of the account (no earlier entry of the same time still waits), of a future time. */
 async function firstsInLine(deps: Deps): Promise<WaitlistEntry[]> {
-  return deps.db.select().from(waitlistEntries).where(and(
-    eq(waitlistEntries.account_id, deps.account.id),
-    eq(waitlistEntries.state, "waiting"),
-    sql`${waitlistEntries.booked_to} > ${deps.now}`,
-    sql`NOT EXISTS (SELECT 1 FROM waitlist_entries AS earlier WHERE earlier.account_id = ${waitlistEntries.account_id}
+  return deps.db
+    .select()
+    .from(waitlistEntries)
+    .where(
+      and(
+        eq(waitlistEntries.account_id, deps.account.id),
+        eq(waitlistEntries.state, "waiting"),
+        sql`${waitlistEntries.booked_to} > ${deps.now}`,
+        sql`NOT EXISTS (SELECT 1 FROM waitlist_entries AS earlier WHERE earlier.account_id = ${waitlistEntries.account_id}
       AND earlier.state = 'waiting' AND earlier.id < ${waitlistEntries.id}
       AND earlier.service_id = ${waitlistEntries.service_id} AND earlier.booked_from = ${waitlistEntries.booked_from}
       AND earlier.booked_to = ${waitlistEntries.booked_to} AND earlier.event_id IS ${waitlistEntries.event_id}
       AND earlier.resource_id IS ${waitlistEntries.resource_id})`,
-  )).orderBy(waitlistEntries.id);
+      ),
+    )
+    .orderBy(waitlistEntries.id);
 }
 
 /**
@@ -51,16 +64,27 @@ async function firstsInLine(deps: Deps): Promise<WaitlistEntry[]> {
  * offer's message link, so the person can accept from the message without the token they joined with.
  */
 async function offer(deps: Deps, entry: WaitlistEntry): Promise<string | null> {
-  const placement = await placeSlot(deps, {
-    service_id: entry.service_id, event_id: entry.event_id, resource_id: entry.resource_id,
-    booked_from: entry.event_id ? undefined : formatInstant(entry.booked_from, "UTC"),
-    booked_to: entry.event_id ? undefined : formatInstant(entry.booked_to, "UTC"),
-  }, false).catch(() => undefined);
+  const placement = await placeSlot(
+    deps,
+    {
+      service_id: entry.service_id,
+      event_id: entry.event_id,
+      resource_id: entry.resource_id,
+      booked_from: entry.event_id ? undefined : formatInstant(entry.booked_from, "UTC"),
+      booked_to: entry.event_id ? undefined : formatInstant(entry.booked_to, "UTC"),
+    },
+    false,
+  ).catch(() => undefined);
   if (!placement) return null;
   const secret = randomToken("", 32);
   const expiresAt = holdExpiry(deps.now, deps.account.waitlist_offer_minutes);
   const base = newHoldColumns(deps, placement, {
-    serviceId: entry.service_id, count: entry.count, secretHash: await sha256Hex(secret), clientHash: null, expiresAt, waitlistEntryId: entry.id,
+    serviceId: entry.service_id,
+    count: entry.count,
+    secretHash: await sha256Hex(secret),
+    clientHash: null,
+    expiresAt,
+    waitlistEntryId: entry.id,
   });
   for (const { resource, scope } of placement.candidates) {
     const values = { ...base, resource_id: resource.id };
@@ -90,7 +114,14 @@ async function offer(deps: Deps, entry: WaitlistEntry): Promise<string | null> {
 export async function offerFreedSeats(deps: Deps): Promise<void> {
   const performedBy = performedByOf("system");
   for (const expired of await expireLapsedOffers(deps)) {
-    await emitEvent(deps.env, deps.account, "waitlist.expired", { kind: "waitlist_entry", id: expired.id, json: toWaitlistJson(expired, deps.account.time_zone) }, performedBy, deps.now);
+    await emitEvent(
+      deps.env,
+      deps.account,
+      "waitlist.expired",
+      { kind: "waitlist_entry", id: expired.id, json: toWaitlistJson(expired, deps.account.time_zone) },
+      performedBy,
+      deps.now,
+    );
   }
   for (let round = 0; round < 20; round++) {
     let offered = 0;
@@ -99,7 +130,14 @@ export async function offerFreedSeats(deps: Deps): Promise<void> {
       if (!secret) continue;
       offered += 1;
       const [offeredEntry] = await deps.db.select().from(waitlistEntries).where(eq(waitlistEntries.id, entry.id));
-      await emitEvent(deps.env, deps.account, "waitlist.offered", { kind: "waitlist_entry", id: entry.id, json: toWaitlistJson(offeredEntry ?? entry, deps.account.time_zone) }, performedBy, deps.now);
+      await emitEvent(
+        deps.env,
+        deps.account,
+        "waitlist.offered",
+        { kind: "waitlist_entry", id: entry.id, json: toWaitlistJson(offeredEntry ?? entry, deps.account.time_zone) },
+        performedBy,
+        deps.now,
+      );
       await sendOffer(deps, offeredEntry ?? entry, secret);
     }
     if (offered === 0) return;

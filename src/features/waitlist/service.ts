@@ -24,7 +24,14 @@ export type Asker = { kind: "visitor"; token: string | undefined } | { kind: "ke
 const notFound = () => ApiError.notFound("waitlist entry");
 
 const emit = (deps: Deps, event: "waitlist.joined" | "waitlist.accepted", entry: WaitlistEntry) =>
-  emitEvent(deps.env, deps.account, event, { kind: "waitlist_entry", id: entry.id, json: toWaitlistJson(entry, deps.account.time_zone) }, performedByOf(deps.surface), deps.now);
+  emitEvent(
+    deps.env,
+    deps.account,
+    event,
+    { kind: "waitlist_entry", id: entry.id, json: toWaitlistJson(entry, deps.account.time_zone) },
+    performedByOf(deps.surface),
+    deps.now,
+  );
 
 export async function joinWaitlist(deps: Deps, body: JoinWaitlistBody, asker: Asker): Promise<{ entry: WaitlistEntry; token: string }> {
   if (asker.kind === "visitor" && !deps.account.waitlist_enabled) {
@@ -41,19 +48,33 @@ export async function joinWaitlist(deps: Deps, body: JoinWaitlistBody, asker: As
   // A line is for a time that is full: a seat that fits now is booked, not waited for.
   const occupied = placement.eventId ? { from: placement.from, to: placement.to } : occupiedSpan(placement.from, placement.to, placement.buffers);
   const d1 = accountD1(deps);
-  const fits = await d1.batch(placement.candidates.map(({ scope }) => {
-    const condition = fitsCondition(scope, { from: occupied.from, to: occupied.to, count, now: deps.now });
-    return d1.prepare(`SELECT (${condition.sql}) AS fits`).bind(...condition.params);
-  }));
+  const fits = await d1.batch(
+    placement.candidates.map(({ scope }) => {
+      const condition = fitsCondition(scope, { from: occupied.from, to: occupied.to, count, now: deps.now });
+      return d1.prepare(`SELECT (${condition.sql}) AS fits`).bind(...condition.params);
+    }),
+  );
   if (fits.some((r) => (r.results?.[0] as { fits: number } | undefined)?.fits === 1)) {
     throw ApiError.invalid(placement.eventId ? "event_id" : "booked_from", "has a free seat: book it instead of waiting");
   }
   const token = randomToken("", 32);
-  const [entry] = await deps.db.insert(waitlistEntries).values({
-    account_id: deps.account.id, service_id: placement.service.id, resource_id: input.resource_id ?? null, event_id: placement.eventId,
-    booked_from: placement.from, booked_to: placement.to, count, person_attributes: input.person_attributes,
-    token_hash: await sha256Hex(token), state: "waiting", created_at: deps.now, updated_at: deps.now,
-  }).returning();
+  const [entry] = await deps.db
+    .insert(waitlistEntries)
+    .values({
+      account_id: deps.account.id,
+      service_id: placement.service.id,
+      resource_id: input.resource_id ?? null,
+      event_id: placement.eventId,
+      booked_from: placement.from,
+      booked_to: placement.to,
+      count,
+      person_attributes: input.person_attributes,
+      token_hash: await sha256Hex(token),
+      state: "waiting",
+      created_at: deps.now,
+      updated_at: deps.now,
+    })
+    .returning();
   await emit(deps, "waitlist.joined", entry);
   return { entry, token };
 }
@@ -88,12 +109,28 @@ export async function leaveWaitlist(deps: Deps, id: number, asker: Asker): Promi
   if (entry.state !== "waiting" && entry.state !== "offered") return entry;
   const ofEntry = and(eq(waitlistEntries.id, entry.id), eq(waitlistEntries.account_id, deps.account.id));
   const [released, [left]] = await deps.db.batch([
-    deps.db.update(slotHolds).set({ ended_at: deps.now, ended_by: "released" }).where(and(
-      eq(slotHolds.account_id, deps.account.id), isNull(slotHolds.ended_at),
-      inArray(slotHolds.id, deps.db.select({ id: waitlistEntries.hold_id }).from(waitlistEntries).where(and(ofEntry, eq(waitlistEntries.state, "offered")))),
-    )).returning({ id: slotHolds.id }),
-    deps.db.update(waitlistEntries).set({ state: "left", updated_at: deps.now })
-      .where(and(ofEntry, inArray(waitlistEntries.state, ["waiting", "offered"]))).returning(),
+    deps.db
+      .update(slotHolds)
+      .set({ ended_at: deps.now, ended_by: "released" })
+      .where(
+        and(
+          eq(slotHolds.account_id, deps.account.id),
+          isNull(slotHolds.ended_at),
+          inArray(
+            slotHolds.id,
+            deps.db
+              .select({ id: waitlistEntries.hold_id })
+              .from(waitlistEntries)
+              .where(and(ofEntry, eq(waitlistEntries.state, "offered"))),
+          ),
+        ),
+      )
+      .returning({ id: slotHolds.id }),
+    deps.db
+      .update(waitlistEntries)
+      .set({ state: "left", updated_at: deps.now })
+      .where(and(ofEntry, inArray(waitlistEntries.state, ["waiting", "offered"])))
+      .returning(),
   ]);
   // A declined offer's seat goes to the next in line now, not at the next cron.
   if (released.length > 0) await offerFreedSeats(deps);
@@ -110,24 +147,41 @@ export async function acceptOffer(deps: Deps, id: number, token: string | undefi
   const entry = await entryFor(deps, id, { kind: "visitor", token });
   if (entry.state !== "offered" || !entry.hold_id) throw ApiError.invalid("waitlist_entry", `is ${entry.state}, not offered`);
   const hold = await deps.db.query.slotHolds.findFirst({ where: holdOfAccount(deps, entry.hold_id) });
-  const { booking, token: bookingToken } = await createOnSite(deps, {
-    booking: {
-      service_id: entry.service_id, event_id: entry.event_id, resource_id: hold?.resource_id ?? entry.resource_id,
-      ...(entry.event_id ? {} : { booked_from: new Date(entry.booked_from).toISOString(), booked_to: new Date(entry.booked_to).toISOString() }),
-      count: entry.count, person_attributes: entry.person_attributes,
+  const { booking, token: bookingToken } = await createOnSite(
+    deps,
+    {
+      booking: {
+        service_id: entry.service_id,
+        event_id: entry.event_id,
+        resource_id: hold?.resource_id ?? entry.resource_id,
+        ...(entry.event_id ? {} : { booked_from: new Date(entry.booked_from).toISOString(), booked_to: new Date(entry.booked_to).toISOString() }),
+        count: entry.count,
+        person_attributes: entry.person_attributes,
+      },
     },
-  }, siteOrigin, { heldBy: entry.hold_id });
-  const [accepted] = await deps.db.update(waitlistEntries).set({ state: "accepted", booking_id: booking.id, updated_at: deps.now })
-    .where(eq(waitlistEntries.id, entry.id)).returning();
+    siteOrigin,
+    { heldBy: entry.hold_id },
+  );
+  const [accepted] = await deps.db
+    .update(waitlistEntries)
+    .set({ state: "accepted", booking_id: booking.id, updated_at: deps.now })
+    .where(eq(waitlistEntries.id, entry.id))
+    .returning();
   await emit(deps, "waitlist.accepted", accepted);
   return { entry: accepted, booking, bookingToken };
 }
 
 /** The private API's line of a time or an event, in order. */
 export async function lineOf(deps: Deps, filter: { event_id?: number; service_id?: number }): Promise<WaitlistEntry[]> {
-  return deps.db.select().from(waitlistEntries).where(and(
-    eq(waitlistEntries.account_id, deps.account.id),
-    ...(filter.event_id ? [eq(waitlistEntries.event_id, filter.event_id)] : []),
-    ...(filter.service_id ? [eq(waitlistEntries.service_id, filter.service_id)] : []),
-  )).orderBy(asc(waitlistEntries.booked_from), asc(waitlistEntries.id));
+  return deps.db
+    .select()
+    .from(waitlistEntries)
+    .where(
+      and(
+        eq(waitlistEntries.account_id, deps.account.id),
+        ...(filter.event_id ? [eq(waitlistEntries.event_id, filter.event_id)] : []),
+        ...(filter.service_id ? [eq(waitlistEntries.service_id, filter.service_id)] : []),
+      ),
+    )
+    .orderBy(asc(waitlistEntries.booked_from), asc(waitlistEntries.id));
 }

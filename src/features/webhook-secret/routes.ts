@@ -13,9 +13,7 @@ const toSecretJson = (account: Account, now: number) => {
   return {
     webhook_secret: {
       secret: account.webhook_secret,
-      previous_secret_expires_at: lingering
-        ? formatNullableInstant(account.previous_webhook_secret_expires_at, account.time_zone)
-        : null,
+      previous_secret_expires_at: lingering ? formatNullableInstant(account.previous_webhook_secret_expires_at, account.time_zone) : null,
     },
   };
 };

@@ -23,10 +23,13 @@ export function signingSecrets(account: SecretColumns, now: number): string[] {
  * (http/account-cache.ts), up to 30 s old when another isolate rotated the secret.
  */
 export async function storedSecrets({ env, account }: Deps): Promise<Account> {
-  return { ...account, ...(await directoryDb(env).query.accounts.findFirst({
-    where: eq(accounts.id, account.id),
-    columns: { webhook_secret: true, previous_webhook_secret: true, previous_webhook_secret_expires_at: true },
-  })) };
+  return {
+    ...account,
+    ...(await directoryDb(env).query.accounts.findFirst({
+      where: eq(accounts.id, account.id),
+      columns: { webhook_secret: true, previous_webhook_secret: true, previous_webhook_secret_expires_at: true },
+    })),
+  };
 }
 
 export async function rotateWebhookSecret({ env, account, now }: Deps): Promise<Account> {

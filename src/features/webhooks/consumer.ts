@@ -27,23 +27,25 @@ async function deliverEvent(env: Env, db: Db, message: QueuedEventMessage): Prom
 const dbOf = (env: Env, message: { shard: string }) => openDb(shardD1(env, message.shard));
 
 const live: Consumer = async (batch, env) => {
-  await Promise.all(batch.messages.map(async (message) => {
-    const parsed = parseWebhookMessage(message.body);
-    if (!parsed) {
-      // It can never be handled; retrying takes it to the dead-letter queue, which logs it.
-      log({ queue: batch.queue, message_id: message.id, error: "unreadable message" });
-      message.retry();
-      return;
-    }
-    try {
-      if (parsed.type === "event") await deliverEvent(env, dbOf(env, parsed.body), parsed.body);
-      else await deliverAttempt(env, dbOf(env, parsed.body), parsed.body, Date.now());
-      message.ack();
-    } catch (error) {
-      log({ queue: batch.queue, message_id: message.id, type: parsed.type, error: String(error) });
-      message.retry({ delaySeconds: RETRY_AFTER_ERROR_SECONDS });
-    }
-  }));
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      const parsed = parseWebhookMessage(message.body);
+      if (!parsed) {
+        // It can never be handled; retrying takes it to the dead-letter queue, which logs it.
+        log({ queue: batch.queue, message_id: message.id, error: "unreadable message" });
+        message.retry();
+        return;
+      }
+      try {
+        if (parsed.type === "event") await deliverEvent(env, dbOf(env, parsed.body), parsed.body);
+        else await deliverAttempt(env, dbOf(env, parsed.body), parsed.body, Date.now());
+        message.ack();
+      } catch (error) {
+        log({ queue: batch.queue, message_id: message.id, type: parsed.type, error: String(error) });
+        message.retry({ delaySeconds: RETRY_AFTER_ERROR_SECONDS });
+      }
+    }),
+  );
 };
 
 const DEAD_LETTERED = { ok: false, status_code: null, duration_ms: 0, error: "dead-lettered: the attempt could not be processed" };

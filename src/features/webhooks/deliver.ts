@@ -27,8 +27,7 @@ interface AttemptOutcome {
   hopeless?: boolean;
 }
 
-const notSent = (error: string): AttemptOutcome =>
-  ({ ok: false, status_code: null, duration_ms: 0, error: `not sent: ${error}`, hopeless: true });
+const notSent = (error: string): AttemptOutcome => ({ ok: false, status_code: null, duration_ms: 0, error: `not sent: ${error}`, hopeless: true });
 
 /** POSTs `body` once. Redirects are not followed: a 3xx is a failure, and never a detour inward. */
 async function post(target: string, body: string, secrets: readonly string[], webhookId: string): Promise<AttemptOutcome> {
@@ -75,7 +74,10 @@ export async function deliverAttempt(env: Env, db: Db, message: DeliveryMessage,
 async function attempt(env: Env, db: Db, delivery: WebhookDelivery, now: number): Promise<AttemptOutcome> {
   const [hook, account] = await Promise.all([
     db.query.webHooks.findFirst({ where: and(eq(webHooks.id, delivery.web_hook_id), eq(webHooks.account_id, delivery.account_id)) }),
-    directoryDb(env).query.accounts.findFirst({ where: eq(accounts.id, delivery.account_id), columns: { webhook_secret: true, previous_webhook_secret: true, previous_webhook_secret_expires_at: true } }),
+    directoryDb(env).query.accounts.findFirst({
+      where: eq(accounts.id, delivery.account_id),
+      columns: { webhook_secret: true, previous_webhook_secret: true, previous_webhook_secret_expires_at: true },
+    }),
   ]);
   if (!hook || !account) return notSent("the web hook no longer exists");
   if (!hook.active) return notSent("the web hook is inactive");
@@ -101,8 +103,13 @@ export async function recordAttempt(
     db
       .insert(webhookAttempts)
       .values({
-        account_id: delivery.account_id, delivery_id: delivery.id, attempt: attemptNo,
-        status_code: outcome.status_code, duration_ms: outcome.duration_ms, error: outcome.error, created_at: now,
+        account_id: delivery.account_id,
+        delivery_id: delivery.id,
+        attempt: attemptNo,
+        status_code: outcome.status_code,
+        duration_ms: outcome.duration_ms,
+        error: outcome.error,
+        created_at: now,
       })
       .onConflictDoNothing()
       .returning({ id: webhookAttempts.id }),

@@ -6,10 +6,24 @@ import type { Env, Surface } from "../../env";
 
 // The events the original service had (docs/decisions/webhooks.md).
 export const WEBHOOK_EVENTS = [
-  "booking.created", "booking.modified", "booking.verified", "booking.confirmed", "booking.declined",
-  "booking.cancelled", "booking.deleted", "event.created", "event.modified", "event.deleted",
-  "person.created", "person.modified", "person.deleted", "message.processed",
-  "waitlist.joined", "waitlist.offered", "waitlist.accepted", "waitlist.expired",
+  "booking.created",
+  "booking.modified",
+  "booking.verified",
+  "booking.confirmed",
+  "booking.declined",
+  "booking.cancelled",
+  "booking.deleted",
+  "event.created",
+  "event.modified",
+  "event.deleted",
+  "person.created",
+  "person.modified",
+  "person.deleted",
+  "message.processed",
+  "waitlist.joined",
+  "waitlist.offered",
+  "waitlist.accepted",
+  "waitlist.expired",
   // A calendar subscription's fetches keep failing (docs/decisions/calendar-subscriptions.md).
   "calendar_subscription.failing",
 ] as const;

@@ -36,19 +36,25 @@ export async function fanOut(db: Db, message: WebhookEventMessage, now: number):
   const hooks = await db
     .select({ id: webHooks.id })
     .from(webHooks)
-    .where(and(
-      eq(webHooks.account_id, message.account_id),
-      eq(webHooks.active, true),
-      inArray(webHooks.event, subscriptionsMatching(message.event)),
-    ));
+    .where(and(eq(webHooks.account_id, message.account_id), eq(webHooks.active, true), inArray(webHooks.event, subscriptionsMatching(message.event))));
   if (hooks.length === 0) return [];
   const payload = JSON.stringify(payloadOf(message));
   const rows = hooks.map((hook) => ({
-    account_id: message.account_id, web_hook_id: hook.id, idempotency_id: message.idempotency_id,
-    event: message.event, payload, state: "pending", attempts: 0, created_at: now, updated_at: now,
+    account_id: message.account_id,
+    web_hook_id: hook.id,
+    idempotency_id: message.idempotency_id,
+    event: message.event,
+    payload,
+    state: "pending",
+    attempts: 0,
+    created_at: now,
+    updated_at: now,
   }));
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    await db.insert(webhookDeliveries).values(rows.slice(i, i + ROWS_PER_INSERT)).onConflictDoNothing();
+    await db
+      .insert(webhookDeliveries)
+      .values(rows.slice(i, i + ROWS_PER_INSERT))
+      .onConflictDoNothing();
   }
   return db.query.webhookDeliveries.findMany({
     where: and(

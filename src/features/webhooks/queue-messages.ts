@@ -4,7 +4,10 @@ import * as z from "zod";
 import { WEBHOOK_EVENTS, WEBHOOK_OBJECTS, type WebhookEventMessage } from "./emit";
 
 /** Which shard's database holds the rows a message names; absent (queued before shards) is DB. */
-const shard = z.string().regex(/^DB(_SHARD_\d+)?$/).default("DB");
+const shard = z
+  .string()
+  .regex(/^DB(_SHARD_\d+)?$/)
+  .default("DB");
 
 const eventMessage = z.object({
   account_id: z.number().int().positive(),
@@ -35,9 +38,7 @@ export type DeliveryMessage = z.output<typeof deliveryMessage>;
 /** An event message as parsed: its shard is always known (absent meant DB). */
 export type QueuedEventMessage = WebhookEventMessage & { shard: string };
 
-type WebhookQueueMessage =
-  | { type: "event"; body: QueuedEventMessage }
-  | { type: "delivery"; body: DeliveryMessage };
+type WebhookQueueMessage = { type: "event"; body: QueuedEventMessage } | { type: "delivery"; body: DeliveryMessage };
 
 export function parseWebhookMessage(body: unknown): WebhookQueueMessage | null {
   const delivery = deliveryMessage.safeParse(body);
@@ -46,9 +47,11 @@ export function parseWebhookMessage(body: unknown): WebhookQueueMessage | null {
   return event.success ? { type: "event", body: event.data as QueuedEventMessage } : null;
 }
 
-export const deliveryMessageFor = (
-  delivery: { id: number; account_id: number },
-  shard: string,
-  attempt: number,
-  seriesStart: number,
-): DeliveryMessage => ({ type: "delivery", account_id: delivery.account_id, shard, delivery_id: delivery.id, attempt, series_start: seriesStart });
+export const deliveryMessageFor = (delivery: { id: number; account_id: number }, shard: string, attempt: number, seriesStart: number): DeliveryMessage => ({
+  type: "delivery",
+  account_id: delivery.account_id,
+  shard,
+  delivery_id: delivery.id,
+  attempt,
+  series_start: seriesStart,
+});

@@ -8,10 +8,7 @@ import { body, params, query } from "../../http/validate";
 import { deps } from "../deps";
 import { createWebHookBody, deliveriesQuery, updateWebHookBody } from "./schema";
 import { toDeliveryJson, toWebHookJson } from "./serializer";
-import {
-  createWebHook, deleteWebHook, getWebHook, listDeliveries, listWebHooks, redeliver, updateWebHook,
-  type DeliveryWithAttempts,
-} from "./service";
+import { createWebHook, deleteWebHook, getWebHook, listDeliveries, listWebHooks, redeliver, updateWebHook, type DeliveryWithAttempts } from "./service";
 
 export const webHookRoutes = new Hono<AppEnv>();
 
@@ -19,13 +16,18 @@ const tz = (c: Context<AppEnv>) => c.var.account.time_zone;
 const one = (c: Context<AppEnv>, hook: WebHook) => c.json(wrap("web_hook", toWebHookJson(hook, tz(c))));
 const delivery = (c: Context<AppEnv>, d: DeliveryWithAttempts) => toDeliveryJson(d.delivery, d.attempts, tz(c));
 
-webHookRoutes.get("/", async (c) => c.json(wrapList("web_hook", (await listWebHooks(deps(c))).map((h) => toWebHookJson(h, tz(c))))));
+webHookRoutes.get("/", async (c) =>
+  c.json(
+    wrapList(
+      "web_hook",
+      (await listWebHooks(deps(c))).map((h) => toWebHookJson(h, tz(c))),
+    ),
+  ),
+);
 
 webHookRoutes.get("/:id", params("id"), async (c) => one(c, await getWebHook(deps(c), c.req.valid("param").id)));
 
-webHookRoutes.post("/", body(createWebHookBody, { root: "web_hook" }), async (c) =>
-  one(c, await createWebHook(deps(c), c.req.valid("json").web_hook)),
-);
+webHookRoutes.post("/", body(createWebHookBody, { root: "web_hook" }), async (c) => one(c, await createWebHook(deps(c), c.req.valid("json").web_hook)));
 
 webHookRoutes.put("/:id", params("id"), body(updateWebHookBody, { root: "web_hook" }), async (c) =>
   one(c, await updateWebHook(deps(c), c.req.valid("param").id, c.req.valid("json").web_hook)),
@@ -37,7 +39,12 @@ webHookRoutes.get("/:id/deliveries", params("id"), query(deliveriesQuery), async
   const request = pageRequest(c.req.valid("query").page);
   const { rows, total } = await listDeliveries(deps(c), c.req.valid("param").id, request);
   setPageHeaders(c, request, total, rows.length);
-  return c.json(wrapList("webhook_delivery", rows.map((d) => delivery(c, d))));
+  return c.json(
+    wrapList(
+      "webhook_delivery",
+      rows.map((d) => delivery(c, d)),
+    ),
+  );
 });
 
 webHookRoutes.post("/:id/deliveries/:delivery_id/redeliver", params("id", "delivery_id"), async (c) => {

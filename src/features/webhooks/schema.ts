@@ -8,8 +8,7 @@ import { MAX_TARGET_URL } from "./ssrf";
 const OBJECTS = [...new Set(WEBHOOK_EVENTS.map((name) => name.split(".")[0]))];
 
 /** An event name, `<object>.*` for an object that has events, or `*` (spec: Wildcards). */
-const isSubscribableEvent = (name: string) =>
-  name === "*" || (WEBHOOK_EVENTS as readonly string[]).includes(name) || OBJECTS.some((o) => name === `${o}.*`);
+const isSubscribableEvent = (name: string) => name === "*" || (WEBHOOK_EVENTS as readonly string[]).includes(name) || OBJECTS.some((o) => name === `${o}.*`);
 
 const event = () =>
   requiredText().refine(isSubscribableEvent, {

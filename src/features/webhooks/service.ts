@@ -69,15 +69,25 @@ export interface DeliveryWithAttempts {
   attempts: WebhookAttempt[];
 }
 
-const attemptsOf = (delivery: WebhookDelivery, attempts: WebhookAttempt[]): DeliveryWithAttempts =>
-  ({ delivery, attempts: attempts.filter((a) => a.delivery_id === delivery.id) });
+const attemptsOf = (delivery: WebhookDelivery, attempts: WebhookAttempt[]): DeliveryWithAttempts => ({
+  delivery,
+  attempts: attempts.filter((a) => a.delivery_id === delivery.id),
+});
 
 async function withAttempts({ db, account }: Deps, deliveries: WebhookDelivery[]): Promise<DeliveryWithAttempts[]> {
   if (deliveries.length === 0) return [];
   const attempts = await db
     .select()
     .from(webhookAttempts)
-    .where(and(eq(webhookAttempts.account_id, account.id), inArray(webhookAttempts.delivery_id, deliveries.map((d) => d.id))))
+    .where(
+      and(
+        eq(webhookAttempts.account_id, account.id),
+        inArray(
+          webhookAttempts.delivery_id,
+          deliveries.map((d) => d.id),
+        ),
+      ),
+    )
     .orderBy(asc(webhookAttempts.attempt));
   return deliveries.map((delivery) => attemptsOf(delivery, attempts));
 }
@@ -86,13 +96,22 @@ async function withAttempts({ db, account }: Deps, deliveries: WebhookDelivery[]
 export async function listDeliveries(deps: Deps, webHookId: number, page: PageRequest) {
   const { db, account } = deps;
   const where = and(eq(webhookDeliveries.account_id, account.id), eq(webhookDeliveries.web_hook_id, webHookId));
-  const { rows, total, extra: [hook, attempts] } = await pageOf(db, webhookDeliveries, where,
-    [desc(webhookDeliveries.created_at), desc(webhookDeliveries.id)], page, (pageIds) => [
-      db.select({ id: webHooks.id }).from(webHooks).where(and(eq(webHooks.id, webHookId), eq(webHooks.account_id, account.id))).limit(1),
-      db.select().from(webhookAttempts)
-        .where(and(eq(webhookAttempts.account_id, account.id), inArray(webhookAttempts.delivery_id, pageIds)))
-        .orderBy(asc(webhookAttempts.attempt)),
-    ]);
+  const {
+    rows,
+    total,
+    extra: [hook, attempts],
+  } = await pageOf(db, webhookDeliveries, where, [desc(webhookDeliveries.created_at), desc(webhookDeliveries.id)], page, (pageIds) => [
+    db
+      .select({ id: webHooks.id })
+      .from(webHooks)
+      .where(and(eq(webHooks.id, webHookId), eq(webHooks.account_id, account.id)))
+      .limit(1),
+    db
+      .select()
+      .from(webhookAttempts)
+      .where(and(eq(webhookAttempts.account_id, account.id), inArray(webhookAttempts.delivery_id, pageIds)))
+      .orderBy(asc(webhookAttempts.attempt)),
+  ]);
   if ((hook as unknown[]).length === 0) throw ApiError.notFound("web hook");
   return { rows: rows.map((delivery) => attemptsOf(delivery, attempts as WebhookAttempt[])), total };
 }
@@ -100,11 +119,7 @@ export async function listDeliveries(deps: Deps, webHookId: number, page: PageRe
 /** Queues a fresh series of attempts at once, whatever the delivery's state. */
 export async function redeliver(deps: Deps, webHookId: number, deliveryId: number): Promise<DeliveryWithAttempts> {
   const hook = await getWebHook(deps, webHookId);
-  const where = and(
-    eq(webhookDeliveries.id, deliveryId),
-    eq(webhookDeliveries.web_hook_id, webHookId),
-    eq(webhookDeliveries.account_id, deps.account.id),
-  );
+  const where = and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.web_hook_id, webHookId), eq(webhookDeliveries.account_id, deps.account.id));
   const delivery = await found(deps.db.query.webhookDeliveries.findFirst({ where }), "delivery");
   if (!hook.active) throw ApiError.invalid("active", "is false: activate the web hook before redelivering");
   const [pending] = await deps.db.update(webhookDeliveries).set({ state: "pending", updated_at: deps.now }).where(where).returning();

@@ -12,7 +12,10 @@ const base64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 
 /** The Standard Webhooks key: the bytes after `whsec_`, base64 (or base64url, as older secrets were). */
 function standardWebhooksKey(secret: string): Uint8Array {
-  const encoded = secret.replace(/^whsec_/, "").replace(/-/g, "+").replace(/_/g, "/");
+  const encoded = secret
+    .replace(/^whsec_/, "")
+    .replace(/-/g, "+")
+    .replace(/_/g, "/");
   const padded = encoded + "=".repeat((4 - (encoded.length % 4)) % 4);
   return Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
 }

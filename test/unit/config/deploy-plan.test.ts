@@ -13,13 +13,14 @@ const SHARD_ID = "7a1c9e2b-4d3f-4a5b-8c6d-0e1f2a3b4c5d";
 /** The repository's wrangler.toml in a temporary directory, with a second D1 database and the ids given. */
 function configWithTwoDatabases(ids: { main: string; shard: string }): string {
   const dir = mkdtempSync(path.join(tmpdir(), "deploy-plan-"));
-  const config = readFileSync(path.join(root, "wrangler.toml"), "utf8")
-    .replace(/^\[\[d1_databases\]\][\s\S]*?(?=^\[|$(?![\s\S]))/gm, "") // every D1 database of the file, the last one too
-    .replace('main = "src/index.ts"', `main = "${path.join(root, "src/index.ts")}"`)
-    // The [alias] modules (the MCP SDK's ajv, ical.js's minified build, the holiday engine's zones) are paths relative to the file, which moves here.
-    .replaceAll('"./src/', `"${root}/src/`)
-    .replaceAll('"./node_modules/', `"${root}/node_modules/`)
-    + [
+  const config =
+    readFileSync(path.join(root, "wrangler.toml"), "utf8")
+      .replace(/^\[\[d1_databases\]\][\s\S]*?(?=^\[|$(?![\s\S]))/gm, "") // every D1 database of the file, the last one too
+      .replace('main = "src/index.ts"', `main = "${path.join(root, "src/index.ts")}"`)
+      // The [alias] modules (the MCP SDK's ajv, ical.js's minified build, the holiday engine's zones) are paths relative to the file, which moves here.
+      .replaceAll('"./src/', `"${root}/src/`)
+      .replaceAll('"./node_modules/', `"${root}/node_modules/`) +
+    [
       `[[d1_databases]]\nbinding = "DB"\ndatabase_name = "booking"\ndatabase_id = "${ids.main}"\nmigrations_dir = "${path.join(root, "drizzle")}"\n`,
       `[[d1_databases]]\nbinding = "DB_SHARD_1"\ndatabase_name = "booking-shard-1"\ndatabase_id = "${ids.shard}"\nmigrations_dir = "${path.join(root, "drizzle")}"\n`,
     ].join("\n");
@@ -55,7 +56,12 @@ describe("parseDeployArgs", () => {
 describe("deployCommands", () => {
   it("applies the migrations of every D1 database remotely, in the configuration's order, before the deploy", () => {
     const args = parseDeployArgs(["--config", "x.toml", "--minify"]);
-    const config = { d1_databases: [{ binding: "DB", database_name: "booking" }, { binding: "DB_SHARD_1", database_name: "booking-shard-1" }] };
+    const config = {
+      d1_databases: [
+        { binding: "DB", database_name: "booking" },
+        { binding: "DB_SHARD_1", database_name: "booking-shard-1" },
+      ],
+    };
     expect(deployCommands(config, args)).toEqual({
       migrations: [
         ["d1", "migrations", "apply", "booking", "--remote", "--config", "x.toml"],

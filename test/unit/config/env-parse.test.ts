@@ -4,20 +4,34 @@ import { badConfig, ConfigError, configOf } from "../../../src/config";
 describe("configOf", () => {
   it("applies the defaults when nothing is set, and treats an empty value as unset", () => {
     const expected = {
-      ROOT_DOMAIN: "localhost", RATE_LIMIT_REQUESTS: 80, RATE_LIMIT_WINDOW_SECONDS: 20, RATE_LIMIT_KEY_REQUESTS: 240,
-      SMS_DAILY_CAP_PER_ACCOUNT: 500, MESSAGE_PROVIDER: "sink",
+      ROOT_DOMAIN: "localhost",
+      RATE_LIMIT_REQUESTS: 80,
+      RATE_LIMIT_WINDOW_SECONDS: 20,
+      RATE_LIMIT_KEY_REQUESTS: 240,
+      SMS_DAILY_CAP_PER_ACCOUNT: 500,
+      MESSAGE_PROVIDER: "sink",
     };
     expect(configOf({})).toMatchObject(expected);
     expect(configOf({ ROOT_DOMAIN: "", RATE_LIMIT_REQUESTS: "", MESSAGE_PROVIDER: "" })).toMatchObject(expected);
   });
 
   it("reads numbers, the provider kind and URLs as their types", () => {
-    expect(configOf({
-      RATE_LIMIT_REQUESTS: "1000000", RATE_LIMIT_WINDOW_SECONDS: "60", SMS_DAILY_CAP_PER_ACCOUNT: "0",
-      MESSAGE_PROVIDER: "http", SMS_PROVIDER_URL: "https://sms.example/send", ENVIRONMENT: "dev",
-    })).toMatchObject({
-      RATE_LIMIT_REQUESTS: 1_000_000, RATE_LIMIT_WINDOW_SECONDS: 60, SMS_DAILY_CAP_PER_ACCOUNT: 0,
-      MESSAGE_PROVIDER: "http", SMS_PROVIDER_URL: "https://sms.example/send", ENVIRONMENT: "dev",
+    expect(
+      configOf({
+        RATE_LIMIT_REQUESTS: "1000000",
+        RATE_LIMIT_WINDOW_SECONDS: "60",
+        SMS_DAILY_CAP_PER_ACCOUNT: "0",
+        MESSAGE_PROVIDER: "http",
+        SMS_PROVIDER_URL: "https://sms.example/send",
+        ENVIRONMENT: "dev",
+      }),
+    ).toMatchObject({
+      RATE_LIMIT_REQUESTS: 1_000_000,
+      RATE_LIMIT_WINDOW_SECONDS: 60,
+      SMS_DAILY_CAP_PER_ACCOUNT: 0,
+      MESSAGE_PROVIDER: "http",
+      SMS_PROVIDER_URL: "https://sms.example/send",
+      ENVIRONMENT: "dev",
     });
   });
 
@@ -33,7 +47,10 @@ describe("configOf", () => {
 
   it("reads the SMTP settings: STARTTLS by default, the port as a number", () => {
     expect(configOf({ MESSAGE_PROVIDER: "smtp", SMTP_HOST: "smtp.shop.no", MAIL_FROM: "bookings@shop.no" })).toMatchObject({
-      MESSAGE_PROVIDER: "smtp", SMTP_HOST: "smtp.shop.no", SMTP_SECURITY: "starttls", MAIL_FROM: "bookings@shop.no",
+      MESSAGE_PROVIDER: "smtp",
+      SMTP_HOST: "smtp.shop.no",
+      SMTP_SECURITY: "starttls",
+      MAIL_FROM: "bookings@shop.no",
     });
     expect(configOf({ SMTP_PORT: "465", SMTP_SECURITY: "tls" })).toMatchObject({ SMTP_PORT: 465, SMTP_SECURITY: "tls" });
   });

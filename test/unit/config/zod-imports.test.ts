@@ -11,13 +11,16 @@ const sources = readdirSync(SRC, { recursive: true, encoding: "utf8" }).filter((
 
 it("src imports zod as a namespace and reads no nested namespace of it at run time", () => {
   const offending = sources.flatMap((file) =>
-    readFileSync(join(SRC, file), "utf8").split("\n").flatMap((line, i) => {
-      if (line.trimStart().startsWith("//")) return [];
-      // `z` (or the default export, the same namespace) by name; type-only imports are erased.
-      const named = /^import (\{[^}]*\bz\b[^}]*\}|\w+) from "zod"/.test(line);
-      // `z.core.$ZodRegistry<…>` as a type is erased; `instanceof z.core.…` or a call is not.
-      const nested = /\bz\.(core|locales|util|regexes)\./.test(line) && !/:\s*z\.core\.[\w$]+</.test(line);
-      return named || nested ? [`src/${file}:${i + 1}: ${line.trim()}`] : [];
-    }));
+    readFileSync(join(SRC, file), "utf8")
+      .split("\n")
+      .flatMap((line, i) => {
+        if (line.trimStart().startsWith("//")) return [];
+        // `z` (or the default export, the same namespace) by name; type-only imports are erased.
+        const named = /^import (\{[^}]*\bz\b[^}]*\}|\w+) from "zod"/.test(line);
+        // `z.core.$ZodRegistry<…>` as a type is erased; `instanceof z.core.…` or a call is not.
+        const nested = /\bz\.(core|locales|util|regexes)\./.test(line) && !/:\s*z\.core\.[\w$]+</.test(line);
+        return named || nested ? [`src/${file}:${i + 1}: ${line.trim()}`] : [];
+      }),
+  );
   expect(offending).toEqual([]);
 });

@@ -25,7 +25,8 @@ describe("the OpenAPI document", () => {
 
   it("declares security on every operation and webhook, `[]` where no key is asked", () => {
     const operations = [...Object.entries<any>(doc.paths), ...Object.entries<any>(doc.webhooks)].flatMap(([path, item]) =>
-      ["get", "put", "post", "delete", "patch"].filter((m) => item[m]).map((m) => ({ at: `${m.toUpperCase()} ${path}`, security: item[m].security })));
+      ["get", "put", "post", "delete", "patch"].filter((m) => item[m]).map((m) => ({ at: `${m.toUpperCase()} ${path}`, security: item[m].security })),
+    );
     expect(operations.length).toBeGreaterThan(100);
     expect(operations.filter((op) => !Array.isArray(op.security)).map((op) => op.at)).toEqual([]);
     expect(doc.webhooks["booking.created"].post.security).toEqual([]);
@@ -33,8 +34,7 @@ describe("the OpenAPI document", () => {
   });
 
   it("describes every tag, and every tag an operation names is one of them", () => {
-    const used = [...Object.values<any>(doc.paths), ...Object.values<any>(doc.webhooks)]
-      .flatMap((item) => Object.values<any>(item).flatMap((op) => op.tags ?? []));
+    const used = [...Object.values<any>(doc.paths), ...Object.values<any>(doc.webhooks)].flatMap((item) => Object.values<any>(item).flatMap((op) => op.tags ?? []));
     expect(doc.tags.filter((tag: any) => !tag.description?.trim()).map((tag: any) => tag.name)).toEqual([]);
     expect(new Set(doc.tags.map((tag: any) => tag.name))).toEqual(new Set(used));
   });
@@ -60,7 +60,9 @@ describe("the OpenAPI document", () => {
 
   it("answers wrapped objects, closed so an unknown field is a drift", () => {
     expect(doc.components.schemas.BookingAnswer).toMatchObject({
-      properties: { booking: { $ref: "#/components/schemas/Booking" } }, required: ["booking"], additionalProperties: false,
+      properties: { booking: { $ref: "#/components/schemas/Booking" } },
+      required: ["booking"],
+      additionalProperties: false,
     });
     expect(doc.components.schemas.Booking.additionalProperties).toBe(false);
   });

@@ -14,8 +14,14 @@ function compile(name: string, program: string): string[] {
   const file = path.join(DIR, `${name}.ts`);
   writeFileSync(file, program);
   const host = ts.createProgram([file], {
-    strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler, lib: ["lib.es2022.d.ts", "lib.dom.d.ts"], types: [], skipLibCheck: true,
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    lib: ["lib.es2022.d.ts", "lib.dom.d.ts"],
+    types: [],
+    skipLibCheck: true,
   });
   return ts.getPreEmitDiagnostics(host).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
 }
@@ -32,7 +38,9 @@ beforeAll(async () => {
 
 describe("a client generated with openapi-typescript", () => {
   it("compiles a program that books and reads back with openapi-fetch", () => {
-    const errors = compile("ok", `${header}
+    const errors = compile(
+      "ok",
+      `${header}
 export async function book(): Promise<string> {
   const { data, error } = await client.POST("/api/v1/bookings", {
     body: { booking: { resource_id: 1, booked_from: "2030-01-07 10:00", booked_to: "2030-01-07 11:00" } },
@@ -43,17 +51,21 @@ export async function book(): Promise<string> {
   const { data: slots } = await client.GET("/api/v1/services/{id}/slots", { params: { path: { id: 1 }, query: { from: "2030-01-07" } } });
   return \`\${state} \${slots?.[0]?.slot.timestamp ?? "none"}\`;
 }
-`);
+`,
+    );
     expect(errors).toEqual([]);
   }, 60_000);
 
   it("rejects a program that reads a field the API does not answer", () => {
-    const errors = compile("wrong", `${header}
+    const errors = compile(
+      "wrong",
+      `${header}
 export async function title() {
   const { data } = await client.GET("/api/v1/bookings/{id}", { params: { path: { id: 1 } } });
   return data?.booking.no_such_field;
 }
-`);
+`,
+    );
     expect(errors.join("\n")).toContain("no_such_field");
   }, 60_000);
 });

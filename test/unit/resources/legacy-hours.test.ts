@@ -3,22 +3,39 @@ import { weeklyHoursOf } from "../../../src/domain/opening-hours";
 import { legacyHoursIn, legacyHoursOut } from "../../../src/features/resources/legacy-hours";
 
 const closedWeek = {
-  opening_hours_mon: null, opening_hours_tue: null, opening_hours_wed: null, opening_hours_thu: null,
-  opening_hours_fri: null, opening_hours_sat: null, opening_hours_sun: null,
+  opening_hours_mon: null,
+  opening_hours_tue: null,
+  opening_hours_wed: null,
+  opening_hours_thu: null,
+  opening_hours_fri: null,
+  opening_hours_sat: null,
+  opening_hours_sun: null,
 };
 
 describe("legacyHoursOut", () => {
   it("gives the first opening and last closing per weekday, Monday = 0 and Sunday = 6, null when closed", () => {
-    const out = legacyHoursOut(weeklyHoursOf({
-      ...closedWeek,
-      opening_hours_mon: ["09:00", "12:00", "13:00", "17:00"],
-      opening_hours_sun: ["10:00", "24:00"],
-    }));
+    const out = legacyHoursOut(
+      weeklyHoursOf({
+        ...closedWeek,
+        opening_hours_mon: ["09:00", "12:00", "13:00", "17:00"],
+        opening_hours_sun: ["10:00", "24:00"],
+      }),
+    );
     expect(out).toEqual({
-      open_0: "09:00", close_0: "17:00",
-      open_1: null, close_1: null, open_2: null, close_2: null, open_3: null, close_3: null,
-      open_4: null, close_4: null, open_5: null, close_5: null,
-      open_6: "10:00", close_6: "24:00",
+      open_0: "09:00",
+      close_0: "17:00",
+      open_1: null,
+      close_1: null,
+      open_2: null,
+      close_2: null,
+      open_3: null,
+      close_3: null,
+      open_4: null,
+      close_4: null,
+      open_5: null,
+      close_5: null,
+      open_6: "10:00",
+      close_6: "24:00",
     });
   });
 });
@@ -32,8 +49,7 @@ describe("legacyHoursIn", () => {
   it("closes a weekday when both halves are sent empty", () =>
     expect(legacyHoursIn({ open_6: null, close_6: null }, none)).toEqual({ hours: { sun: null }, errors: [] }));
 
-  it("leaves weekdays alone when neither half is sent", () =>
-    expect(legacyHoursIn({ title: "Room" }, none)).toEqual({ hours: {}, errors: [] }));
+  it("leaves weekdays alone when neither half is sent", () => expect(legacyHoursIn({ title: "Room" }, none)).toEqual({ hours: {}, errors: [] }));
 
   it("reports the missing half of a pair, whether unsent or empty", () =>
     expect(legacyHoursIn({ open_0: "08:00", open_1: null, close_1: "10:00" }, none).errors).toEqual([
@@ -52,9 +68,9 @@ describe("legacyHoursIn", () => {
 
   it("ignores pairs for weekdays sent as opening_hours_<day>", () =>
     expect(legacyHoursIn({ open_0: "08:00", open_1: "08:00", close_1: "09:00" }, new Set(["mon"] as const))).toEqual({
-      hours: { tue: ["08:00", "09:00"] }, errors: [],
+      hours: { tue: ["08:00", "09:00"] },
+      errors: [],
     }));
 
-  it("skips values its field validation already rejected", () =>
-    expect(legacyHoursIn({ open_0: "8am", close_0: "07:00" }, none)).toEqual({ hours: {}, errors: [] }));
+  it("skips values its field validation already rejected", () => expect(legacyHoursIn({ open_0: "8am", close_0: "07:00" }, none)).toEqual({ hours: {}, errors: [] }));
 });
