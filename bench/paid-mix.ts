@@ -133,18 +133,18 @@ async function inParallel<T>(items: T[], work: (item: T) => Promise<void>) {
   );
 }
 
-/** The payer pays at the stand-in, and Stripe's signed event reaches the Worker. */
-async function payAndDeliver(port: number, standIn: StripeStandIn, session: string): Promise<number> {
+/** The payer pays at the stand-in, and Stripe's signed event reaches the Worker: its status, with the answer's start when it is not 200. */
+async function payAndDeliver(port: number, standIn: StripeStandIn, session: string): Promise<string> {
   const paid = await fetch(`${standIn.origin}/_test/sessions/${session}/pay`, { method: "POST" });
-  if (paid.status !== 200) return paid.status;
+  if (paid.status !== 200) return `${paid.status} at the stand-in: ${(await paid.text()).slice(0, 120)}`;
   const { event, signature } = (await paid.json()) as { event: string; signature: string };
   const delivered = await fetch(`http://127.0.0.1:${port}/api/v1/payments/stripe/events`, {
     method: "POST",
     headers: { "content-type": "application/json", "stripe-signature": signature, "user-agent": `Stripe/1.0 ${USER_AGENT}` },
     body: event,
   });
-  await delivered.arrayBuffer();
-  return delivered.status;
+  const answer = await delivered.text();
+  return delivered.status === 200 ? "200" : `${delivered.status} (${answer.slice(0, 120)})`;
 }
 
 async function create(call: PrivateCall, slot: Slot, out: PaidOutcome) {
@@ -196,7 +196,7 @@ export async function paidMix(port: number, key: string, standIn: StripeStandIn)
     out.slots.filter((s) => s.first && (s.fate === "paid" || s.fate === "paid, then cancelled")),
     async (slot) => {
       const delivered = await payAndDeliver(port, standIn, slot.first!.session);
-      if (delivered !== 200) return void out.other.push(`payment event ${delivered}`);
+      if (delivered !== "200") return void out.other.push(`payment event ${delivered}`);
       out.paid += 1;
       if (slot.fate !== "paid, then cancelled") return;
       const cancelled = await call("PUT", `/bookings/${slot.first!.id}/cancel`, {});
@@ -236,7 +236,7 @@ export async function paidMix(port: number, key: string, standIn: StripeStandIn)
       const lag = NEWCOMER_LAG_MS[race++ % NEWCOMER_LAG_MS.length];
       const newcomer = slot.fate === "paid late against a newcomer" ? new Promise((r) => setTimeout(r, lag)).then(() => create(call, slot, out)) : Promise.resolve(null);
       const [delivered, booked] = await Promise.all([late, newcomer]);
-      if (delivered === 200) out.latePaid += 1;
+      if (delivered === "200") out.latePaid += 1;
       else out.other.push(`late payment event ${delivered}`);
       if (slot.fate !== "paid late against a newcomer") return;
       if (booked) {
