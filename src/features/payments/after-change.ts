@@ -63,7 +63,7 @@ export async function endCheckout(deps: Deps, booking: Booking, opts: { announce
   try {
     const provider = await paymentProvider(deps.env);
     const answered = await provider.expireCheckout(deps.account.stripe_account_id, session);
-    await observeCheckout(deps, booking.id, answered, undefined, opts);
+    await observeCheckout(deps, booking.id, answered, opts);
   } catch (error) {
     console.error(JSON.stringify({ payment_expire: "failed", account_id: deps.account.id, booking_id: booking.id, error: String(error) }));
     await settlePayment(deps, booking.id, opts);

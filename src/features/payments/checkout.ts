@@ -117,9 +117,8 @@ export async function resumeCheckout(deps: Deps, booking: Booking, pages: Return
     }
     // The ended session is a fact of the booking's too: it can no longer be paid.
     if (current && current.status !== "open") {
-      const { answerSource, checkoutFact, recordFact } = await import("./facts");
-      const fact = checkoutFact("", current, deps.now);
-      await recordFact(deps, booking.id, { ...fact, source: answerSource(fact) });
+      const { answeredCheckout, recordFact } = await import("./facts");
+      await recordFact(deps, booking.id, answeredCheckout(current, deps.now));
     }
     if (!opts.newPages && current?.status === "open" && current.url) return booking;
   }

@@ -48,8 +48,13 @@ export const refundFact = (source: string, refund: RefundState, observedAt: numb
     : { source, kind: "refund", objectId: refund.refundId, paymentIntentId: refund.paymentIntentId, status: refund.status, amount: refund.amount, observedAt };
 
 /** An API answer's fact is seen again whenever the same object is answered in the same state: recorded once. */
-export const answerSource = (fact: Pick<NewFact, "kind" | "objectId" | "status"> & { paid?: boolean }) =>
-  `answer:${fact.kind}:${fact.objectId}:${fact.status}${fact.paid ? ":paid" : ""}`;
+const answered = (fact: NewFact): NewFact => ({ ...fact, source: `answer:${fact.kind}:${fact.objectId}:${fact.status}${fact.paid ? ":paid" : ""}` });
+
+/** What the provider answered about a checkout (a read, an expire), as a fact. */
+export const answeredCheckout = (checkout: CheckoutState, now: number) => answered(checkoutFact("", checkout, now));
+
+/** What the provider answered to a refund request, as a fact. */
+export const answeredRefund = (refund: RefundState, now: number) => answered(refundFact("", refund, now));
 
 /**
  * The statements that record the fact for booking `bookingId` (null: not known yet) once, for a

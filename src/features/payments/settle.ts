@@ -20,7 +20,7 @@ import { toBookingJson, type Related } from "../bookings/serializer";
 import { enqueueBookingMessages } from "../messages/booking-messages";
 import { emitEvent, performedByOf, type WebhookEventName } from "../webhooks/emit";
 import type { BookingPayment, PaymentStatus } from "./booking-payment";
-import { answerSource, checkoutFact, factsOfBooking, factWrites, recordFact, refundFact, type NewFact, type PaymentFact } from "./facts";
+import { answeredCheckout, answeredRefund, factsOfBooking, factWrites, recordFact, type NewFact, type PaymentFact } from "./facts";
 import { enqueuePaymentMessage } from "./messages";
 import { setPaymentSql } from "./payment-sql";
 import { paymentProvider } from "./provider-of";
@@ -180,20 +180,26 @@ const refundKey = (deps: Deps, bookingId: number, payment: PaymentTaken) =>
   // one refund; a new one (more owed after a partial refund, or after a failed one) is a new request.
   `booking-refund:${deps.account.id}:${bookingId}:${payment.paymentIntentId}:${payment.refunded}:${payment.failedRefunds}`;
 
+/** What is still owed back of each payment the provider can refund (a payment recorded outside it is the integrator's). */
+function owedBack(ledger: Ledger, payment: BookingPayment) {
+  const own = ownPayment(ledger, payment.payment_intent_id);
+  return ledger.payments
+    .filter((taken) => taken.paymentIntentId !== null)
+    .map((taken) => ({ taken, own, due: refundDue(taken, own, payment.refund_target ?? 0) }))
+    .filter(({ due }) => due > 0);
+}
+
 /** Step 2: what is owed back, refunded. False when the provider could not be asked (the sweep asks again). */
 async function refundOwed(deps: Deps, booking: Booking, ledger: Ledger): Promise<boolean> {
   const payment = booking.payment!;
-  const own = ownPayment(ledger, payment.payment_intent_id);
   let reached = true;
-  for (const taken of ledger.payments) {
-    const due = refundDue(taken, own, payment.refund_target ?? 0);
-    if (due <= 0 || !taken.paymentIntentId || !deps.account.stripe_account_id) continue;
+  for (const { taken, own, due } of owedBack(ledger, payment)) {
+    if (!taken.paymentIntentId || !deps.account.stripe_account_id) continue;
     const reason = taken === own ? (payment.refund_reason ?? "") : "paid twice";
     try {
       const provider = await paymentProvider(deps.env);
       const refund = await provider.refund(deps.account.stripe_account_id, taken.paymentIntentId, due, refundKey(deps, booking.id, taken));
-      const fact = refundFact("", refund, deps.now);
-      const fresh = await recordFact(deps, booking.id, { ...fact, source: answerSource(fact) });
+      const fresh = await recordFact(deps, booking.id, answeredRefund(refund, deps.now));
       if (fresh && refund.status !== "failed" && refund.status !== "canceled") {
         await enqueuePaymentMessage(deps, booking.id, "refund", { refunded: refund.amount, reason });
       }
@@ -209,7 +215,7 @@ async function refundOwed(deps: Deps, booking: Booking, ledger: Ledger): Promise
 function projection(deps: Deps, booking: Booking, ledger: Ledger, reached: boolean): Partial<BookingPayment> {
   const payment = booking.payment!;
   const own = ownPayment(ledger, payment.payment_intent_id);
-  const due = ledger.payments.reduce((sum, taken) => sum + (taken.paymentIntentId ? refundDue(taken, own, payment.refund_target ?? 0) : 0), 0);
+  const due = owedBack(ledger, payment).reduce((sum, owed) => sum + owed.due, 0);
   const session = payment.checkout_session_id ? ledger.sessions.get(payment.checkout_session_id) : undefined;
   // An unpaid booking that ended is settled only once its checkout is known to be over at the provider.
   const unpaidEnding =
@@ -286,9 +292,7 @@ export async function settlePayment(deps: Deps, bookingId: number, opts: { recor
       if (!booking?.payment) return "already";
     }
   }
-  const target = booking.payment!.refund_target ?? 0;
-  const ownNow = ownPayment(ledger, booking.payment!.payment_intent_id);
-  const owes = ledger.payments.some((p) => p.paymentIntentId && refundDue(p, ownNow, target) > 0);
+  const owes = owedBack(ledger, booking.payment!).length > 0;
   let reached = true;
   if (owes) {
     reached = await refundOwed(deps, booking, ledger);
@@ -311,10 +315,9 @@ export async function settlePayment(deps: Deps, bookingId: number, opts: { recor
   return owes || taken === "owed" ? "refunded" : "already";
 }
 
-/** A checkout the provider answered or told of, recorded as a fact of the booking (by `source`: an event's id), then settled. */
-export function observeCheckout(deps: Deps, bookingId: number, checkout: CheckoutState, source?: string, opts: { announce?: boolean } = {}): Promise<Settled> {
-  const fact = checkoutFact("", checkout, deps.now);
-  return settlePayment(deps, bookingId, { ...opts, record: { ...fact, source: source ?? answerSource(fact) } });
+/** A checkout the provider answered (a read, an expire), recorded as a fact of the booking, then settled. */
+export function observeCheckout(deps: Deps, bookingId: number, checkout: CheckoutState, opts: { announce?: boolean } = {}): Promise<Settled> {
+  return settlePayment(deps, bookingId, { ...opts, record: answeredCheckout(checkout, deps.now) });
 }
 
 /** Exactly the partial index's condition (drizzle/0023), so the sweep reads that index. */

@@ -16,7 +16,7 @@ import { accountD1, shardD1 } from "../../db/shards";
 import type { Deps, Env } from "../../env";
 import { afterBookingChange } from "../bookings/effects";
 import { byAccount } from "../system-deps";
-import { recordFact, answerSource, checkoutFact } from "./facts";
+import { answeredCheckout, recordFact } from "./facts";
 import { RECONCILE_AFTER_MS, REMINDER_AFTER_MS } from "./limits";
 import { enqueuePaymentMessage } from "./messages";
 import { updatePaymentStatement } from "./payment-sql";
@@ -61,8 +61,7 @@ async function endLapsed(deps: Deps, booking: Booking): Promise<void> {
     .bind(...expired.params)
     .run();
   if (checkout) {
-    const fact = checkoutFact("", checkout, deps.now);
-    await recordFact(deps, booking.id, { ...fact, source: answerSource(fact) });
+    await recordFact(deps, booking.id, answeredCheckout(checkout, deps.now));
   }
   const ended = (await deps.db.query.bookings.findFirst({ where: and(eq(bookings.id, booking.id), eq(bookings.account_id, deps.account.id)) })) ?? row;
   await afterBookingChange(deps, "cancelled", ended, undefined, { messages: false });
