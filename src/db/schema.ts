@@ -573,14 +573,53 @@ export const messages = sqliteTable(
     recipient: text("recipient").notNull(),
     subject: text("subject"),
     body: text("body").notNull(),
-    // queued → sent | failed
+    // queued → sending → sent | failed; after sent, what the provider's delivery events said:
+    // delivered, bounced, complained (e-mail) or undelivered (SMS) (features/messages/delivery-events.ts)
     status: text("status").notNull(),
     provider: text("provider"),
+    // The provider's id of what it accepted (Resend's e-mail id, Twilio's message SID): its events name it.
+    provider_message_id: text("provider_message_id"),
     error: text("error"),
     sent_at: instant("sent_at"),
     ...timestamps,
   },
   (t) => [index("messages_account_created").on(t.account_id, t.created_at), index("messages_recipient_created").on(t.recipient, t.created_at)],
+);
+
+/** Each provider delivery event applied, so a redelivered one changes nothing (features/messages/delivery-events.ts). */
+export const messageEvents = sqliteTable(
+  "message_events",
+  {
+    id: id(),
+    account_id: accountId(),
+    provider: text("provider").notNull(),
+    event_id: text("event_id").notNull(),
+    message_id: integer("message_id").notNull(),
+    // delivered | bounced | complained | undelivered | delayed | ...: the provider's word, mapped
+    kind: text("kind").notNull(),
+    occurred_at: instant("occurred_at").notNull(),
+    received_at: instant("received_at").notNull(),
+  },
+  (t) => [uniqueIndex("message_events_provider_event").on(t.account_id, t.provider, t.event_id)],
+);
+
+/**
+ * Recipients an account's messages no longer go to: a hard bounce or a complaint (e-mail), or a
+ * number the SMS provider calls unreachable for good. Later messages to them are stored failed.
+ */
+export const undeliverableRecipients = sqliteTable(
+  "undeliverable_recipients",
+  {
+    account_id: accountId(),
+    channel: text("channel").notNull(),
+    recipient: text("recipient").notNull(),
+    // bounced | complained | undelivered
+    reason: text("reason").notNull(),
+    detail: text("detail"),
+    message_id: integer("message_id"),
+    created_at: instant("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.account_id, t.channel, t.recipient] })],
 );
 
 export const idempotencyKeys = sqliteTable(
