@@ -26,6 +26,8 @@ const UNLIMITED = { RATE_LIMIT_REQUESTS: "1000000", RATE_LIMIT_KEY_REQUESTS: "10
 /** The Worker's Stripe settings in tests: a key and a signing secret the stand-in accepts. */
 const STRIPE_SECRET_KEY = "sk_test_standin";
 const STRIPE_WEBHOOK_SECRET = "whsec_test_standin";
+/** Resend's webhook signing secret in tests (Standard Webhooks: whsec_ and base64). */
+const RESEND_WEBHOOK_SECRET = `whsec_${Buffer.from("resend-delivery-events-test-key!").toString("base64")}`;
 
 /** One stand-in for both projects, started on first use, as the receiver is. */
 let stripeApiBase: Promise<string> | undefined;
@@ -64,6 +66,10 @@ const workersProject = (name: string, include: string[], exclude: string[], bind
           TEST_SMTP: await startMailServer(),
           SMTP_USERNAME: SMTP_TEST_USER,
           SMTP_PASSWORD: SMTP_TEST_PASSWORD,
+          // The providers' delivery events are signed with these (messages-delivery-events.test.ts signs
+          // as Resend and Twilio do); sending through either still needs the test to choose it.
+          RESEND_WEBHOOK_SECRET,
+          TWILIO_AUTH_TOKEN: "twilio-test-token",
           // New accounts land on DB unless a test names a shard (test/integration/shards.test.ts),
           // so tests that read env.DB directly see their accounts' rows.
           PLACEMENT_SHARDS: "DB",

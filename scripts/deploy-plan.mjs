@@ -65,7 +65,7 @@ const PLACEHOLDER_HOST = /(^|\.)(example\.(com|net|org)|example|test|invalid|loc
  */
 function mailProblems(vars) {
   const problems = [];
-  for (const name of ["SMTP_USERNAME", "SMTP_PASSWORD", "RESEND_API_KEY", "TWILIO_AUTH_TOKEN"]) {
+  for (const name of ["SMTP_USERNAME", "SMTP_PASSWORD", "RESEND_API_KEY", "RESEND_WEBHOOK_SECRET", "TWILIO_AUTH_TOKEN"]) {
     if (vars[name] !== undefined) {
       problems.push(`wrangler.toml sets ${name} as a var: it is a secret. Remove it and run \`npx wrangler secret put ${name}\` with your mail provider's value.`);
     }
@@ -75,6 +75,10 @@ function mailProblems(vars) {
     ["TWILIO_API_BASE", "api.twilio.com"],
   ]) {
     if (vars[name] !== undefined) problems.push(`wrangler.toml sets ${name}: that points messages at a local stand-in (tests). A deploy talks to ${host}: remove it.`);
+  }
+  const callback = vars.TWILIO_STATUS_CALLBACK;
+  if (callback !== undefined && (!/^https:\/\//.test(callback) || PLACEHOLDER_HOST.test(URL.canParse(callback) ? new URL(callback).hostname : "invalid"))) {
+    problems.push(`TWILIO_STATUS_CALLBACK is "${callback}": Twilio must reach it, so it is this deployment's public https address of /api/v1/messages/twilio/events.`);
   }
   const provider = vars.MESSAGE_PROVIDER;
   if (provider !== "smtp" && provider !== "resend") return problems;

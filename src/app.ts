@@ -28,6 +28,14 @@ const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Loaded on the first event: none of the payments feature is in the start-up path. */
 const paymentEvents = lazyRoutes([["POST", "/stripe/events"]], async () => (await import("./features/payments/routes")).paymentEventRoutes);
+/** Likewise the mail and SMS providers' delivery events. */
+const deliveryEvents = lazyRoutes(
+  [
+    ["POST", "/resend/events"],
+    ["POST", "/twilio/events"],
+  ],
+  async () => (await import("./features/messages/event-routes")).deliveryEventRoutes,
+);
 
 /**
  * Paths as clients send them: the original service's SDKs add a trailing slash or join a base
@@ -139,6 +147,11 @@ export function buildApp(options: AppOptions = {}) {
     if (!(await answerEventBesideDatabase(c))) await next();
   });
   app.route("/api/v1/payments", paymentEvents);
+  // So are the mail and SMS providers' delivery events (docs/decisions/messages.md, "What comes back").
+  app.use("/api/v1/messages/:provider{resend|twilio}/events", async (c, next) => {
+    if (!(await answerEventBesideDatabase(c))) await next();
+  });
+  app.route("/api/v1/messages", deliveryEvents);
 
   const privateApi = new Hono<AppEnv>();
   privateApi.use("*", privateAuth);

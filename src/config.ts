@@ -68,6 +68,8 @@ const configSchema = z.object({
   ),
   /** Where Twilio's API is: unset for api.twilio.com; a local stand-in in the tests (npm run deploy refuses it). */
   TWILIO_API_BASE: httpUrl,
+  /** This deployment's /api/v1/messages/twilio/events: when set, Twilio reports each SMS's delivery there. */
+  TWILIO_STATUS_CALLBACK: httpUrl,
   SMS_PROVIDER_URL: httpUrl,
   EMAIL_PROVIDER_URL: httpUrl,
   /** The SMTP server of MESSAGE_PROVIDER=smtp (docs/decisions/messages.md, "E-mail over SMTP"). */

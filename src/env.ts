@@ -58,12 +58,16 @@ export interface Env {
   /** MESSAGE_PROVIDER=resend: the API key (a Worker secret), and the API's origin in tests only. */
   RESEND_API_KEY?: string;
   RESEND_API_BASE?: string;
+  /** The signing secret (whsec_…) of the Resend webhook that posts delivery events here (a Worker secret). */
+  RESEND_WEBHOOK_SECRET?: string;
   /** SMS_PROVIDER=twilio: the account SID and sender (vars), the auth token (a Worker secret), the API's origin in tests only. */
   SMS_PROVIDER?: string;
   TWILIO_ACCOUNT_SID?: string;
   TWILIO_AUTH_TOKEN?: string;
   TWILIO_FROM?: string;
   TWILIO_API_BASE?: string;
+  /** This deployment's /api/v1/messages/twilio/events, where Twilio reports each SMS's delivery. */
+  TWILIO_STATUS_CALLBACK?: string;
   /** The payment platform's Stripe secret key and webhook signing secret: Worker secrets, never vars (docs/decisions/payments.md). */
   STRIPE_SECRET_KEY?: string;
   STRIPE_WEBHOOK_SECRET?: string;

@@ -167,6 +167,10 @@ export const ROUTE_TABLES: Record<FeatureRoutes, RouteTable> = {
   messages: [
     ["GET", "/"],
     ["GET", "/"],
+    ["GET", "/undeliverable"],
+    ["GET", "/undeliverable"],
+    ["DELETE", "/undeliverable/:channel/:recipient"],
+    ["DELETE", "/undeliverable/:channel/:recipient"],
     ["GET", "/:id"],
     ["GET", "/:id"],
   ],

@@ -73,6 +73,9 @@ const RESPONSES = {
   EventRefused: errorResponse(
     "Not an event of Stripe's for a linked account (unsigned, badly signed, outside the 5-minute tolerance, of an unlinked connected account, or an amount that is not the booking's): nothing changed.",
   ),
+  DeliveryEventRefused: errorResponse(
+    "Not a delivery event of the provider's about a message here (unsigned, badly signed, outside the signature's tolerance, naming no message of the account it names, or this deployment has no signing secret for that provider): nothing changed.",
+  ),
   PaymentsUnavailable: errorResponse("The deployment has no Stripe keys (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET): no payment can be taken."),
   ProviderUnreachable: errorResponse("A booking of a paid service: the payment provider could not be reached, so nothing was booked (docs/decisions/payments.md)."),
 };
@@ -119,6 +122,8 @@ const PATH_PARAMS: Record<string, Json> = {
   collection_id: { type: "string" },
   external_id: { type: "string" },
   file: { type: "string", pattern: "\\.ics$" },
+  channel: { type: "string", enum: ["sms", "email"] },
+  recipient: { type: "string", description: "The address or E.164 number, URL-encoded (`+` as `%2B`, `@` as `%40`)." },
 };
 
 const PUBLIC_SERVERS = [
@@ -186,6 +191,14 @@ function errorsOf(op: Operation): Json {
       Object.entries({ "400": "EventRefused", "413": "PayloadTooLarge", "429": "TooManyRequests", "500": "ServerError", "503": "PaymentsUnavailable" }).map(
         ([status, name]) => [status, refTo("responses", name as keyof typeof RESPONSES)],
       ),
+    );
+  }
+  if (op.surface === "reference" && op.path.startsWith("/api/v1/messages/")) {
+    return Object.fromEntries(
+      Object.entries({ "400": "DeliveryEventRefused", "413": "PayloadTooLarge", "429": "TooManyRequests", "500": "ServerError" }).map(([status, name]) => [
+        status,
+        refTo("responses", name as keyof typeof RESPONSES),
+      ]),
     );
   }
   if (op.surface === "reference") return { "429": refTo("responses", "TooManyRequests"), "500": refTo("responses", "ServerError") };

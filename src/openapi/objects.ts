@@ -420,9 +420,9 @@ export const Message = z.object({
   recipient: z.string(),
   subject: nullableText,
   body: z.string(),
-  status: z.enum(["queued", "sending", "sent", "failed"]).meta({
+  status: z.enum(["queued", "sending", "sent", "failed", "delivered", "bounced", "complained", "undelivered"]).meta({
     description:
-      "queued → sending → sent, or failed: refused by an SMS cap, refused for good by the receiving server or API (SMTP: a 5xx to the recipient; Resend: a request it calls invalid), or retries exhausted.",
+      "queued → sending → sent, or failed: refused by an SMS cap, refused for good by the receiving server or API (SMTP: a 5xx to the recipient; Resend: a request it calls invalid), sent to a recipient refused as undeliverable, or retries exhausted. After sent, what the provider's delivery events said (Resend, Twilio): delivered, then bounced or complained (e-mail) or undelivered (SMS); a status only moves further, whatever order the events come in.",
   }),
   provider: nullableText.meta({
     description:
@@ -434,6 +434,17 @@ export const Message = z.object({
   }),
   sent_at: nullableInstant,
   ...timestamps,
+});
+
+export const UndeliverableRecipient = z.object({
+  channel: z.enum(CHANNELS),
+  recipient: z.string().meta({ description: "The address or E.164 number, as messages were sent to it." }),
+  reason: z.enum(["bounced", "complained", "undelivered"]).meta({
+    description: "A hard bounce (or a server's 5.1.x refusal of the address), a complaint (marked as spam), or a number the SMS provider cannot reach for good.",
+  }),
+  detail: nullableText.meta({ description: "The provider's words, e.g. the bounce's type and message or Twilio's error code." }),
+  message_id: id.nullable().meta({ description: "The message that came back." }),
+  created_at: instant,
 });
 
 export const CalendarFeed = z.object({

@@ -21,7 +21,7 @@ import { bookingFileQuery, createCalendarFeedBody } from "../features/calendar-f
 import { createCalendarSubscriptionBody, listCalendarSubscriptionsQuery } from "../features/calendar-subscriptions/schema";
 import { createCategoryBody, updateCategoryBody } from "../features/categories/schema";
 import { createEventBody, eventsQuery, updateEventBody } from "../features/events/schema";
-import { listMessagesQuery } from "../features/messages/schema";
+import { listMessagesQuery, listUndeliverableQuery } from "../features/messages/schema";
 import { createAccountBody, moveAccountBody, operatorUpdateBody } from "../features/operator/schema";
 import { mergeBody, mergeQuery, pageQuery, peopleQuery, personBody } from "../features/people/schema";
 import { sendTokenBody, verifyTokenBody } from "../features/perishable-tokens/schema";
@@ -81,6 +81,19 @@ type Entry = [
 ];
 
 const body = (id: string, schema: z.ZodType) => ({ body: { id, schema } });
+
+/** What a provider's delivery event did (features/messages/delivery-events.ts). */
+const deliveryEventApplied = (name: string) =>
+  other(
+    name,
+    z.object({
+      received: z.literal(true),
+      applied: z.enum(["updated", "unchanged", "duplicate", "ignored"]).meta({
+        description:
+          "`updated`: the message's status moved (and `message.delivered` or `message.bounced` was announced); `unchanged`: the status already said as much or more (a late event); `duplicate`: this event was applied before; `ignored`: an event that changes no status (sent, delayed, opened), recorded.",
+      }),
+    }),
+  );
 const query = (schema: z.ZodType) => ({ query: schema });
 
 const holdCreated = other(
@@ -435,7 +448,46 @@ export const operations: Operation[] = [
   ]),
   ...group("private", `${P}/messages`, "Messages", [
     ["get", "", "Messages sent or refused", list("message", "Message", { paginated: true }), query(listMessagesQuery)],
+    [
+      "get",
+      "/undeliverable",
+      "Recipients later messages are not sent to (a hard bounce, a complaint, an unreachable number); each such message is stored failed with the reason",
+      list("undeliverable_recipient", "UndeliverableRecipient", { paginated: true }),
+      query(listUndeliverableQuery),
+    ],
+    [
+      "delete",
+      "/undeliverable/{channel}/{recipient}",
+      "Send to a refused recipient again (say, once the visitor has fixed their mailbox): answers what was released; one not refused is a 404",
+      one("undeliverable_recipient", "UndeliverableRecipient"),
+    ],
     ["get", "/{id}", "One message", one("message", "Message")],
+  ]),
+  ...group("reference", `${P}/messages`, "Messages", [
+    [
+      "post",
+      "/resend/events",
+      "Resend's delivery events (Standard Webhooks signature with RESEND_WEBHOOK_SECRET: svix-id, svix-timestamp, svix-signature; no key): delivered, bounced, complained, suppressed and failed update the message's status; a hard bounce, a complaint or a suppression refuses the address for later messages; anything unsigned, badly signed, stale or about no message here is a 400 and changes nothing",
+      deliveryEventApplied("ResendEventApplied"),
+      body(
+        "ResendEvent",
+        z
+          .record(z.string(), z.unknown())
+          .meta({ description: "A Resend webhook event (`type`, `created_at`, `data` with `email_id` and the `tags` the e-mail was sent with)." }),
+      ),
+    ],
+    [
+      "post",
+      "/twilio/events",
+      "Twilio's SMS status callbacks (X-Twilio-Signature with TWILIO_AUTH_TOKEN over the callback URL, which names account_id and message_id; no key): delivered and undelivered update the message's status; a number Twilio calls unreachable for good (errors 21610, 30004, 30005, 30006) is refused for later messages; anything unsigned or badly signed is a 400 and changes nothing",
+      deliveryEventApplied("TwilioEventApplied"),
+      body(
+        "TwilioStatusCallback",
+        z
+          .record(z.string(), z.string())
+          .meta({ description: "Twilio's status callback parameters (MessageSid, MessageStatus, ErrorCode, To, ...), form-encoded as Twilio posts them." }),
+      ),
+    ],
   ]),
   ...group("private", `${P}/calendar_feeds`, "Calendar feeds", [
     ["get", "", "The account's calendar feeds (without their URLs)", list("calendar_feed", "CalendarFeed")],

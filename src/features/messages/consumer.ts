@@ -1,16 +1,18 @@
 // The booking-messages queue: claims each stored message, delivers it through the configured
 // provider and settles it (sent, or failed once the dead-letter queue receives it).
-import { and, eq, inArray, lt, or, type SQL } from "drizzle-orm";
+import { and, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import * as z from "zod";
-import { accounts, bookings, messages, type Account } from "../../db/schema";
+import { accounts, bookings, messages, undeliverableRecipients, type Account } from "../../db/schema";
 import { openDb } from "../../db/client";
 import { directoryDb } from "../../db/directory";
 import { DIRECTORY_SHARD, shardD1 } from "../../db/shards";
 import type { Db, Env } from "../../env";
 import type { Consumer } from "../queue-consumer";
+import { sentUnlessToldMore } from "./delivery-status";
 import { invitationData, type InvitationData } from "./invitation";
 import { announceProcessed } from "./processed";
 import { providerFor } from "./providers";
+import type { Message } from "./serializer";
 
 // `shard` is absent in messages queued before shards: those rows are on DB.
 const queueBody = z.object({
@@ -30,12 +32,25 @@ type Outcome = "ack" | "retry";
 async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: number, now: number): Promise<Outcome> {
   const db = openDb(shardD1(env, body.shard));
   const own = and(eq(messages.id, body.message_id), eq(messages.account_id, body.account_id));
-  // Compare-and-swap claim: two deliveries of one queue message never both send it.
-  const [claimed] = await db
-    .update(messages)
-    .set({ status: "sending", updated_at: now })
-    .where(and(own, or(eq(messages.status, "queued"), and(eq(messages.status, "sending"), lt(messages.updated_at, now - CLAIM_TIMEOUT_MS)))))
-    .returning();
+  // Compare-and-swap claim: two deliveries of one queue message never both send it. Read with it,
+  // in the same round trip: whether the recipient has been refused for good since it was queued.
+  const [[claimed], [refusal]] = await db.batch([
+    db
+      .update(messages)
+      .set({ status: "sending", updated_at: now })
+      .where(and(own, or(eq(messages.status, "queued"), and(eq(messages.status, "sending"), lt(messages.updated_at, now - CLAIM_TIMEOUT_MS)))))
+      .returning(),
+    db
+      .select()
+      .from(undeliverableRecipients)
+      .where(
+        and(
+          eq(undeliverableRecipients.account_id, body.account_id),
+          sql`(${undeliverableRecipients.channel}, ${undeliverableRecipients.recipient}) = (SELECT channel, recipient FROM messages WHERE id = ${body.message_id} AND account_id = ${body.account_id})`,
+        ),
+      )
+      .limit(1),
+  ]);
   if (!claimed) {
     const current = await db.query.messages.findFirst({ where: own });
     if (!current) {
@@ -44,10 +59,15 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
       return "ack";
     }
     // Settled already (a redelivery): done. Claimed by a running consumer: look again later.
-    return current.status === "sent" || current.status === "failed" ? "ack" : "retry";
+    return current.status === "queued" || current.status === "sending" ? "retry" : "ack";
   }
   const account = await directoryDb(env).query.accounts.findFirst({ where: eq(accounts.id, body.account_id) });
   const provider = providerFor(env);
+  if (refusal) {
+    const since = new Date(refusal.created_at).toISOString();
+    const why = `not sent: ${claimed.recipient} is undeliverable (${refusal.reason} since ${since}${refusal.detail ? `: ${refusal.detail}` : ""})`;
+    return settleFailed(env, db, own, account, null, why.slice(0, 500), now);
+  }
   const result = await provider.deliver({
     message: claimed,
     account,
@@ -56,7 +76,9 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
     invitation: provider.sendsInvitations && body.invitation ? await withSequence(db, body.account_id, body.invitation) : null,
   });
   const providerName = provider.nameFor?.(claimed.channel) ?? provider.name;
-  if (!result.ok && result.permanent) return settleFailed(env, db, own, account, providerName, result.error, now);
+  if (!result.ok && result.permanent) {
+    return settleFailed(env, db, own, account, providerName, result.error, now, result.undeliverable ? claimed : undefined);
+  }
   if (!result.ok) {
     await db.update(messages).set({ status: "queued", provider: providerName, error: result.error, updated_at: now }).where(own);
     console.error(JSON.stringify({ queue: "booking-messages", message_id: claimed.id, attempts, error: result.error }));
@@ -65,8 +87,9 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
   const [sent] = await db
     .update(messages)
     .set({
-      status: "sent",
+      status: sentUnlessToldMore,
       provider: providerName,
+      ...(result.providerMessageId ? { provider_message_id: result.providerMessageId } : {}),
       error: null,
       sent_at: now,
       updated_at: now,
@@ -92,9 +115,38 @@ async function withSequence(db: Db, accountId: number, invitation: InvitationDat
   return { ...invitation, sequence: Math.max(invitation.revision, row?.revision ?? invitation.revision) };
 }
 
-/** A delivery that retrying cannot help: failed now with the reason, announced once. */
-async function settleFailed(env: Env, db: Db, own: SQL | undefined, account: Account | undefined, provider: string, error: string, now: number): Promise<Outcome> {
-  const [failed] = await db.update(messages).set({ status: "failed", provider, error, updated_at: now }).where(own).returning();
+/**
+ * A delivery that retrying cannot help: failed now with the reason, announced once. When the
+ * provider refused the address or number itself (`refusedRecipient`), later messages to it are not sent.
+ */
+async function settleFailed(
+  env: Env,
+  db: Db,
+  own: SQL | undefined,
+  account: Account | undefined,
+  provider: string | null,
+  error: string,
+  now: number,
+  refusedRecipient?: Message,
+): Promise<Outcome> {
+  const fail = db.update(messages).set({ status: "failed", provider, error, updated_at: now }).where(own).returning();
+  const [[failed]] = refusedRecipient
+    ? await db.batch([
+        fail,
+        db
+          .insert(undeliverableRecipients)
+          .values({
+            account_id: refusedRecipient.account_id,
+            channel: refusedRecipient.channel,
+            recipient: refusedRecipient.recipient,
+            reason: refusedRecipient.channel === "sms" ? "undelivered" : "bounced",
+            detail: error.slice(0, 300),
+            message_id: refusedRecipient.id,
+            created_at: now,
+          })
+          .onConflictDoNothing(),
+      ])
+    : [await fail];
   if (failed && account) await announceProcessed(env, account, failed, now);
   return "ack";
 }

@@ -19,8 +19,12 @@ interface Delivery {
   now: number;
 }
 
-/** `permanent`: retrying cannot help (the server refused the recipient for good), so it fails at once. */
-type DeliveryResult = { ok: true } | { ok: false; error: string; permanent?: boolean };
+/**
+ * `permanent`: retrying cannot help (the server refused the recipient for good), so it fails at once;
+ * `undeliverable`: the address or number itself is refused, so later messages to it are not sent.
+ * `providerMessageId`: the provider's id of what it took, which its delivery events name.
+ */
+type DeliveryResult = { ok: true; providerMessageId?: string } | { ok: false; error: string; permanent?: boolean; undeliverable?: boolean };
 
 interface Provider {
   name: string;
@@ -45,7 +49,13 @@ async function twilioSms(env: Env, { message, body }: Delivery): Promise<Deliver
   }
   const { sendWithTwilio } = await import("./twilio");
   return sendWithTwilio(
-    { accountSid: config.TWILIO_ACCOUNT_SID, authToken: env.TWILIO_AUTH_TOKEN, from: config.TWILIO_FROM, baseUrl: config.TWILIO_API_BASE },
+    {
+      accountSid: config.TWILIO_ACCOUNT_SID,
+      authToken: env.TWILIO_AUTH_TOKEN,
+      from: config.TWILIO_FROM,
+      baseUrl: config.TWILIO_API_BASE,
+      statusCallback: config.TWILIO_STATUS_CALLBACK,
+    },
     message,
     body,
   );

@@ -11,7 +11,7 @@ export interface ResendSettings {
   baseUrl?: string;
 }
 
-export type ResendResult = { ok: true } | { ok: false; error: string; permanent: boolean };
+export type ResendResult = { ok: true; providerMessageId?: string } | { ok: false; error: string; permanent: boolean };
 
 /**
  * Whether trying again may help: rate limits and quotas, the API's own failures and an unreachable
@@ -24,7 +24,7 @@ export async function sendWithResend(settings: ResendSettings, mail: OutgoingMai
   const { message } = mail;
   const parts = mailParts(settings.from, mail);
   const resend = new Resend(settings.apiKey, settings.baseUrl ? { baseUrl: settings.baseUrl } : undefined);
-  const { error } = await resend.emails.send(
+  const { data, error } = await resend.emails.send(
     {
       from: parts.from,
       to: [message.recipient],
@@ -51,7 +51,7 @@ export async function sendWithResend(settings: ResendSettings, mail: OutgoingMai
       idempotencyKey: `message-${message.account_id}-${message.id}`,
     },
   );
-  if (!error) return { ok: true };
+  if (!error) return { ok: true, ...(data?.id ? { providerMessageId: data.id } : {}) };
   const status = error.statusCode ?? null;
   return {
     ok: false,

@@ -10,4 +10,9 @@ export const listMessagesQuery = z.object({
   page: page(),
 });
 
+export const listUndeliverableQuery = z.object({ page: page() });
+
+/** A refused recipient as the path names it: the channel, and the address or E.164 number as stored. */
+export const undeliverableParams = z.object({ channel: z.enum(CHANNELS), recipient: z.string().min(1).max(320) });
+
 export type ListMessagesQuery = z.output<typeof listMessagesQuery>;

@@ -15,7 +15,7 @@ export interface SmtpSettings {
   password?: string;
 }
 
-export type SmtpResult = { ok: true } | { ok: false; error: string; permanent: boolean };
+export type SmtpResult = { ok: true } | { ok: false; error: string; permanent: boolean; undeliverable?: boolean };
 
 /** RFC 5322 date-time in UTC with a numeric zone. */
 const mailDate = (ms: number) => new Date(ms).toUTCString().replace(/GMT$/, "+0000");
@@ -63,8 +63,11 @@ export async function sendOverSmtp(settings: SmtpSettings, mail: OutgoingMail): 
     return { ok: true };
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
-    // A recipient the server refuses for good (5xx to RCPT TO) is not retried; everything else may pass later.
-    const permanent = error instanceof SmtpError && error.stage === "RCPT TO" && error.code !== null && error.code >= 500;
-    return { ok: false, error: `SMTP ${headerText(text, 300)}`, permanent };
+    // A recipient the server refuses for good (5xx to RCPT TO) or a message it will never take (5xx
+    // after the data: too large, refused content) is not retried; everything else may pass later.
+    const refusedForGood = error instanceof SmtpError && (error.stage === "RCPT TO" || error.stage === "message") && error.code !== null && error.code >= 500;
+    // RFC 3463 5.1.x: the address itself is bad (no such user, no such domain): a hard bounce.
+    const badAddress = refusedForGood && error.stage === "RCPT TO" && /^5\d\d 5\.1\.\d/.test(error.message.slice("RCPT TO: ".length));
+    return { ok: false, error: `SMTP ${headerText(text, 300)}`, permanent: refusedForGood, undeliverable: badAddress };
   }
 }

@@ -11,9 +11,11 @@ export interface TwilioSettings {
   from: string;
   /** The API's origin: unset for api.twilio.com; a local stand-in in the tests. */
   baseUrl?: string;
+  /** Where Twilio reports the SMS's delivery (twilio-events.ts); unset, it reports nothing. */
+  statusCallback?: string;
 }
 
-export type TwilioResult = { ok: true } | { ok: false; error: string; permanent: boolean };
+export type TwilioResult = { ok: true; providerMessageId?: string } | { ok: false; error: string; permanent: boolean; undeliverable?: boolean };
 
 const TIMEOUT_MS = 10_000;
 
@@ -23,10 +25,19 @@ const TIMEOUT_MS = 10_000;
  * STOP (21610), a body Twilio refuses (21617 too long).
  */
 const REFUSED_FOR_GOOD = new Set([21211, 21408, 21610, 21614, 21617]);
+/** Of those, the ones about the number itself: later messages to it are refused too. */
+const NUMBER_REFUSES = new Set([21211, 21610, 21614]);
 
 export async function sendWithTwilio(settings: TwilioSettings, message: Message, body: string): Promise<TwilioResult> {
   const form = new URLSearchParams({ To: message.recipient, Body: body });
   form.set(settings.from.startsWith("MG") ? "MessagingServiceSid" : "From", settings.from);
+  if (settings.statusCallback) {
+    // Our ids ride in the callback's URL, which Twilio's signature covers (twilio-events.ts).
+    const callback = new URL(settings.statusCallback);
+    callback.searchParams.set("account_id", String(message.account_id));
+    callback.searchParams.set("message_id", String(message.id));
+    form.set("StatusCallback", callback.toString());
+  }
   const url = `${settings.baseUrl ?? "https://api.twilio.com"}/2010-04-01/Accounts/${encodeURIComponent(settings.accountSid)}/Messages.json`;
   let response: Response;
   try {
@@ -44,8 +55,8 @@ export async function sendWithTwilio(settings: TwilioSettings, message: Message,
     return { ok: false, error: `Twilio unreachable: ${String(error)}`, permanent: false };
   }
   if (response.ok) {
-    await response.body?.cancel();
-    return { ok: true };
+    const sent = (await response.json().catch(() => null)) as { sid?: unknown } | null;
+    return { ok: true, ...(typeof sent?.sid === "string" ? { providerMessageId: sent.sid } : {}) };
   }
   const answer = (await response.json().catch(() => null)) as { code?: number; message?: string } | null;
   const code = typeof answer?.code === "number" ? answer.code : null;
@@ -54,5 +65,6 @@ export async function sendWithTwilio(settings: TwilioSettings, message: Message,
     error: `Twilio ${response.status}${code ? ` ${code}` : ""}: ${String(answer?.message ?? response.statusText).slice(0, 300)}`,
     // Rate limits (429), Twilio's own failures and a refused login may pass later; a refused recipient or body does not.
     permanent: code !== null && REFUSED_FOR_GOOD.has(code),
+    undeliverable: code !== null && NUMBER_REFUSES.has(code),
   };
 }

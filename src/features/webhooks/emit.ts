@@ -20,6 +20,9 @@ export const WEBHOOK_EVENTS = [
   "person.modified",
   "person.deleted",
   "message.processed",
+  // What the mail or SMS provider said after sending (docs/decisions/messages.md, "What comes back").
+  "message.delivered",
+  "message.bounced",
   "waitlist.joined",
   "waitlist.offered",
   "waitlist.accepted",
