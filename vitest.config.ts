@@ -6,6 +6,7 @@ import { hideNetworkErrorEchoes } from "./test/support/network-error-echo.ts";
 import { startReceiver } from "./test/support/receiver-server.ts";
 import { startMailServer, SMTP_TEST_PASSWORD, SMTP_TEST_USER } from "./test/support/mail-server.ts";
 import { startStripeStandIn } from "./scripts/stripe-stand-in.mjs";
+import { DELIVERY_EVENT_SETTINGS } from "./bench/route-catalogue/provider-settings.ts";
 import { staticImportsUnderPool } from "./test/support/static-imports.ts";
 
 hideNetworkErrorEchoes();
@@ -26,8 +27,6 @@ const UNLIMITED = { RATE_LIMIT_REQUESTS: "1000000", RATE_LIMIT_KEY_REQUESTS: "10
 /** The Worker's Stripe settings in tests: a key and a signing secret the stand-in accepts. */
 const STRIPE_SECRET_KEY = "sk_test_standin";
 const STRIPE_WEBHOOK_SECRET = "whsec_test_standin";
-/** Resend's webhook signing secret in tests (Standard Webhooks: whsec_ and base64). */
-const RESEND_WEBHOOK_SECRET = `whsec_${Buffer.from("resend-delivery-events-test-key!").toString("base64")}`;
 
 /** One stand-in for both projects, started on first use, as the receiver is. */
 let stripeApiBase: Promise<string> | undefined;
@@ -68,8 +67,7 @@ const workersProject = (name: string, include: string[], exclude: string[], bind
           SMTP_PASSWORD: SMTP_TEST_PASSWORD,
           // The providers' delivery events are signed with these (messages-delivery-events.test.ts signs
           // as Resend and Twilio do); sending through either still needs the test to choose it.
-          RESEND_WEBHOOK_SECRET,
-          TWILIO_AUTH_TOKEN: "twilio-test-token",
+          ...DELIVERY_EVENT_SETTINGS,
           // New accounts land on DB unless a test names a shard (test/integration/shards.test.ts),
           // so tests that read env.DB directly see their accounts' rows.
           PLACEMENT_SHARDS: "DB",

@@ -7,6 +7,7 @@
 import os from "node:os";
 import { startStripeStandIn } from "../scripts/stripe-stand-in.mjs";
 import { BUDGET, catalogue, sample, seedShop, waitsOf, type RouteEntry } from "./route-catalogue";
+import { DELIVERY_EVENT_SETTINGS } from "./route-catalogue/provider-settings";
 import { round, type Figure } from "./load";
 import { log } from "./suite";
 import { cpuNanos, workerdProcesses } from "./workerd-cpu";
@@ -111,7 +112,7 @@ try {
       };
       return [...out, summary];
     },
-    { vars: { STRIPE_API_BASE: standIn.origin, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, ENVIRONMENT: "development" } },
+    { vars: { STRIPE_API_BASE: standIn.origin, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, ENVIRONMENT: "development", ...DELIVERY_EVENT_SETTINGS } },
   );
 } finally {
   await standIn.close();

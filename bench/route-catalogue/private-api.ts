@@ -2,6 +2,7 @@
 // host, one entry each. Writes that consume their target prepare a fresh one per request.
 import { addDays } from "../../src/domain/time";
 import { confirmedBooking, fullChairHour, phoneOf, sentCodes, settled, stockOf, unconfirmedBooking, unpaidBooking, unverifiedBooking, waitlistBody } from "./shop";
+import { deliveryEventEntries } from "./delivery-events";
 import type { Kind, RouteEntry, Shop, Wire } from "./types";
 
 type Method = Wire["method"];
@@ -439,5 +440,6 @@ export const privateEntries: RouteEntry[] = [
   ...events,
   ...integrations,
   ...reference,
+  ...deliveryEventEntries,
   ...recurrences,
 ];

@@ -18,7 +18,7 @@ const RESEND = {
   MAIL_FROM: "bookings@mail.example.com",
 };
 const SID = `AC${"0123456789abcdef".repeat(2)}`;
-const CALLBACK = "https://api.booking.example/api/v1/messages/twilio/events";
+const CALLBACK = env.TWILIO_STATUS_CALLBACK!;
 const TWILIO = {
   MESSAGE_PROVIDER: "smtp",
   SMS_PROVIDER: "twilio",

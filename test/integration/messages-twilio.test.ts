@@ -13,6 +13,8 @@ const TWILIO = {
   TWILIO_AUTH_TOKEN: "twilio-test-token",
   TWILIO_FROM: "+4759000000",
   TWILIO_API_BASE: `${env.TEST_RECEIVER}/twilio`,
+  // No status callback unless one is configured (messages-delivery-events.test.ts has one).
+  TWILIO_STATUS_CALLBACK: "",
 };
 const forms = async (to: string) => (await (await fetch(`${env.TEST_RECEIVER}/twilio/_log/${encodeURIComponent(to)}`)).json()) as any[];
 

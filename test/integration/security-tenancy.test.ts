@@ -79,6 +79,10 @@ beforeAll(async () => {
   const [delivery] = (await must(owner.get(`/web_hooks/${webHook.id}/deliveries`))).map((e: any) => e.webhook_delivery);
   await must(owner.post("/people/perishable_token/send", { person: { phone_number: person.phone_number } }));
   const [message] = await settledMessagesOf(owner, "?kind=token");
+  // A recipient the owner refuses (as a provider's bounce would make it): another account cannot release it.
+  await env.DB.prepare("INSERT INTO undeliverable_recipients (account_id, channel, recipient, reason, created_at) VALUES (?, 'sms', ?, 'undelivered', ?)")
+    .bind(ownerId, message.recipient, Date.now())
+    .run();
   // A full time of the owner's with someone waiting for it (the 2030-01-09 10:00 booking fills it).
   const waiting = await must(
     owner.post("/waitlist", {
@@ -121,6 +125,7 @@ beforeAll(async () => {
     bookingCollection,
     eventCollection,
     message: message.id,
+    messageRecipient: message.recipient,
     hold: held.slot_hold.id,
     holdSecret: held.hold_secret,
     waitlistEntry: waiting.waitlist_entry.id,
@@ -194,6 +199,13 @@ function sweep(): Record<string, Probe[]> {
     "POST /payments/stripe/events": [
       ["POST", "/payments/stripe/events", { id: "evt_x", type: "checkout.session.completed", data: { object: { client_reference_id: String(o.booking) } } }, 400],
     ],
+    // Signed by the providers, not keyed: unsigned events naming the owner's message are refused.
+    "POST /messages/resend/events": [
+      ["POST", "/messages/resend/events", { type: "email.bounced", data: { email_id: "x", tags: { account_id: "1", message_id: String(o.message) } } }, 400],
+    ],
+    "POST /messages/twilio/events": [["POST", "/messages/twilio/events", { MessageSid: "SMx", MessageStatus: "undelivered" }, 400]],
+    "GET /messages/undeliverable": [["GET", "/messages/undeliverable", null, 200]],
+    "DELETE /messages/undeliverable/:channel/:recipient": [["DELETE", `/messages/undeliverable/sms/${encodeURIComponent(o.messageRecipient)}`, null, 404]],
     "POST /bookings/recurring": [["POST", "/bookings/recurring", { booking: { ...window, resource_id: o.resource }, recurring: { rrule: "FREQ=DAILY;COUNT=2" } }, 400]],
     "GET /bookings/recurring/:collection_id": [
       ["GET", `/bookings/recurring/${o.bookingCollection}`, null, 404],

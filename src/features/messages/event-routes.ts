@@ -3,6 +3,7 @@
 // since the provider signs them: the signature is checked on the raw body before anything is read
 // from it. Unsigned, wrongly signed, stale or foreign events are a 400 and change nothing.
 import { Hono } from "hono";
+import { configOf } from "../../config";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../http/errors";
 import { applyDeliveryEvent, type DeliveryEvent } from "./delivery-events";
@@ -32,9 +33,22 @@ deliveryEventRoutes.post("/resend/events", async (c) => {
   return c.json(await applied(c.env, event, c.var.now));
 });
 
+/**
+ * The URL Twilio signed: the callback it was given (TWILIO_STATUS_CALLBACK) with the query it
+ * called, so a proxy or a second host name in front of the Worker does not change what is checked;
+ * without one, the URL as called.
+ */
+function signedUrl(env: AppEnv["Bindings"], called: string): string {
+  const callback = configOf(env).TWILIO_STATUS_CALLBACK;
+  if (!callback) return called;
+  const url = new URL(callback);
+  url.search = new URL(called).search;
+  return url.toString();
+}
+
 deliveryEventRoutes.post("/twilio/events", async (c) => {
   if (!c.env.TWILIO_AUTH_TOKEN) throw notConfigured("TWILIO_AUTH_TOKEN");
   const raw = await c.req.text();
-  const event = await verifyTwilioEvent(c.env.TWILIO_AUTH_TOKEN, c.req.url, raw, c.req.header("x-twilio-signature"), c.var.now).catch(refusedEvent);
+  const event = await verifyTwilioEvent(c.env.TWILIO_AUTH_TOKEN, signedUrl(c.env, c.req.url), raw, c.req.header("x-twilio-signature"), c.var.now).catch(refusedEvent);
   return c.json(await applied(c.env, event, c.var.now));
 });
