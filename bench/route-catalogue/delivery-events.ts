@@ -6,7 +6,6 @@ import { twilioSignature } from "../../src/features/messages/twilio-events";
 import { DELIVERY_EVENT_SETTINGS } from "./provider-settings";
 import type { RouteEntry, Shop } from "./types";
 
-
 let events = 0;
 
 /** The account id of the shop's key, which delivery events name. */
@@ -49,9 +48,14 @@ export const deliveryEventEntries: RouteEntry[] = [
     kind: "write",
     prepare: async (s) => {
       const query = `account_id=${await accountIdOf(s)}&message_id=${s.ids.message}`;
-      // One SID per message, as Twilio gives it: the first callback delivers, the later ones are duplicates.
-      const params = { MessageSid: `SMbench${s.ids.message}`, MessageStatus: "delivered" };
-      return { query, form: new URLSearchParams(params).toString(), signature: await twilioSignature(DELIVERY_EVENT_SETTINGS.TWILIO_AUTH_TOKEN, `${DELIVERY_EVENT_SETTINGS.TWILIO_STATUS_CALLBACK}?${query}`, params) };
+      // The shop's one message, named by the provider id the Resend entry gave it (a message has one
+      // provider id): the first callback delivers, the later ones are duplicates.
+      const params = { MessageSid: `bench-${s.ids.message}`, MessageStatus: "delivered" };
+      return {
+        query,
+        form: new URLSearchParams(params).toString(),
+        signature: await twilioSignature(DELIVERY_EVENT_SETTINGS.TWILIO_AUTH_TOKEN, `${DELIVERY_EVENT_SETTINGS.TWILIO_STATUS_CALLBACK}?${query}`, params),
+      };
     },
     request: (s, { query, form, signature }) =>
       s.root("POST", `/api/v1/messages/twilio/events?${query}`, form, { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature }),

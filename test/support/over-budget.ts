@@ -34,6 +34,8 @@ export const OVER_BUDGET: Record<string, Partial<Record<Temperature, number>>> =
   "POST /api/v1/web_hooks/{id}/deliveries/{delivery_id}/redeliver": { warm: 4 },
   "POST /api/v1/calendar_subscriptions": { warm: 3 },
   "POST /api/v1/payments/stripe/events": { warm: 7, cold: 7 },
+  // The account by id in the directory, then the message and the event's record on its shard, then its write.
+  "POST /api/v1/messages/resend/events": { warm: 3, cold: 3 },
   "POST https://<subdomain>/bookings": { warm: 3 },
   "PUT https://<subdomain>/bookings/{id}/verify_code": { warm: 4 },
   "PUT https://<subdomain>/bookings/{id}/cancel": { warm: 10 },
