@@ -34,7 +34,7 @@ const deliveryEvents = lazyRoutes(
     ["POST", "/resend/events"],
     ["POST", "/twilio/events"],
   ],
-  async () => (await import("./features/messages/event-routes")).deliveryEventRoutes,
+  async () => (await import("./features/messages/routes")).deliveryEventRoutes,
 );
 
 /**

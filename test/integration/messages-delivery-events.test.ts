@@ -327,11 +327,23 @@ describe("Twilio's status callbacks", () => {
 });
 
 describe("over SMTP", () => {
+  const [SMTP_HOST, SMTP_PORT] = env.TEST_SMTP.split(":");
+  const smtp = { MESSAGE_PROVIDER: "smtp", SMTP_HOST, SMTP_PORT, SMTP_SECURITY: "none", MAIL_FROM: "bookings@mail.example.com" };
+
+  it("fails at once, visibly, a message the server will not take for its size, without refusing the address", async () => {
+    const { account } = await newAccount();
+    const to = `toolarge-${Date.now()}@example.com`;
+    const id = await queuedRow(account.id, { channel: "email", recipient: to, body: "Hello" });
+    const result = await runQueue("booking-messages", [{ account_id: account.id, message_id: id }], smtp);
+    expect(result.retryMessages).toEqual([]);
+    expect(await messageRow(id)).toMatchObject({ status: "failed", error: "SMTP message: 552 5.3.4 Message too big for system" });
+    const rows = await env.DB.prepare("SELECT 1 FROM undeliverable_recipients WHERE account_id = ? AND recipient = ?").bind(account.id, to).all();
+    expect(rows.results).toEqual([]);
+  });
+
   it("refuses an address the server calls unknown (550 5.1.1) for later messages", async () => {
     const { account } = await newAccount();
     const to = `refused-${Date.now()}@example.com`;
-    const [SMTP_HOST, SMTP_PORT] = env.TEST_SMTP.split(":");
-    const smtp = { MESSAGE_PROVIDER: "smtp", SMTP_HOST, SMTP_PORT, SMTP_SECURITY: "none", MAIL_FROM: "bookings@mail.example.com" };
     const id = await queuedRow(account.id, { channel: "email", recipient: to, body: "Hello" });
     await runQueue("booking-messages", [{ account_id: account.id, message_id: id }], smtp);
     expect((await messageRow(id))!.status).toBe("failed");

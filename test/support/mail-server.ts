@@ -6,6 +6,7 @@
 //   refused-…@…  550 to RCPT TO (a hard bounce at the server)
 //   busy-…@…     451 to RCPT TO (try again later)
 //   closing-…@…  421 to RCPT TO, and the server closes the connection
+//   toolarge-…@… 552 after the message's data (too large for this server)
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 
@@ -57,6 +58,7 @@ export function startMailServer() {
         const chunks: Buffer[] = [];
         stream.on("data", (chunk: Buffer) => chunks.push(chunk));
         stream.on("end", () => {
+          if (session.envelope.rcptTo.some((r) => r.address.startsWith("toolarge-"))) return callback(refusal(552, "5.3.4 Message too big for system"));
           const mail: ReceivedMail = {
             envelope: {
               from: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,

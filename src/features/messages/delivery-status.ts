@@ -5,11 +5,11 @@ import { sql, type SQL } from "drizzle-orm";
 import { messages } from "../../db/schema";
 
 /** What a provider's delivery event may say of a sent message. */
-export const DELIVERY_OUTCOMES = ["delivered", "bounced", "complained", "undelivered", "failed"] as const;
+const DELIVERY_OUTCOMES = ["delivered", "bounced", "complained", "undelivered", "failed"] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
 /** Statuses that only a provider's event sets: the consumer's own "sent" never replaces them. */
-export const AFTER_SENT = ["delivered", "bounced", "complained", "undelivered"] as const;
+const AFTER_SENT = ["delivered", "bounced", "complained", "undelivered"] as const;
 
 const RANK: Record<string, number> = { sent: 1, delivered: 2, bounced: 3, undelivered: 3, failed: 3, complained: 4 };
 

@@ -52,3 +52,6 @@ messageRoutes.delete(
 );
 
 messageRoutes.get("/:id", params("id"), async (c) => c.json(wrap("message", toMessageJson(await getMessage(deps(c), c.req.valid("param").id), c.var.account.time_zone))));
+
+// The providers' delivery events are mounted by app.ts before the private API's key check.
+export { deliveryEventRoutes } from "./event-routes";
