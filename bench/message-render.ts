@@ -75,7 +75,14 @@ async function email() {
     created_at: now,
     updated_at: now,
   } as unknown as Message;
-  const result = await sendOverSmtp(settings, { message, account, subject: rendered.subject ?? "", text: rendered.body, invitation: { ...invitation, sequence: 1 }, now });
+  const result = await sendOverSmtp(settings, {
+    message,
+    account,
+    subject: rendered.subject ?? "",
+    text: rendered.body,
+    invitation: { ...invitation, sequence: 1 },
+    now,
+  });
   if (!result.ok) throw new Error(result.error);
 }
 
