@@ -29,6 +29,7 @@ const allSuites = [
   { name: "fleet", entry: join(here, "fleet.ts") },
   { name: "mcp", entry: join(here, "mcp.ts") },
   { name: "routes", entry: join(here, "routes.ts") },
+  { name: "messages", entry: join(here, "messages.ts") },
 ];
 const args = process.argv.slice(2);
 // --profile: each HTTP read figure also takes a CPU profile of the Worker (after measuring).

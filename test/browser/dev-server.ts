@@ -1,13 +1,15 @@
 // Global setup of the browser tests: migrations and `wrangler dev` on a free port, state in a
 // temporary directory removed afterwards, the rate limit raised (many page loads from one address);
-// the Stripe stand-in beside it as `npm run dev` starts it (scripts/dev.mjs), its events reaching the
-// dev server through a relay a test can hold them in (payment-events-relay.ts).
+// the Stripe stand-in and the mail catcher beside it as `npm run dev` starts them (scripts/dev.mjs):
+// e-mail leaves over real SMTP for maildev's inbox, and the stand-in's payment events reach the dev
+// server through a relay a test can hold them in (payment-events-relay.ts).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { startMailCatcher } from "../../scripts/mail-catcher.mjs";
 import { startStripeStandIn } from "../../scripts/stripe-stand-in.mjs";
 import { startPaymentEventsRelay } from "./payment-events-relay";
 
@@ -15,6 +17,8 @@ const ADMIN_TOKEN = "browser-test-admin-token";
 /** The platform's keys as the dev server gets them; the stand-in takes any sk_test_ key and signs with this secret. */
 const STRIPE_SECRET_KEY = "sk_test_browser";
 const STRIPE_WEBHOOK_SECRET = "whsec_browser_tests";
+/** The sending address `npm run dev` gives the Worker (scripts/local-config.mjs, LOCAL_MAIL_FROM). */
+const MAIL_FROM = "bookings@mail.localhost";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -25,6 +29,8 @@ declare module "vitest" {
     stripeSecretKey: string;
     /** Where a test holds and releases the stand-in's payment events (payment-events-relay.ts). */
     paymentEventsRelay: string;
+    /** maildev's web inbox and REST API (GET /api/email), where every e-mail the dev server sends lands. */
+    mailInbox: string;
   }
 }
 
@@ -64,6 +70,7 @@ export default async function setup(project: TestProject) {
 
   const relay = await startPaymentEventsRelay(`http://127.0.0.1:${port}/api/v1/payments/stripe/events`);
   const stripe = await startStripeStandIn({ webhookSecret: STRIPE_WEBHOOK_SECRET, deliverTo: `${relay.origin}/events` });
+  const mail = await startMailCatcher({});
 
   let output = "";
   const child = spawn(
@@ -81,7 +88,16 @@ export default async function setup(project: TestProject) {
       "--var",
       "RATE_LIMIT_REQUESTS:1000000",
       "--var",
-      "MESSAGE_PROVIDER:sink",
+      // E-mail as `npm run dev` sends it; SMS have no stand-in here and stay queued (no test reads one).
+      "MESSAGE_PROVIDER:smtp",
+      "--var",
+      `SMTP_HOST:${mail.smtpHost}`,
+      "--var",
+      `SMTP_PORT:${mail.smtpPort}`,
+      "--var",
+      "SMTP_SECURITY:none",
+      "--var",
+      `MAIL_FROM:${MAIL_FROM}`,
       "--var",
       `STRIPE_API_BASE:${stripe.origin}`,
       "--var",
@@ -104,7 +120,7 @@ export default async function setup(project: TestProject) {
     } catch {
       /* already gone */
     }
-    return Promise.all([stripe.close(), relay.close()]);
+    return Promise.all([stripe.close(), relay.close(), mail.close()]);
   };
   try {
     await waitUntilServing(port, child, () => output.slice(-4000));
@@ -118,6 +134,7 @@ export default async function setup(project: TestProject) {
   project.provide("stripeOrigin", stripe.origin);
   project.provide("stripeSecretKey", STRIPE_SECRET_KEY);
   project.provide("paymentEventsRelay", relay.origin);
+  project.provide("mailInbox", mail.inbox);
 
   return async () => {
     await stop();

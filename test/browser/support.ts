@@ -1,5 +1,6 @@
-// Helpers of the browser tests: the system Chromium, and the dev server's operator and private
-// APIs for setting up an account and reading the messages it sent (MESSAGE_PROVIDER=sink).
+// Helpers of the browser tests: the system Chromium, the dev server's operator and private APIs for
+// setting up an account and reading the messages it stored, and the mail catcher's inbox, where
+// the e-mails it sent over SMTP arrived.
 import { createServer } from "node:http";
 import { existsSync, readFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
@@ -163,6 +164,29 @@ export async function verificationCode(key: string, bookingId: number): Promise<
     const code = body && /code is (\d{5})/.exec(body)?.[1];
     if (code) return code;
     if (Date.now() > deadline) throw new Error(`no verification message for booking ${bookingId}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** An e-mail as maildev's REST API shows it (GET /api/email): its parts as the catcher parsed them. */
+export interface InboxMail {
+  id: string;
+  subject: string;
+  text: string;
+  html: string;
+  to: { address: string }[];
+  attachments?: { filename: string; contentType: string }[];
+}
+
+/** The first e-mail in the local inbox to `to` whose subject matches, once it has arrived. */
+export async function inboxMail(to: string, subject: RegExp): Promise<InboxMail> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const res = await fetch(`${inject("mailInbox")}/api/email`);
+    expect(res.status, "GET /api/email of the mail catcher").toBe(200);
+    const mail = ((await res.json()) as InboxMail[]).find((m) => m.to.some((t) => t.address === to) && subject.test(m.subject));
+    if (mail) return mail;
+    if (Date.now() > deadline) throw new Error(`no e-mail to ${to} with a subject like ${subject} in the inbox`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
