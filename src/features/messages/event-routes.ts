@@ -24,12 +24,7 @@ const applied = async (env: AppEnv["Bindings"], event: DeliveryEvent, now: numbe
 deliveryEventRoutes.post("/resend/events", async (c) => {
   if (!c.env.RESEND_WEBHOOK_SECRET) throw notConfigured("RESEND_WEBHOOK_SECRET");
   const raw = await c.req.text();
-  let event: DeliveryEvent;
-  try {
-    event = verifyResendEvent(c.env.RESEND_WEBHOOK_SECRET, raw, (name) => c.req.header(name));
-  } catch (error) {
-    return refusedEvent(error);
-  }
+  const event = await verifyResendEvent(c.env.RESEND_WEBHOOK_SECRET, raw, (name) => c.req.header(name)).catch(refusedEvent);
   return c.json(await applied(c.env, event, c.var.now));
 });
 

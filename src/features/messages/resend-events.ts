@@ -2,7 +2,6 @@
 // Resend's own SDK (`webhooks.verify`, the standardwebhooks package) with RESEND_WEBHOOK_SECRET,
 // which also refuses a timestamp outside its five-minute tolerance (a replay). The tags we sent
 // with the e-mail (resend.ts) name the account and the message.
-import { Resend } from "resend";
 import * as z from "zod";
 import type { DeliveryEvent } from "./delivery-events";
 import type { DeliveryOutcome } from "./delivery-status";
@@ -57,12 +56,14 @@ function meaning(event: z.output<typeof resendEvent>): { outcome: DeliveryOutcom
 }
 
 /** The verified event, or DeliveryEventRefused (unsigned, wrongly signed, stale, or not about one of our messages). */
-export function verifyResendEvent(secret: string, raw: string, header: (name: string) => string | undefined): DeliveryEvent {
+export async function verifyResendEvent(secret: string, raw: string, header: (name: string) => string | undefined): Promise<DeliveryEvent> {
   // Resend sends Svix's header names; Standard Webhooks names them webhook-*.
   const id = header("svix-id") ?? header("webhook-id");
   const timestamp = header("svix-timestamp") ?? header("webhook-timestamp");
   const signature = header("svix-signature") ?? header("webhook-signature");
   if (!id || !timestamp || !signature) throw new DeliveryEventRefused("it carries no Standard Webhooks signature (svix-id, svix-timestamp, svix-signature)");
+  // Loaded here, not with the messages feature's routes: GET /messages needs none of the SDK.
+  const { Resend } = await import("resend");
   let payload: unknown;
   try {
     // The SDK's constructor wants an API key even though verifying never calls the API.
