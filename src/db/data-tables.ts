@@ -26,20 +26,19 @@ const tables: SQLiteTable[] = (Object.values(schema) as unknown[]).filter((value
 
 const isAutoIncrement = (table: SQLiteTable) => Boolean((getTableColumns(table) as Record<string, { autoIncrement?: boolean }>).id?.autoIncrement);
 
-const described: DataTable[] = tables
-  .map((table) => {
-    const columns = getTableColumns(table);
-    // Generated columns (bookings' occupied span) follow from the others and cannot be written.
-    const names = Object.values(columns)
-      .filter((c) => c.generated === undefined)
-      .map((c) => c.name);
-    return {
-      name: getTableName(table),
-      columns: names,
-      autoIncrement: isAutoIncrement(table),
-      orderBy: names.includes("updated_at") ? "updated_at, rowid" : "rowid",
-    };
-  });
+const described: DataTable[] = tables.map((table) => {
+  const columns = getTableColumns(table);
+  // Generated columns (bookings' occupied span) follow from the others and cannot be written.
+  const names = Object.values(columns)
+    .filter((c) => c.generated === undefined)
+    .map((c) => c.name);
+  return {
+    name: getTableName(table),
+    columns: names,
+    autoIncrement: isAutoIncrement(table),
+    orderBy: names.includes("updated_at") ? "updated_at, rowid" : "rowid",
+  };
+});
 
 export const dataTables: DataTable[] = described.filter((t) => t.columns.includes("account_id") && !DIRECTORY_TABLES.has(t.name) && !DERIVED_TABLES.has(t.name));
 

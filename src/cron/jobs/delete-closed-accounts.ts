@@ -27,7 +27,10 @@ export async function deleteClosedAccounts(env: Env, now: number, shard: string)
     const { changes, done } = await deleteAccountRowsBounded(shardD1(env, shard), id, { rowsPerStatement: ROWS_PER_STATEMENT, rounds: ROUNDS_PER_RUN });
     if (done) {
       // Still due: a restore cannot have come between (it refuses once delete_at has passed).
-      await directory.batch([directory.delete(apiKeys).where(eq(apiKeys.account_id, id)), directory.delete(accounts).where(and(eq(accounts.id, id), lte(accounts.delete_at, now)))]);
+      await directory.batch([
+        directory.delete(apiKeys).where(eq(apiKeys.account_id, id)),
+        directory.delete(accounts).where(and(eq(accounts.id, id), lte(accounts.delete_at, now))),
+      ]);
     }
     console.log(JSON.stringify({ cron: "delete-closed-accounts", shard, account_id: id, row_changes: changes, deleted: done }));
   }

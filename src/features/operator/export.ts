@@ -65,7 +65,15 @@ export async function exportAccount(env: Env, accountId: number, now: number): P
         const idColumn = table.name === "accounts" ? "id" : "account_id";
         const page: { rows: Row[]; next: PageCursor | null } =
           idColumn === "id"
-            ? { rows: (await d1.prepare(`SELECT ${table.columns.join(", ")} FROM accounts WHERE id = ?`).bind(accountId).all<Row>()).results, next: null }
+            ? {
+                rows: (
+                  await d1
+                    .prepare(`SELECT ${table.columns.join(", ")} FROM accounts WHERE id = ?`)
+                    .bind(accountId)
+                    .all<Row>()
+                ).results,
+                next: null,
+              }
             : await pageOfRows(d1, table, accountId, cursor, ROWS_PER_PAGE);
         counts[table.name] = (counts[table.name] ?? 0) + page.rows.length;
         cursor = page.next;

@@ -29,7 +29,10 @@ async function* linesOf(body: ReadableStream<Uint8Array>): AsyncGenerator<{ text
   let no = 0;
   for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
     read += chunk.byteLength;
-    if (read > IMPORT_MAX_BYTES) throw new ApiError(413, { error: `An import is at most ${IMPORT_MAX_BYTES / 1024 / 1024} MiB: restore a larger account with wrangler (docs/decisions/recovery.md).` });
+    if (read > IMPORT_MAX_BYTES)
+      throw new ApiError(413, {
+        error: `An import is at most ${IMPORT_MAX_BYTES / 1024 / 1024} MiB: restore a larger account with wrangler (docs/decisions/recovery.md).`,
+      });
     buffered += decoder.decode(chunk, { stream: true });
     let end = buffered.indexOf("\n");
     while (end >= 0) {
@@ -70,7 +73,8 @@ const tablesByName = new Map([...directoryTables, ...dataTables].map((t) => [t.n
 function checkRow(table: DataTable, row: unknown, accountId: number, no: number): Row {
   if (!row || typeof row !== "object" || Array.isArray(row)) throw bad(no, "row is not an object");
   for (const [column, value] of Object.entries(row)) {
-    if (!table.columns.includes(column)) throw bad(no, `${table.name} has no column ${column} here: apply this release's migrations, or import into the release that exported it`);
+    if (!table.columns.includes(column))
+      throw bad(no, `${table.name} has no column ${column} here: apply this release's migrations, or import into the release that exported it`);
     if (value !== null && typeof value !== "string" && typeof value !== "number") throw bad(no, `${table.name}.${column} is not a value a column holds`);
   }
   const owner = table.name === "accounts" ? (row as Row).id : (row as Row).account_id;
@@ -91,7 +95,8 @@ async function assertAbsent(env: Env, account: Row): Promise<void> {
     where: or(eq(accounts.id, Number(account.id)), eq(accounts.subdomain, String(account.subdomain))),
     columns: { id: true },
   });
-  if (taken?.id === account.id) throw new ApiError(409, { error: `Account ${account.id} exists here: an import only restores an account this deployment does not hold.` });
+  if (taken?.id === account.id)
+    throw new ApiError(409, { error: `Account ${account.id} exists here: an import only restores an account this deployment does not hold.` });
   if (taken) throw ApiError.invalid("subdomain", "has already been taken");
 }
 
@@ -100,7 +105,12 @@ async function assertAbsent(env: Env, account: Row): Promise<void> {
  * the account opens only once all of it is in. Any failure deletes what was written of it: the
  * import can be sent again.
  */
-export async function importAccount(env: Env, body: ReadableStream<Uint8Array> | null, requestedShard: string | undefined, now: number): Promise<{ account: Account; report: ImportReport }> {
+export async function importAccount(
+  env: Env,
+  body: ReadableStream<Uint8Array> | null,
+  requestedShard: string | undefined,
+  now: number,
+): Promise<{ account: Account; report: ImportReport }> {
   if (!body) throw ApiError.invalid("base", "send the export as the request body");
   const lines = linesOf(body);
   const first = await lines.next();
@@ -114,7 +124,8 @@ export async function importAccount(env: Env, body: ReadableStream<Uint8Array> |
 
   const shard = await chooseShard(env, requestedShard ?? (isShardName(env, header.shard) ? header.shard : undefined));
   const d1 = shardD1(env, shard);
-  if ((await appliedMigrations(d1)) < header.migrations) throw ApiError.invalid("shard", `has fewer migrations than the export needs (${header.migrations}): apply drizzle/ to it first`);
+  if ((await appliedMigrations(d1)) < header.migrations)
+    throw ApiError.invalid("shard", `has fewer migrations than the export needs (${header.migrations}): apply drizzle/ to it first`);
   await claimIdRange(env, shard);
   // Rows of the account left on the target by an import that failed part-way are no one's data.
   await deleteAccountRows(d1, header.account_id);
@@ -164,7 +175,9 @@ export async function importAccount(env: Env, body: ReadableStream<Uint8Array> |
     await deleteAccountRows(d1, header.account_id);
     if (error instanceof ApiError) throw error;
     if (/UNIQUE constraint failed/i.test(String(error))) {
-      throw new ApiError(409, { error: `The target already holds a row the export names (${String(error).replace(/^.*UNIQUE constraint failed: /s, "")}); nothing was imported.` });
+      throw new ApiError(409, {
+        error: `The target already holds a row the export names (${String(error).replace(/^.*UNIQUE constraint failed: /s, "")}); nothing was imported.`,
+      });
     }
     throw error;
   }
