@@ -219,7 +219,7 @@ describe("queued work of a closed account", () => {
       ["closed", "open"],
     );
     expect(result.explicitAcks).toEqual(["closed"]);
-    expect(result.retryMessages.map((m) => m.msgId)).toEqual(["open"]);
+    expect(result.retryMessages.map((m: { msgId: string }) => m.msgId)).toEqual(["open"]);
   });
 });
 

@@ -23,7 +23,7 @@ export interface ExportHeader {
 }
 
 /** The last line: a file without it was cut short, and is refused whole. */
-export interface ExportTrailer {
+interface ExportTrailer {
   end: true;
   rows: Record<string, number>;
 }

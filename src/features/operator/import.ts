@@ -13,7 +13,7 @@ import { EXPORT_FORMAT, EXPORT_VERSION, type ExportHeader } from "./export";
 import { chooseShard, claimIdRange } from "./shards";
 
 /** The most an import reads: the Workers platform takes request bodies up to 100 MB. */
-export const IMPORT_MAX_BYTES = 96 * 1024 * 1024;
+const IMPORT_MAX_BYTES = 96 * 1024 * 1024;
 /** One row as a line: larger is not an export of ours (a booking's row is a few KiB). */
 const MAX_LINE_BYTES = 1024 * 1024;
 /** Rows gathered per table before they are written: one D1 batch's worth. */
@@ -109,7 +109,6 @@ export async function importAccount(
   env: Env,
   body: ReadableStream<Uint8Array> | null,
   requestedShard: string | undefined,
-  now: number,
 ): Promise<{ account: Account; report: ImportReport }> {
   if (!body) throw ApiError.invalid("base", "send the export as the request body");
   const lines = linesOf(body);
@@ -118,8 +117,8 @@ export async function importAccount(
   const header = checkHeader(parseLine(first.value.text, first.value.no));
   const second = await lines.next();
   const accountLine = second.done ? null : parseLine(second.value.text, second.value.no);
-  if (!accountLine || accountLine.table !== "accounts") throw bad(2, "must be the account's row");
-  const accountRow = checkRow(tablesByName.get("accounts")!, accountLine.row, header.account_id, 2);
+  if (accountLine?.table !== "accounts") throw bad(2, "must be the account's row");
+  const accountRow = checkRow(tablesByName.get("accounts")!, accountLine?.row, header.account_id, 2);
   await assertAbsent(env, accountRow);
 
   const shard = await chooseShard(env, requestedShard ?? (isShardName(env, header.shard) ? header.shard : undefined));

@@ -27,11 +27,7 @@ export const operatorUpdateBody = z.object({
 });
 
 export const importAccountQuery = z.object({
-  shard: z
-    .string()
-    .optional()
-    .meta({
-      description:
-        "The D1 binding to restore the account's data into; default: the shard it was exported from when this deployment binds it, else the least-loaded shard.",
-    }),
+  shard: z.string().optional().meta({
+    description: "The D1 binding to restore the account's data into; default: the shard it was exported from when this deployment binds it, else the least-loaded shard.",
+  }),
 });
