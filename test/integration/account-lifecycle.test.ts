@@ -136,7 +136,7 @@ describe("DELETE /admin/v1/accounts/{id}", () => {
     expect(again.account.delete_at).toBe(first.account.delete_at);
   });
 
-  it("answers 404 for an account that does not exist, 400 for an id that is not one", async () => {
+  it("answers 404 for an account that does not exist and for an id that is not a number", async () => {
     expect((await operator.delete("/accounts/987654321")).status).toBe(404);
     expect((await operator.delete("/accounts/abc")).status).toBe(404);
   });

@@ -100,15 +100,29 @@ async function assertAbsent(env: Env, account: Row): Promise<void> {
   if (taken) throw ApiError.invalid("subdomain", "has already been taken");
 }
 
+/** How long an import may take before the deletion pass takes its claim for an abandoned one. */
+const CLAIM_LIFETIME_MS = 86_400_000;
+
+/** The D1 failure of a UNIQUE index as the operator's answer: the account, or a row, is already there. */
+const uniqueClash = (error: unknown): ApiError | null =>
+  /UNIQUE constraint failed/i.test(String(error))
+    ? new ApiError(409, {
+        error: `The target already holds a row the export names (${String(error).replace(/^.*UNIQUE constraint failed: /s, "")}); nothing was imported.`,
+      })
+    : null;
+
 /**
- * Writes the export's data rows to the target shard as they arrive, then the directory's rows, so
- * the account opens only once all of it is in. Any failure deletes what was written of it: the
- * import can be sent again.
+ * Claims the account in the directory first, closed (so it answers as no account, and a second
+ * import of it meets the id taken) and due for deletion a day later (so an import cut off by the
+ * platform is cleaned up by the deletion pass). Then writes the export's data rows to the target
+ * shard as they arrive, and opens the account with its keys only once all of it is in. Any
+ * failure deletes what was written of it: the import can be sent again.
  */
 export async function importAccount(
   env: Env,
   body: ReadableStream<Uint8Array> | null,
   requestedShard: string | undefined,
+  now: number,
 ): Promise<{ account: Account; report: ImportReport }> {
   if (!body) throw ApiError.invalid("base", "send the export as the request body");
   const lines = linesOf(body);
@@ -125,9 +139,11 @@ export async function importAccount(
   const d1 = shardD1(env, shard);
   if ((await appliedMigrations(d1)) < header.migrations)
     throw ApiError.invalid("shard", `has fewer migrations than the export needs (${header.migrations}): apply drizzle/ to it first`);
-  await claimIdRange(env, shard);
-  // Rows of the account left on the target by an import that failed part-way are no one's data.
-  await deleteAccountRows(d1, header.account_id);
+  const directory = directoryD1(env);
+  const claim = { ...accountRow, shard, closed_at: now, delete_at: now + CLAIM_LIFETIME_MS };
+  await directory.batch(insertStatements(directory, "accounts", [claim])).catch((error: unknown) => {
+    throw uniqueClash(error) ?? error;
+  });
 
   const counts: Record<string, number> = {};
   const apiKeys: Row[] = [];
@@ -138,6 +154,9 @@ export async function importAccount(
     pending.rows = [];
   };
   try {
+    await claimIdRange(env, shard);
+    // Rows of the account left on the target by an import that failed part-way are no one's data.
+    await deleteAccountRows(d1, header.account_id);
     let ended = false;
     for await (const { text, no } of lines) {
       const value = parseLine(text, no);
@@ -166,19 +185,16 @@ export async function importAccount(
     }
     if (!ended) throw ApiError.invalid("base", "the export ends without its trailer line: it was cut short, nothing was imported");
     await flush();
-    const directory = directoryD1(env);
-    // The account comes back open, on the shard it now lives on; the operator closes it again if need be.
-    const restored = { ...accountRow, shard, closed_at: null, delete_at: null };
-    await directory.batch([...insertStatements(directory, "accounts", [restored]), ...insertStatements(directory, "api_keys", apiKeys)]);
+    // The account comes back open, with its keys; the operator closes it again if need be.
+    await directory.batch([
+      ...insertStatements(directory, "api_keys", apiKeys),
+      directory.prepare("UPDATE accounts SET closed_at = NULL, delete_at = NULL WHERE id = ?").bind(header.account_id),
+    ]);
   } catch (error) {
     await deleteAccountRows(d1, header.account_id);
+    await directory.prepare("DELETE FROM accounts WHERE id = ?").bind(header.account_id).run();
     if (error instanceof ApiError) throw error;
-    if (/UNIQUE constraint failed/i.test(String(error))) {
-      throw new ApiError(409, {
-        error: `The target already holds a row the export names (${String(error).replace(/^.*UNIQUE constraint failed: /s, "")}); nothing was imported.`,
-      });
-    }
-    throw error;
+    throw uniqueClash(error) ?? error;
   }
   evictAccount(header.account_id);
   const account = await directoryDb(env).query.accounts.findFirst({ where: eq(accounts.id, header.account_id) });

@@ -69,6 +69,6 @@ operatorRoutes.get("/accounts/:id/export", params("id"), async (c) => {
 });
 
 operatorRoutes.post("/accounts/import", query(importAccountQuery), async (c) => {
-  const { account, report } = await importAccount(c.env, c.req.raw.body, c.req.valid("query").shard);
+  const { account, report } = await importAccount(c.env, c.req.raw.body, c.req.valid("query").shard, c.var.now);
   return c.json({ account: toOperatorAccountJson(account), imported: report });
 });
