@@ -25,6 +25,7 @@ import { lazyRoutes } from "./features/lazy-routes";
 import { onFirstUse, privateFeatures, publicFeatures } from "./features";
 
 const MAX_BODY_BYTES = 1024 * 1024;
+const ACCOUNT_IMPORT_PATH = "/admin/v1/accounts/import";
 
 /** Loaded on the first event: none of the payments feature is in the start-up path. */
 const paymentEvents = lazyRoutes([["POST", "/stripe/events"]], async () => (await import("./features/payments/routes")).paymentEventRoutes);
@@ -122,15 +123,14 @@ export function buildApp(options: AppOptions = {}) {
   app.use("*", options.rateLimit ?? rateLimit);
   app.use("*", refuseXml);
   app.use("*", requireUserAgent);
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new ApiError(413, { error: "The request body is larger than 1 MiB." });
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new ApiError(413, { error: "The request body is larger than 1 MiB." });
+    },
+  });
+  // An account's export is read line by line as it arrives, with its own bound (features/operator/import.ts).
+  app.use("*", (c, next) => (c.req.method === "POST" && c.req.path === ACCOUNT_IMPORT_PATH ? next() : limitBody(c, next)));
 
   app.route("/health", healthRoutes);
   // Every host's, the API's and each booking site's: before the booking site looks up its account.

@@ -82,6 +82,8 @@ const configSchema = z.object({
   /** The deployment's sending address: the From of every e-mail, with the shop's name as display name. */
   MAIL_FROM: optional(z.string().regex(MAILBOX, "must be an e-mail address such as bookings@example.com")),
   CAPACITY_GUARD_LOCATIONS: shardLocations,
+  /** How long a closed account can be restored before the cron deletes it (docs/decisions/personal-data.md). */
+  ACCOUNT_DELETION_GRACE_DAYS: wholeNumber(0, 30),
   /**
    * Whether a known account's writes are answered by a NearDatabase object (docs/decisions/latency.md,
    * "Every write beside the database"): "auto" when this isolate measures its database as far.

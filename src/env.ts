@@ -79,6 +79,8 @@ export interface Env {
   WRITES_BESIDE_DATABASE?: string;
   /** Shards (comma-separated binding names) that take new accounts when the operator names none; default all. */
   PLACEMENT_SHARDS?: string;
+  /** Days a closed account can be restored before its deletion; default 30 (src/config.ts). */
+  ACCOUNT_DELETION_GRACE_DAYS?: string;
 }
 
 export type Db = DrizzleD1Database<typeof schema>;

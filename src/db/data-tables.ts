@@ -13,7 +13,7 @@ const DIRECTORY_TABLES = new Set(["accounts", "api_keys"]);
  */
 const DERIVED_TABLES = new Set(["availability_versions", "listing_versions", "calendar_versions", "booking_hour_versions"]);
 
-interface DataTable {
+export interface DataTable {
   name: string;
   columns: string[];
   /** `id INTEGER PRIMARY KEY AUTOINCREMENT`: its ids come from the shard's sqlite_sequence. */
@@ -26,18 +26,21 @@ const tables: SQLiteTable[] = (Object.values(schema) as unknown[]).filter((value
 
 const isAutoIncrement = (table: SQLiteTable) => Boolean((getTableColumns(table) as Record<string, { autoIncrement?: boolean }>).id?.autoIncrement);
 
-export const dataTables: DataTable[] = tables
-  .map((table) => {
-    const columns = getTableColumns(table);
-    // Generated columns (bookings' occupied span) follow from the others and cannot be written.
-    const names = Object.values(columns)
-      .filter((c) => c.generated === undefined)
-      .map((c) => c.name);
-    return {
-      name: getTableName(table),
-      columns: names,
-      autoIncrement: isAutoIncrement(table),
-      orderBy: names.includes("updated_at") ? "updated_at, rowid" : "rowid",
-    };
-  })
-  .filter((t) => t.columns.includes("account_id") && !DIRECTORY_TABLES.has(t.name) && !DERIVED_TABLES.has(t.name));
+const described: DataTable[] = tables.map((table) => {
+  const columns = getTableColumns(table);
+  // Generated columns (bookings' occupied span) follow from the others and cannot be written.
+  const names = Object.values(columns)
+    .filter((c) => c.generated === undefined)
+    .map((c) => c.name);
+  return {
+    name: getTableName(table),
+    columns: names,
+    autoIncrement: isAutoIncrement(table),
+    orderBy: names.includes("updated_at") ? "updated_at, rowid" : "rowid",
+  };
+});
+
+export const dataTables: DataTable[] = described.filter((t) => t.columns.includes("account_id") && !DIRECTORY_TABLES.has(t.name) && !DERIVED_TABLES.has(t.name));
+
+/** The directory's tables (accounts, api_keys), as an account's export carries them. */
+export const directoryTables: DataTable[] = described.filter((t) => DIRECTORY_TABLES.has(t.name));

@@ -19,21 +19,22 @@ const accountByKeyHash = fixedStatement<"hash">(() =>
     .select({ row: accountRow.field })
     .from(apiKeys)
     .innerJoin(accounts, eq(accounts.id, apiKeys.account_id))
-    .where(and(eq(apiKeys.key_hash, sql.placeholder("hash")), isNull(apiKeys.revoked_at)))
+    // A closed account (waiting for its deletion) answers as no account: its keys open nothing.
+    .where(and(eq(apiKeys.key_hash, sql.placeholder("hash")), isNull(apiKeys.revoked_at), isNull(accounts.closed_at)))
     .limit(1),
 );
 const accountBySubdomain = fixedStatement<"subdomain">(() =>
   new QueryBuilder()
     .select({ row: accountRow.field })
     .from(accounts)
-    .where(eq(accounts.subdomain, sql.placeholder("subdomain")))
+    .where(and(eq(accounts.subdomain, sql.placeholder("subdomain")), isNull(accounts.closed_at)))
     .limit(1),
 );
 
-/** The account an API key (by its SHA-256) opens, unless the key is revoked. */
+/** The account an API key (by its SHA-256) opens, unless the key is revoked or the account closed. */
 export const accountOfKeyHash = async (env: Env, hash: string): Promise<Account | null> =>
   (await readJsonRows(directoryD1(env), accountByKeyHash, accountRow, { hash }))[0] ?? null;
 
-/** The account whose booking site is at `subdomain`. */
+/** The account whose booking site is at `subdomain`, unless it is closed. */
 export const accountOfSubdomain = async (env: Env, subdomain: string): Promise<Account | null> =>
   (await readJsonRows(directoryD1(env), accountBySubdomain, accountRow, { subdomain }))[0] ?? null;

@@ -22,93 +22,102 @@ const hours = (name: string) => text(name, { mode: "json" }).$type<OpeningHours>
 /** An hours column read by a raw statement (JSON text), as Drizzle's json mode would map it. */
 export const hoursFromColumn = (value: unknown): OpeningHours => (typeof value === "string" ? JSON.parse(value) : ((value as OpeningHours) ?? null));
 
-export const accounts = sqliteTable("accounts", {
-  id: id(),
-  subdomain: text("subdomain").notNull().unique(),
-  /** The D1 binding holding this account's data (db/shards.ts); the directory itself is always DB. */
-  shard: text("shard").notNull().default("DB"),
-  name: text("name").notNull(),
-  email: text("email").notNull(),
-  time_zone: text("time_zone").notNull(),
-  country_code: text("country_code").notNull(),
-  template: integer("template").notNull().default(1),
-  locale: text("locale").notNull().default("en"),
-  currency: text("currency"),
-  gateway_analytics: text("gateway_analytics"),
-  css_url: text("css_url"),
-  address: text("address"),
-  phone_number: text("phone_number"),
-  footer: text("footer"),
-  payment_provider: text("payment_provider"),
-  gateway_merchant_id: text("gateway_merchant_id"),
-  gateway_merchant_key: text("gateway_merchant_key"),
-  logo: text("logo"),
-  service_template: text("service_template"),
-  verification_method: integer("verification_method").notNull().default(0),
-  verification_methods: text("verification_methods"),
-  email_notification: flag("email_notification", false),
-  sms_notification: flag("sms_notification", false),
-  confirm_manually: flag("confirm_manually", false),
-  public_access: flag("public_access", true),
-  reminder_sms: flag("reminder_sms", false),
-  closed_for_holidays: flag("closed_for_holidays", false),
-  allow_cancellation: flag("allow_cancellation", true),
-  // A visitor may move their own booking on the booking site (docs/decisions/booking-site.md); null: as allow_cancellation.
-  allow_rescheduling: integer("allow_rescheduling", { mode: "boolean" }),
-  // Slot holds (docs/decisions/holds.md): the booking site holds a picked time only when enabled.
-  slot_holds_enabled: flag("slot_holds_enabled", false),
-  slot_hold_minutes: integer("slot_hold_minutes").notNull().default(5),
-  // Services' buffers must fall inside opening hours too (docs/decisions/buffers.md); off: they may reach into closed hours.
-  buffers_within_opening_hours: flag("buffers_within_opening_hours", false),
-  // The waitlist (docs/decisions/waitlist.md): visitors may join it on the booking site only when enabled.
-  waitlist_enabled: flag("waitlist_enabled", false),
-  waitlist_offer_minutes: integer("waitlist_offer_minutes").notNull().default(30),
-  // Paid bookings (docs/decisions/payments.md), on when payment_provider is "stripe" and the shop's
-  // Stripe account is linked: how long a seat is held for its payment, and the refund policy.
-  payment_window_minutes: integer("payment_window_minutes").notNull().default(15),
-  /** A cancel this many hours or more before the start is refunded in full, a later one not at all; null: always in full. */
-  refund_until_hours: integer("refund_until_hours").default(24),
-  /** The shop's connected Stripe account (acct_…), linked by onboarding or the operator. */
-  stripe_account_id: text("stripe_account_id").unique(),
-  mail_notification_recipient: text("mail_notification_recipient"),
-  settings: text("settings", { mode: "json" }).$type<Record<string, unknown> | null>(),
-  interval_rounding: integer("interval_rounding").notNull().default(15),
-  slot_generation_type: integer("slot_generation_type").notNull().default(2),
-  future_bookable_period: text("future_bookable_period"),
-  first_bookable_period: text("first_bookable_period"),
-  cancellation_period: text("cancellation_period"),
-  // Liquid texts and message templates; null means "use the built-in default".
-  new_user_text: text("new_user_text"),
-  new_booking_text: text("new_booking_text"),
-  booking_form: text("booking_form"),
-  person_form: text("person_form"),
-  resource_form: text("resource_form"),
-  service_form: text("service_form"),
-  event_form: text("event_form"),
-  appointment_form: text("appointment_form"),
-  category_form: text("category_form"),
-  sms_verification: text("sms_verification"),
-  sms_confirmation: text("sms_confirmation"),
-  sms_modification: text("sms_modification"),
-  sms_cancellation: text("sms_cancellation"),
-  sms_reminder: text("sms_reminder"),
-  mail_verification: text("mail_verification"),
-  mail_confirmation: text("mail_confirmation"),
-  mail_modification: text("mail_modification"),
-  mail_cancellation: text("mail_cancellation"),
-  mail_verification_subject: text("mail_verification_subject"),
-  mail_confirmation_subject: text("mail_confirmation_subject"),
-  mail_modification_subject: text("mail_modification_subject"),
-  mail_cancellation_subject: text("mail_cancellation_subject"),
-  // Operator-only (README, Configuration): never writable through the private API.
-  api_enabled: flag("api_enabled", true),
-  billing_status: text("billing_status").notNull().default("ok"),
-  webhook_secret: text("webhook_secret").notNull(),
-  // After a rotation the old secret still signs deliveries until it expires (docs/decisions/webhooks.md).
-  previous_webhook_secret: text("previous_webhook_secret"),
-  previous_webhook_secret_expires_at: integer("previous_webhook_secret_expires_at"),
-  ...timestamps,
-});
+export const accounts = sqliteTable(
+  "accounts",
+  {
+    id: id(),
+    subdomain: text("subdomain").notNull().unique(),
+    /** The D1 binding holding this account's data (db/shards.ts); the directory itself is always DB. */
+    shard: text("shard").notNull().default("DB"),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    time_zone: text("time_zone").notNull(),
+    country_code: text("country_code").notNull(),
+    template: integer("template").notNull().default(1),
+    locale: text("locale").notNull().default("en"),
+    currency: text("currency"),
+    gateway_analytics: text("gateway_analytics"),
+    css_url: text("css_url"),
+    address: text("address"),
+    phone_number: text("phone_number"),
+    footer: text("footer"),
+    payment_provider: text("payment_provider"),
+    gateway_merchant_id: text("gateway_merchant_id"),
+    gateway_merchant_key: text("gateway_merchant_key"),
+    logo: text("logo"),
+    service_template: text("service_template"),
+    verification_method: integer("verification_method").notNull().default(0),
+    verification_methods: text("verification_methods"),
+    email_notification: flag("email_notification", false),
+    sms_notification: flag("sms_notification", false),
+    confirm_manually: flag("confirm_manually", false),
+    public_access: flag("public_access", true),
+    reminder_sms: flag("reminder_sms", false),
+    closed_for_holidays: flag("closed_for_holidays", false),
+    allow_cancellation: flag("allow_cancellation", true),
+    // A visitor may move their own booking on the booking site (docs/decisions/booking-site.md); null: as allow_cancellation.
+    allow_rescheduling: integer("allow_rescheduling", { mode: "boolean" }),
+    // Slot holds (docs/decisions/holds.md): the booking site holds a picked time only when enabled.
+    slot_holds_enabled: flag("slot_holds_enabled", false),
+    slot_hold_minutes: integer("slot_hold_minutes").notNull().default(5),
+    // Services' buffers must fall inside opening hours too (docs/decisions/buffers.md); off: they may reach into closed hours.
+    buffers_within_opening_hours: flag("buffers_within_opening_hours", false),
+    // The waitlist (docs/decisions/waitlist.md): visitors may join it on the booking site only when enabled.
+    waitlist_enabled: flag("waitlist_enabled", false),
+    waitlist_offer_minutes: integer("waitlist_offer_minutes").notNull().default(30),
+    // Paid bookings (docs/decisions/payments.md), on when payment_provider is "stripe" and the shop's
+    // Stripe account is linked: how long a seat is held for its payment, and the refund policy.
+    payment_window_minutes: integer("payment_window_minutes").notNull().default(15),
+    /** A cancel this many hours or more before the start is refunded in full, a later one not at all; null: always in full. */
+    refund_until_hours: integer("refund_until_hours").default(24),
+    /** The shop's connected Stripe account (acct_…), linked by onboarding or the operator. */
+    stripe_account_id: text("stripe_account_id").unique(),
+    mail_notification_recipient: text("mail_notification_recipient"),
+    settings: text("settings", { mode: "json" }).$type<Record<string, unknown> | null>(),
+    interval_rounding: integer("interval_rounding").notNull().default(15),
+    slot_generation_type: integer("slot_generation_type").notNull().default(2),
+    future_bookable_period: text("future_bookable_period"),
+    first_bookable_period: text("first_bookable_period"),
+    cancellation_period: text("cancellation_period"),
+    // Liquid texts and message templates; null means "use the built-in default".
+    new_user_text: text("new_user_text"),
+    new_booking_text: text("new_booking_text"),
+    booking_form: text("booking_form"),
+    person_form: text("person_form"),
+    resource_form: text("resource_form"),
+    service_form: text("service_form"),
+    event_form: text("event_form"),
+    appointment_form: text("appointment_form"),
+    category_form: text("category_form"),
+    sms_verification: text("sms_verification"),
+    sms_confirmation: text("sms_confirmation"),
+    sms_modification: text("sms_modification"),
+    sms_cancellation: text("sms_cancellation"),
+    sms_reminder: text("sms_reminder"),
+    mail_verification: text("mail_verification"),
+    mail_confirmation: text("mail_confirmation"),
+    mail_modification: text("mail_modification"),
+    mail_cancellation: text("mail_cancellation"),
+    mail_verification_subject: text("mail_verification_subject"),
+    mail_confirmation_subject: text("mail_confirmation_subject"),
+    mail_modification_subject: text("mail_modification_subject"),
+    mail_cancellation_subject: text("mail_cancellation_subject"),
+    // Operator-only (README, Configuration): never writable through the private API.
+    api_enabled: flag("api_enabled", true),
+    billing_status: text("billing_status").notNull().default("ok"),
+    webhook_secret: text("webhook_secret").notNull(),
+    // After a rotation the old secret still signs deliveries until it expires (docs/decisions/webhooks.md).
+    previous_webhook_secret: text("previous_webhook_secret"),
+    previous_webhook_secret_expires_at: integer("previous_webhook_secret_expires_at"),
+    // An account that leaves (docs/decisions/personal-data.md): while closed its keys and booking site
+    // answer as for no account; at delete_at the cron removes every row of it, until then it can be restored.
+    closed_at: instant("closed_at"),
+    delete_at: instant("delete_at"),
+    ...timestamps,
+  },
+  // The deletion pass asks every minute which accounts are due: one index probe, not a scan of the directory.
+  (t) => [index("accounts_delete_at").on(t.delete_at)],
+);
 
 export const apiKeys = sqliteTable(
   "api_keys",

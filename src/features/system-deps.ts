@@ -1,6 +1,6 @@
 // The `deps` of background work (cron jobs, queue consumers): the same shape a request has, so
 // effects and serializers apply unchanged, with surface "system" (webhooks say `via: "system"`).
-import { inArray } from "drizzle-orm";
+import { and, inArray, isNull } from "drizzle-orm";
 import { openDb } from "../db/client";
 import { accounts, type Account } from "../db/schema";
 import { directoryDb } from "../db/directory";
@@ -27,7 +27,11 @@ export async function byAccount<T extends { account_id: number }>(
 ): Promise<void> {
   if (rows.length === 0) return;
   const ids = [...new Set(rows.map((r) => r.account_id))];
-  const found: Account[] = await directoryDb(env).select().from(accounts).where(inArray(accounts.id, ids));
+  // A closed account's rows wait for its deletion (or restore): no message, web hook or charge goes out for it.
+  const found: Account[] = await directoryDb(env)
+    .select()
+    .from(accounts)
+    .where(and(inArray(accounts.id, ids), isNull(accounts.closed_at)));
   // Rows are handled as their account's shard says: a copy left on another shard (a move
   // between its import and its cleanup) is not the account's data.
   const db = openDb(shardD1(env, shard));

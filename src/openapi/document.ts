@@ -62,6 +62,8 @@ const RESPONSES = {
   MoveRefused: errorResponse(
     "The account still has background work on its shard, or the target shard already uses some of its ids: nothing was moved (docs/scaling.md).",
   ),
+  RestoreRefused: errorResponse("The account's grace period is over and its deletion has begun: restore it from an export (docs/decisions/recovery.md)."),
+  ImportRefused: errorResponse("The account, or a row the export names, already exists here: nothing was imported (docs/decisions/recovery.md)."),
   HoldsDisabled: errorResponse("The account has not enabled slot holds on its booking site (`slot_holds_enabled`)."),
   WaitlistDisabled: errorResponse("The account has not enabled the waitlist on its booking site (`waitlist_enabled`)."),
   TooManyRequests: errorResponse(
@@ -212,6 +214,8 @@ function errorsOf(op: Operation): Json {
   if (op.body) Object.assign(refs, { "413": "PayloadTooLarge", "415": "UnsupportedMediaType" });
   if (op.surface !== "operator" && (op.method === "post" || op.method === "put")) Object.assign(refs, { "409": "Conflict", "422": "UnprocessableEntity" });
   if (op.surface === "operator" && op.path.endsWith("/move")) refs["409"] = "MoveRefused";
+  if (op.surface === "operator" && op.path.endsWith("/restore")) refs["409"] = "RestoreRefused";
+  if (op.upload) Object.assign(refs, { "409": "ImportRefused", "413": "PayloadTooLarge" });
   refs["429"] = "TooManyRequests";
   refs["500"] = "ServerError";
   // Paid bookings reach the payment provider (docs/decisions/payments.md).
@@ -287,6 +291,7 @@ function operationObject(op: Operation, inputSchemas: Json): Json {
     ...(parameters.length ? { parameters } : {}),
     responses: { "200": ok, ...notModified(op), ...(op.unavailable ? { "503": op.unavailable } : {}), ...errorsOf(op) },
   };
+  if (op.upload) out.requestBody = { required: true, description: op.upload.description, content: { [op.upload.media]: { schema: { type: "string" } } } };
   if (op.body) {
     const schema = inputSchemas[op.body.id];
     const encoding = formEncoding(schema);

@@ -32,6 +32,8 @@ const nullableTexts = <K extends string>(...keys: K[]) => Object.fromEntries(key
 export const OperatorAccount = z.lazy(() =>
   Account.extend({
     shard: z.string().meta({ description: "The D1 binding holding the account's data (DB, DB_SHARD_1, …)." }),
+    closed_at: z.string().nullable().meta({ description: "When the account was closed (DELETE); null while it is open." }),
+    delete_at: z.string().nullable().meta({ description: "When the cron begins deleting a closed account; until then POST …/restore opens it again." }),
   }),
 );
 

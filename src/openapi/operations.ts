@@ -22,7 +22,7 @@ import { createCalendarSubscriptionBody, listCalendarSubscriptionsQuery } from "
 import { createCategoryBody, updateCategoryBody } from "../features/categories/schema";
 import { createEventBody, eventsQuery, updateEventBody } from "../features/events/schema";
 import { listMessagesQuery, listUndeliverableQuery } from "../features/messages/schema";
-import { createAccountBody, moveAccountBody, operatorUpdateBody } from "../features/operator/schema";
+import { createAccountBody, importAccountQuery, moveAccountBody, operatorUpdateBody } from "../features/operator/schema";
 import { mergeBody, mergeQuery, pageQuery, peopleQuery, personBody } from "../features/people/schema";
 import { sendTokenBody, verifyTokenBody } from "../features/perishable-tokens/schema";
 import { createHoldBody } from "../features/holds/schema";
@@ -68,6 +68,8 @@ export interface Operation {
   unavailable?: Json;
   /** A JSON-RPC endpoint (MCP): its body and answers are JSON-RPC messages, its 202 a notification taken. */
   jsonRpc?: boolean;
+  /** A body that is a file in this media type rather than JSON or a form (an account's export). */
+  upload?: { media: string; description: string };
 }
 
 type Json = Record<string, unknown>;
@@ -77,7 +79,7 @@ type Entry = [
   path: string,
   summary: string,
   answer: Answer,
-  extra?: Pick<Operation, "query" | "body" | "html" | "media" | "bookingToken" | "holdSecret" | "waitlistToken" | "jsonRpc">,
+  extra?: Pick<Operation, "query" | "body" | "html" | "media" | "bookingToken" | "holdSecret" | "waitlistToken" | "jsonRpc" | "upload">,
 ];
 
 const body = (id: string, schema: z.ZodType) => ({ body: { id, schema } });
@@ -686,6 +688,50 @@ export const operations: Operation[] = [
         }),
       ),
       body("MoveAccountBody", moveAccountBody),
+    ],
+    [
+      "delete",
+      "/{id}",
+      "Close the account: deleted after the grace period, restorable until then",
+      other(
+        "AccountClosed",
+        z.object({
+          account: OperatorAccount,
+          previous_access_stops_within_seconds: z.number().int().meta({
+            description: "Its keys and booking site stop at once on the isolate that answered and within this many seconds on every other.",
+          }),
+        }),
+      ),
+    ],
+    ["post", "/{id}/restore", "Open a closed account again, before its deletion date", one("account", "OperatorAccount")],
+    [
+      "get",
+      "/{id}/export",
+      "Every row of the account, as JSON lines that the import restores",
+      other(
+        "AccountExport",
+        z.string().meta({
+          description:
+            'JSON lines: a header (`format`, `version`, `account_id`, `shard`, `migrations`, `exported_at`), then one `{"table", "row"}` per row with the values as stored (the directory\'s rows first), then `{"end": true, "rows": {table: count}}`. docs/decisions/recovery.md.',
+        }),
+      ),
+      { media: "application/x-ndjson" },
+    ],
+    [
+      "post",
+      "/import",
+      "Restore an account from its export into this deployment",
+      other(
+        "AccountImported",
+        z.object({
+          account: OperatorAccount,
+          imported: z.object({ shard: z.string(), rows: z.record(z.string(), z.number().int()).meta({ description: "Rows written, by table." }) }),
+        }),
+      ),
+      {
+        query: importAccountQuery,
+        upload: { media: "application/x-ndjson", description: "The account's export as GET /admin/v1/accounts/{id}/export answered it (at most 96 MiB)." },
+      },
     ],
   ]),
 ];

@@ -2,6 +2,7 @@
 import { badConfig, configErrorLine } from "../config";
 import type { Env } from "../env";
 import type { Consumer, QueueKind } from "../features/queue-consumer";
+import { withoutClosedAccounts } from "./closed-accounts";
 import { webhookConsumer } from "../features/webhooks/consumer";
 import { messageConsumers } from "../features/messages/consumer";
 import { recurrenceConsumer } from "../features/recurrence/consumer";
@@ -35,5 +36,6 @@ export async function handleQueue(batch: MessageBatch<unknown>, env: Env, ctx: E
     batch.retryAll({ delaySeconds: 60 });
     return;
   }
-  await (target.dead ? consumer.dead : consumer.live)(batch, env, ctx);
+  const open = await withoutClosedAccounts(batch, env);
+  if (open.messages.length) await (target.dead ? consumer.dead : consumer.live)(open, env, ctx);
 }

@@ -109,6 +109,7 @@ export const operator = {
       body: JSON.stringify(payload),
     }),
   get: (path: string) => send("GET", `/admin/v1${path}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }),
+  delete: (path: string) => send("DELETE", `/admin/v1${path}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }),
 };
 
 export { env };

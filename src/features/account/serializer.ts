@@ -20,6 +20,8 @@ export function toAccountJson(account: Account) {
     payment_window_minutes: _window,
     refund_until_hours: _refunds,
     stripe_account_id: _stripe,
+    closed_at: _closed,
+    delete_at: _deleteAt,
     ...rest
   } = account;
   return {

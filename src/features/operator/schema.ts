@@ -25,3 +25,9 @@ export const operatorUpdateBody = z.object({
     stripe_account_id: z.union([z.string().regex(/^acct_[A-Za-z0-9]{1,64}$/, "is not a Stripe account id (acct_…)"), z.null()]).optional(),
   }),
 });
+
+export const importAccountQuery = z.object({
+  shard: z.string().optional().meta({
+    description: "The D1 binding to restore the account's data into; default: the shard it was exported from when this deployment binds it, else the least-loaded shard.",
+  }),
+});

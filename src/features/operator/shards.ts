@@ -1,6 +1,7 @@
 // Where accounts live: choosing a new account's shard, a shard's readiness, its id range, and
 // moving an account between shards (docs/scaling.md).
 import { eq, sql } from "drizzle-orm";
+import { deleteAccountRows, insertStatements, runInBatches, type Row } from "../../db/account-rows";
 import { dataTables } from "../../db/data-tables";
 import { directoryDb } from "../../db/directory";
 import { accounts, type Account } from "../../db/schema";
@@ -71,39 +72,12 @@ export async function claimIdRange(env: Env, shard: string): Promise<void> {
     .catch((error) => console.error(JSON.stringify({ shard, error: `id range not claimed: ${String(error)}` })));
 }
 
-/** D1 binds at most 100 parameters per statement. */
-const MAX_PARAMS = 100;
-/** Statements per D1 batch during an import: each batch is atomic, the import as a whole is not. */
-const STATEMENTS_PER_BATCH = 50;
-
-type Row = Record<string, unknown>;
-
 /** The table's written columns, not `*`: a generated column (bookings' occupied span) cannot be inserted. */
 async function exportRows(d1: D1Database, accountId: number): Promise<Map<string, Row[]>> {
   const results = await d1.batch(
     dataTables.map((t) => d1.prepare(`SELECT ${t.columns.join(", ")} FROM ${t.name} WHERE account_id = ? ORDER BY ${t.orderBy}`).bind(accountId)),
   );
   return new Map(dataTables.map((t, i) => [t.name, (results[i].results ?? []) as Row[]]));
-}
-
-function insertStatements(d1: D1Database, table: string, rows: Row[]): D1PreparedStatement[] {
-  if (rows.length === 0) return [];
-  const columns = Object.keys(rows[0]);
-  const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
-  const statements = [];
-  for (let i = 0; i < rows.length; i += perStatement) {
-    const chunk = rows.slice(i, i + perStatement);
-    const values = chunk.map(() => `(${columns.map(() => "?").join(", ")})`).join(", ");
-    statements.push(d1.prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES ${values}`).bind(...chunk.flatMap((row) => columns.map((c) => row[c] ?? null))));
-  }
-  return statements;
-}
-
-const deleteAccountRows = (d1: D1Database, accountId: number) =>
-  d1.batch(dataTables.map((t) => d1.prepare(`DELETE FROM ${t.name} WHERE account_id = ?`).bind(accountId)));
-
-async function runInBatches(d1: D1Database, statements: D1PreparedStatement[]): Promise<void> {
-  for (let i = 0; i < statements.length; i += STATEMENTS_PER_BATCH) await d1.batch(statements.slice(i, i + STATEMENTS_PER_BATCH));
 }
 
 /** Ids of the account's rows that the target already uses for another account's rows. */
