@@ -281,6 +281,8 @@ export const people = sqliteTable(
     provider: text("provider"),
     uid: text("uid"),
     active: flag("active", true),
+    /** When the person was erased (docs/decisions/personal-data.md): every personal field is gone, and stays so. */
+    erased_at: instant("erased_at"),
     ...timestamps,
   },
   (t) => [

@@ -56,9 +56,12 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
     invitation: provider.sendsInvitations && body.invitation ? await withSequence(db, body.account_id, body.invitation) : null,
   });
   const providerName = provider.nameFor?.(claimed.channel) ?? provider.name;
-  if (!result.ok && result.permanent) return settleFailed(env, db, own, account, providerName, result.error, now);
+  // Only the claimed row is settled: an erasure while it was out (docs/decisions/personal-data.md)
+  // failed it and blanked its text, which neither a retry nor the sent text may bring back.
+  const stillClaimed = and(own, eq(messages.status, "sending"));
+  if (!result.ok && result.permanent) return settleFailed(env, db, stillClaimed, account, providerName, result.error, now);
   if (!result.ok) {
-    await db.update(messages).set({ status: "queued", provider: providerName, error: result.error, updated_at: now }).where(own);
+    await db.update(messages).set({ status: "queued", provider: providerName, error: result.error, updated_at: now }).where(stillClaimed);
     console.error(JSON.stringify({ queue: "booking-messages", message_id: claimed.id, attempts, error: result.error }));
     return "retry";
   }
@@ -72,9 +75,9 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
       updated_at: now,
       ...(provider.storesDeliveredText && body.secret_body ? { body: body.secret_body } : {}),
     })
-    .where(own)
+    .where(stillClaimed)
     .returning();
-  if (account) await announceProcessed(env, account, sent, now);
+  if (account && sent) await announceProcessed(env, account, sent, now);
   return "ack";
 }
 
