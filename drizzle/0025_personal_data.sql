@@ -27,3 +27,19 @@ BEGIN
     error = CASE WHEN status IN ('queued', 'sending') THEN 'not sent: the person was erased' ELSE error END
   WHERE id = NEW.id;
 END;
+--> statement-breakpoint
+-- An event queued before the erasure and fanned out after it (the queue holds its copy) is stored
+-- as erasure leaves a delivery: which event about which object, without the object. The erasure's
+-- own event, which carries the blank person, is stored as sent.
+CREATE TRIGGER webhook_deliveries_erased_person_insert AFTER INSERT ON webhook_deliveries
+WHEN NEW.event <> 'person.erased' AND json_valid(NEW.payload) AND EXISTS (
+  SELECT 1 FROM people WHERE erased_at IS NOT NULL AND account_id = NEW.account_id AND id IN (
+    CASE WHEN json_extract(NEW.payload, '$.data.object') = 'person' THEN json_extract(NEW.payload, '$.data.id') END,
+    json_extract(NEW.payload, '$.data.booking.person_id'),
+    json_extract(NEW.payload, '$.data.message.person_id')
+  )
+)
+BEGIN
+  UPDATE webhook_deliveries SET payload = json_object('event', json_extract(payload, '$.event'), 'idempotency_id', json_extract(payload, '$.idempotency_id'), 'generated_at', json_extract(payload, '$.generated_at'), 'performed_by', json_extract(payload, '$.performed_by'), 'data', json_object('object', json_extract(payload, '$.data.object'), 'id', json_extract(payload, '$.data.id'), 'erased', json('true')))
+  WHERE id = NEW.id;
+END;

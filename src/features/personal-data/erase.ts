@@ -4,6 +4,7 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { PERSON_TABLES, type PersonKeys, type RegistryTable } from "../../db/personal-data";
 import { people, type Person } from "../../db/schema";
+import { rawBatch } from "../../db/raw-batch";
 import type { Db } from "../../env";
 
 /** Rows one statement touches per round: a person with many bookings takes several rounds, each small. */
@@ -70,9 +71,7 @@ export async function eraseEverywhere(db: Db, person: Person, now: number): Prom
     counts.rounds += 1;
     // The person row goes in the round that finds little left, in the same transaction as that
     // round's sweeps: from then on the triggers of drizzle/0025 blank what a racing write adds.
-    const items = statements.map((s) => db.all<{ n: number }>(s.statement));
-    const personItem = last ? [db.all<{ n: number }>(erasePersonRow(k, now))] : [];
-    const results = (await db.batch([...items, ...personItem] as unknown as Parameters<Db["batch"]>[0])) as unknown as { n: number }[][];
+    const results = await rawBatch<{ n: number }>(db, [...statements.map((s) => s.statement), ...(last ? [erasePersonRow(k, now)] : [])]);
     let full = false;
     statements.forEach((s, i) => {
       const n = results[i].length;

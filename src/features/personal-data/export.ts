@@ -3,6 +3,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { PERSON_TABLES, type PersonKeys, type RegistryTable } from "../../db/personal-data";
 import { formatInstant } from "../../domain/time";
+import { rawBatch } from "../../db/raw-batch";
 import type { Db } from "../../env";
 
 /** Rows of each table per page: a person with more bookings or messages pages with `page`. */
@@ -66,12 +67,13 @@ export interface ExportPage {
 export async function exportPage(db: Db, scope: Scope, page: number, timeZone: string): Promise<ExportPage> {
   const parts = PERSON_TABLES.map((t) => ({ t, reach: reachOf(t, scope) })).filter((p): p is { t: RegistryTable; reach: SQL } => p.reach !== null);
   const offset = (page - 1) * EXPORT_PAGE_ROWS;
-  const items = parts.map(({ t, reach }) =>
-    db.all<Record<string, unknown>>(
-      sql`SELECT * FROM ${sql.raw(t.table)} WHERE account_id = ${accountOf(scope)} AND (${reach}) ORDER BY rowid LIMIT ${EXPORT_PAGE_ROWS + 1} OFFSET ${offset}`,
+  const results = await rawBatch(
+    db,
+    parts.map(
+      ({ t, reach }) =>
+        sql`SELECT * FROM ${sql.raw(t.table)} WHERE account_id = ${accountOf(scope)} AND (${reach}) ORDER BY rowid LIMIT ${EXPORT_PAGE_ROWS + 1} OFFSET ${offset}`,
     ),
   );
-  const results = (await db.batch(items as unknown as Parameters<Db["batch"]>[0])) as unknown as Record<string, unknown>[][];
   const sections: ExportPage["sections"] = {};
   let more = false;
   parts.forEach(({ t }, i) => {
