@@ -5,14 +5,37 @@
 // so a new personal column cannot be added unhandled (docs/decisions/personal-data.md).
 import { sql, type SQL } from "drizzle-orm";
 
-/** What identifies a person on its shard: erasure matches copies of its identifiers with these. */
+/**
+ * What identifies a person on its shard: erasure matches copies of its identifiers with these.
+ * Each identifier is an SQL expression: the value read before erasing (keysOf), or a subquery of
+ * the person row (keysIn), so an export reads the person and its rows in one batch. A missing
+ * identifier is NULL, which matches nothing.
+ */
 export interface PersonKeys {
   account_id: number;
   id: number;
-  email: string | null;
-  phone_number: string | null;
-  phone_e164: string | null;
-  national_id_no: string | null;
+  email: SQL;
+  phone_number: SQL;
+  phone_e164: SQL;
+  national_id_no: SQL;
+}
+
+type Identifiers = Record<"email" | "phone_number" | "phone_e164" | "national_id_no", string | null>;
+
+/** Keys of a person read already: its identifiers bound as values. */
+export const keysOf = (person: { account_id: number; id: number } & Identifiers): PersonKeys => ({
+  account_id: person.account_id,
+  id: person.id,
+  email: sql`${person.email}`,
+  phone_number: sql`${person.phone_number}`,
+  phone_e164: sql`${person.phone_e164}`,
+  national_id_no: sql`${person.national_id_no}`,
+});
+
+/** Keys read from the person row by the statements themselves. */
+export function keysIn(accountId: number, id: number): PersonKeys {
+  const of = (column: keyof Identifiers) => sql`(SELECT ${sql.raw(column)} FROM people WHERE id = ${id} AND account_id = ${accountId})`;
+  return { account_id: accountId, id, email: of("email"), phone_number: of("phone_number"), phone_e164: of("phone_e164"), national_id_no: of("national_id_no") };
 }
 
 /** What erasure does to a table's rows that are the person's. */
@@ -40,8 +63,8 @@ export interface RegistryTable {
   erasure: Erasure;
 }
 
-/** A condition that is never true for a missing identifier (an empty one would match every text). */
-const mentions = (column: string, value: string | null): SQL => (value ? sql`instr(${sql.raw(column)}, ${value}) > 0` : sql`0`);
+/** The column's text holds the identifier; never true of a missing one (NULL). Identifiers are never empty text. */
+const mentions = (column: string, value: SQL): SQL => sql`coalesce(instr(${sql.raw(column)}, ${value}) > 0, 0)`;
 const jsonText = (column: string, path: string) => sql.raw(`(CASE WHEN json_valid(${column}) THEN json_extract(${column}, '${path}') END)`);
 const personBookings = (k: PersonKeys) => sql`SELECT id FROM bookings WHERE account_id = ${k.account_id} AND person_id = ${k.id}`;
 /** Waitlist entries whose attributes name the person, or that became one of its bookings. */
@@ -274,7 +297,7 @@ export const PERSONAL_DATA: RegistryTable[] = [
     kept: ["id", "account_id", "code_hash", "attempts", "expires_at", "created_at"],
     keptWhy: "a code's hash and life",
     internal: ["account_id", "code_hash"],
-    reach: (k) => (k.phone_e164 ? sql`identifier = ${k.phone_e164}` : sql`0`),
+    reach: (k) => sql`identifier = ${k.phone_e164}`,
     erasure: { kind: "delete" },
   },
   {
@@ -283,7 +306,7 @@ export const PERSONAL_DATA: RegistryTable[] = [
     kept: ["account_id", "channel", "reason", "message_id", "created_at"],
     keptWhy: "why delivery stopped",
     internal: ["account_id"],
-    reach: (k) => sql`recipient IN (${k.email ?? ""}, ${k.phone_e164 ?? ""}) AND recipient <> ''`,
+    reach: (k) => sql`recipient IN (${k.email}, ${k.phone_e164})`,
     erasure: { kind: "delete" },
   },
   {

@@ -1,7 +1,8 @@
 // Raw SQL statements (Drizzle's `sql` templates) sent as one D1 batch, each answering its rows:
 // Drizzle batches only its own query builders, and the personal data statements are built from
 // the registry's SQL text (db/personal-data.ts).
-import type { SQL } from "drizzle-orm";
+import { getTableColumns, type SQL } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { Db } from "../env";
 
@@ -18,4 +19,14 @@ export async function rawBatch<Row = Record<string, unknown>>(db: Db, statements
   });
   const results = await d1.batch<Row>(prepared);
   return results.map((r: D1Result<Row>) => r.results ?? []);
+}
+
+/** A raw row of `table` as Drizzle answers it: flags as booleans, JSON columns parsed. */
+export function fromDriverRow(table: SQLiteTable, raw: Record<string, unknown>): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row;
 }

@@ -1,23 +1,14 @@
 // Erasing a person: every place the registry (db/personal-data.ts) names is overwritten or
 // deleted in bounded rounds, then the person row itself, so a run that stops half-way leaves the
 // person unerased and a second run finishes it (docs/decisions/personal-data.md).
-import { and, eq, sql, type SQL } from "drizzle-orm";
-import { PERSON_TABLES, type PersonKeys, type RegistryTable } from "../../db/personal-data";
+import { sql, type SQL } from "drizzle-orm";
+import { keysOf, PERSON_TABLES, type PersonKeys, type RegistryTable } from "../../db/personal-data";
 import { people, type Person } from "../../db/schema";
-import { rawBatch } from "../../db/raw-batch";
+import { fromDriverRow, rawBatch } from "../../db/raw-batch";
 import type { Db } from "../../env";
 
 /** Rows one statement touches per round: a person with many bookings takes several rounds, each small. */
 export const ROUND_ROWS = 500;
-
-export const keysOf = (person: Person): PersonKeys => ({
-  account_id: person.account_id,
-  id: person.id,
-  email: person.email,
-  phone_number: person.phone_number,
-  phone_e164: person.phone_e164,
-  national_id_no: person.national_id_no,
-});
 
 const hasUpdatedAt = (t: RegistryTable) => t.kept.includes("updated_at");
 
@@ -37,6 +28,7 @@ function sweep(t: RegistryTable, k: PersonKeys, now: number): SQL | null {
     RETURNING 1 AS n`;
 }
 
+/** Erases the person row; the batch's next statement reads it back for the answer. */
 function erasePersonRow(k: PersonKeys, now: number): SQL {
   const registry = PERSON_TABLES.find((t) => t.table === "people")!;
   if (registry.erasure.kind !== "overwrite") throw new Error("people must be overwritten");
@@ -59,7 +51,7 @@ const MAX_ROUNDS = 200;
  * Erases everything the registry reaches of `person`, the person row last. Answers whether this
  * run erased the row (false: it had been erased before, by a run that raced this one).
  */
-export async function eraseEverywhere(db: Db, person: Person, now: number): Promise<{ erased: boolean; counts: ErasureCounts }> {
+export async function eraseEverywhere(db: Db, person: Person, now: number): Promise<{ erased: boolean; after: Person; counts: ErasureCounts }> {
   const k = keysOf(person);
   const statements = PERSON_TABLES.map((t) => ({ table: t.table, statement: sweep(t, k, now) })).filter(
     (s): s is { table: string; statement: SQL } => s.statement !== null,
@@ -67,11 +59,13 @@ export async function eraseEverywhere(db: Db, person: Person, now: number): Prom
   const counts: ErasureCounts = { rows: {}, rounds: 0 };
   let erased = false;
   let last = false;
+  let after = person;
   while (counts.rounds < MAX_ROUNDS) {
     counts.rounds += 1;
     // The person row goes in the round that finds little left, in the same transaction as that
     // round's sweeps: from then on the triggers of drizzle/0025 blank what a racing write adds.
-    const results = await rawBatch<{ n: number }>(db, [...statements.map((s) => s.statement), ...(last ? [erasePersonRow(k, now)] : [])]);
+    const personRow = last ? [erasePersonRow(k, now), sql`SELECT * FROM people WHERE id = ${k.id} AND account_id = ${k.account_id}`] : [];
+    const results = await rawBatch<{ n: number }>(db, [...statements.map((s) => s.statement), ...personRow]);
     let full = false;
     statements.forEach((s, i) => {
       const n = results[i].length;
@@ -79,15 +73,14 @@ export async function eraseEverywhere(db: Db, person: Person, now: number): Prom
       if (n >= ROUND_ROWS) full = true;
     });
     if (last) {
+      // The loop ends here: the person row is read in every last round.
       erased = erased || results[statements.length].length > 0;
       if (erased) counts.rows.people = 1;
-      if (!full) return { erased, counts };
+      after = fromDriverRow(people, results[statements.length + 1][0]) as Person;
+      if (!full) return { erased, after, counts };
       continue;
     }
     if (!full) last = true;
   }
   throw new Error(`erasure of person ${k.id} did not finish in ${MAX_ROUNDS} rounds`);
 }
-
-/** The person as erasure left it, read after the write. */
-export const readPerson = (db: Db, accountId: number, id: number) => db.query.people.findFirst({ where: and(eq(people.id, id), eq(people.account_id, accountId)) });

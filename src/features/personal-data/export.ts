@@ -61,25 +61,38 @@ export interface ExportPage {
   sections: Record<string, Record<string, unknown>[]>;
   /** True when some table has rows after this page. */
   more: boolean;
+  /** The scope's own row as stored (the person, or the booking), read in the same batch: absent when there is none. */
+  anchor?: Record<string, unknown>;
 }
 
-/** One page of every section of the scope, in one batch. */
+/**
+ * One page of every section of the scope, in one batch. Rows are read before the caller has seen
+ * the anchor (a person of this account, a booking its token opens); it answers 404 and shows none
+ * of them when the anchor is not there or not theirs.
+ */
 export async function exportPage(db: Db, scope: Scope, page: number, timeZone: string): Promise<ExportPage> {
   const parts = PERSON_TABLES.map((t) => ({ t, reach: reachOf(t, scope) })).filter((p): p is { t: RegistryTable; reach: SQL } => p.reach !== null);
-  const offset = (page - 1) * EXPORT_PAGE_ROWS;
+  const anchorTable = scope.kind === "person" ? "people" : "bookings";
+  // The anchor is one row, read on every page (its section shows on the first).
+  const offsetOf = (t: RegistryTable) => (t.table === anchorTable ? 0 : (page - 1) * EXPORT_PAGE_ROWS);
   const results = await rawBatch(
     db,
     parts.map(
       ({ t, reach }) =>
-        sql`SELECT * FROM ${sql.raw(t.table)} WHERE account_id = ${accountOf(scope)} AND (${reach}) ORDER BY rowid LIMIT ${EXPORT_PAGE_ROWS + 1} OFFSET ${offset}`,
+        sql`SELECT * FROM ${sql.raw(t.table)} WHERE account_id = ${accountOf(scope)} AND (${reach}) ORDER BY rowid LIMIT ${EXPORT_PAGE_ROWS + 1} OFFSET ${offsetOf(t)}`,
     ),
   );
   const sections: ExportPage["sections"] = {};
   let more = false;
+  let anchor: Record<string, unknown> | undefined;
   parts.forEach(({ t }, i) => {
-    const rows = results[i];
+    let rows = results[i];
+    if (t.table === anchorTable) {
+      anchor = rows[0];
+      if (page > 1) rows = [];
+    }
     if (rows.length > EXPORT_PAGE_ROWS) more = true;
     sections[t.table] = rows.slice(0, EXPORT_PAGE_ROWS).map((row) => shown(t, row, timeZone));
   });
-  return { sections, more };
+  return { sections, more, anchor };
 }
