@@ -39,7 +39,7 @@ export function keysIn(accountId: number, id: number): PersonKeys {
 }
 
 /** What erasure does to a table's rows that are the person's. */
-export type Erasure =
+type Erasure =
   /** Each personal column is set to an SQL expression; `left` is true of a row that still holds some. */
   | { kind: "overwrite"; set: Record<string, string>; left: string; also?: Record<string, string> }
   /** The rows go: they exist only for the person (a code sent to them, a refusal of their address). */
@@ -200,12 +200,33 @@ export const PERSONAL_DATA: RegistryTable[] = [
   {
     table: "waitlist_entries",
     personal: { person_attributes: "name, e-mail, phone and the rest given when joining" },
-    kept: ["id", "account_id", "service_id", "resource_id", "event_id", "booked_from", "booked_to", "count", "token_hash", "state", "hold_id", "offer_expires_at", "booking_id", "created_at", "updated_at"],
+    kept: [
+      "id",
+      "account_id",
+      "service_id",
+      "resource_id",
+      "event_id",
+      "booked_from",
+      "booked_to",
+      "count",
+      "token_hash",
+      "state",
+      "hold_id",
+      "offer_expires_at",
+      "booking_id",
+      "created_at",
+      "updated_at",
+    ],
     keptWhy: "the place in line and its times",
     internal: ["account_id", "token_hash"],
     reach: waitlistReach,
     // A waiting entry leaves the line (nobody is left to offer to); an offer lapses as offers do.
-    erasure: { kind: "overwrite", set: { person_attributes: "'{}'" }, left: "person_attributes <> '{}'", also: { state: "CASE WHEN state = 'waiting' THEN 'left' ELSE state END" } },
+    erasure: {
+      kind: "overwrite",
+      set: { person_attributes: "'{}'" },
+      left: "person_attributes <> '{}'",
+      also: { state: "CASE WHEN state = 'waiting' THEN 'left' ELSE state END" },
+    },
   },
   {
     table: "slot_holds",
@@ -240,7 +261,8 @@ export const PERSONAL_DATA: RegistryTable[] = [
     kept: ["id", "account_id", "kind", "rrule", "rdate", "exdate", "occurrences", "status", "next_index", "created_count", "skipped", "created_at", "updated_at"],
     keptWhy: "the rule and its progress",
     internal: ["account_id"],
-    reach: (k) => sql`kind = 'booking' AND (id IN (SELECT collection_id FROM bookings WHERE account_id = ${k.account_id} AND person_id = ${k.id}) OR json_extract(template, '$.booking.person_id') = ${k.id})`,
+    reach: (k) =>
+      sql`kind = 'booking' AND (id IN (SELECT collection_id FROM bookings WHERE account_id = ${k.account_id} AND person_id = ${k.id}) OR json_extract(template, '$.booking.person_id') = ${k.id})`,
     // Occurrences still to come are made as anonymous occupants.
     erasure: {
       kind: "overwrite",
@@ -312,7 +334,22 @@ export const PERSONAL_DATA: RegistryTable[] = [
   {
     table: "payment_facts",
     personal: {},
-    kept: ["id", "account_id", "booking_id", "provider", "source", "kind", "object_id", "payment_intent_id", "status", "paid", "amount", "currency", "observed_at", "recorded_at"],
+    kept: [
+      "id",
+      "account_id",
+      "booking_id",
+      "provider",
+      "source",
+      "kind",
+      "object_id",
+      "payment_intent_id",
+      "status",
+      "paid",
+      "amount",
+      "currency",
+      "observed_at",
+      "recorded_at",
+    ],
     keptWhy: "amounts, statuses and the provider's references, kept for the books; no name or address is stored",
     internal: ["account_id"],
     reach: (k) => sql`booking_id IN (${personBookings(k)})`,
@@ -333,7 +370,14 @@ export const PERSONAL_DATA: RegistryTable[] = [
 /** Tables of the shop itself: its account, staff, catalogue, calendars and bookkeeping. */
 function shopTables(): RegistryTable[] {
   const none = { kind: "none" } as const;
-  const t = (table: string, kept: string[], keptWhy: string, shop?: Record<string, string>): RegistryTable => ({ table, personal: {}, shop, kept, keptWhy, erasure: none });
+  const t = (table: string, kept: string[], keptWhy: string, shop?: Record<string, string>): RegistryTable => ({
+    table,
+    personal: {},
+    shop,
+    kept,
+    keptWhy,
+    erasure: none,
+  });
   return [
     t(
       "accounts",
@@ -482,7 +526,23 @@ function shopTables(): RegistryTable[] {
     t("category_services", ["account_id", "category_id", "service_id"], "the catalogue's links"),
     t(
       "events",
-      ["id", "account_id", "resource_id", "service_id", "published", "capacity", "starts_at", "ends_at", "title", "description", "custom_data", "collection_id", "active", "created_at", "updated_at"],
+      [
+        "id",
+        "account_id",
+        "resource_id",
+        "service_id",
+        "published",
+        "capacity",
+        "starts_at",
+        "ends_at",
+        "title",
+        "description",
+        "custom_data",
+        "collection_id",
+        "active",
+        "created_at",
+        "updated_at",
+      ],
       "the shop's scheduled events",
     ),
     t("web_hooks", ["id", "account_id", "target_url", "event", "active", "created_at", "updated_at"], "the integrator's subscriptions"),
@@ -492,7 +552,11 @@ function shopTables(): RegistryTable[] {
     t("listing_versions", ["account_id", "version"], "counters"),
     t("calendar_versions", ["account_id", "version"], "counters"),
     t("booking_hour_versions", ["account_id", "resource_id", "hour", "version"], "counters"),
-    t("calendar_feeds", ["id", "account_id", "resource_id", "token_hash", "created_at"], "hashes of feed addresses; feeds are rendered from bookings, so they follow an erasure"),
+    t(
+      "calendar_feeds",
+      ["id", "account_id", "resource_id", "token_hash", "created_at"],
+      "hashes of feed addresses; feeds are rendered from bookings, so they follow an erasure",
+    ),
     t("calendar_file_keys", ["account_id", "secret"], "a signing key"),
     t(
       "calendar_subscriptions",

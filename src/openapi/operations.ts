@@ -186,7 +186,11 @@ const exportRows = (what: string) => z.array(z.record(z.string(), z.unknown())).
 const exportSections = {
   generated_at: z.string().meta({ format: "date-time" }),
   page: z.number().int(),
-  next_page: z.number().int().nullable().meta({ description: "The page with the next rows of any section (`?page=`); null on the last. Each section holds at most 500 rows a page." }),
+  next_page: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: "The page with the next rows of any section (`?page=`); null on the last. Each section holds at most 500 rows a page." }),
   bookings: exportRows("Bookings in every state, with their payment (amounts, status, the provider's references) and custom data."),
   messages: exportRows("Messages sent or queued to them or about their bookings, bodies included."),
   waitlist_entries: exportRows("Places in line, with the attributes given when joining."),
@@ -210,10 +214,7 @@ const personExport = other(
   }),
 );
 
-const visitorExport = other(
-  "VisitorBookingExport",
-  z.object({ personal_data: z.object({ booking_id: z.number().int(), ...exportSections }) }),
-);
+const visitorExport = other("VisitorBookingExport", z.object({ personal_data: z.object({ booking_id: z.number().int(), ...exportSections }) }));
 
 const personErasure = other(
   "PersonErasure",

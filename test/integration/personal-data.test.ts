@@ -86,11 +86,20 @@ const q = (query: string, ...bind: unknown[]) => env.DB.prepare(query).bind(...b
 /** Rows in every other place the registry names, as other features would leave them. */
 async function seedEverywhere(p: { id: number }, bookingId: number, m: ReturnType<typeof marked>) {
   const e164 = m.phone_number;
-  const hook = await q(`INSERT INTO web_hooks (account_id, target_url, event, active, created_at, updated_at) VALUES (?, 'http://127.0.0.1:9/x', '*', 0, 0, 0) RETURNING id`, accountId).first<{
+  const hook = await q(
+    `INSERT INTO web_hooks (account_id, target_url, event, active, created_at, updated_at) VALUES (?, 'http://127.0.0.1:9/x', '*', 0, 0, 0) RETURNING id`,
+    accountId,
+  ).first<{
     id: number;
   }>();
   const payload = (object: string, id: number, data: unknown) =>
-    JSON.stringify({ event: `${object}.created`, idempotency_id: crypto.randomUUID(), generated_at: "x", performed_by: { via: "private_api" }, data: { object, id, [object]: data } });
+    JSON.stringify({
+      event: `${object}.created`,
+      idempotency_id: crypto.randomUUID(),
+      generated_at: "x",
+      performed_by: { via: "private_api" },
+      data: { object, id, [object]: data },
+    });
   await env.DB.batch([
     q(
       `INSERT INTO messages (account_id, booking_id, person_id, kind, channel, recipient, subject, body, status, created_at, updated_at)
@@ -253,7 +262,14 @@ describe("POST /api/v1/people/{id}/erase", () => {
     expect(res.status).toBe(200);
     expect(res.body.erasure).toMatchObject({ already_erased: false, person: { id: p.id, name: null, email: null, national_id_no: null, active: false } });
     expect(res.body.erasure.person.erased_at).toEqual(expect.any(String));
-    expect(res.body.erasure.rows).toMatchObject({ people: 1, bookings: 1, messages: expect.any(Number), waitlist_entries: 1, perishable_tokens: 1, undeliverable_recipients: 1 });
+    expect(res.body.erasure.rows).toMatchObject({
+      people: 1,
+      bookings: 1,
+      messages: expect.any(Number),
+      waitlist_entries: 1,
+      perishable_tokens: 1,
+      undeliverable_recipients: 1,
+    });
 
     const text = await accountText();
     for (const trace of traces(m)) expect(text).not.toContain(trace);

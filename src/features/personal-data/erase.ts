@@ -8,7 +8,7 @@ import { fromDriverRow, rawBatch } from "../../db/raw-batch";
 import type { Db } from "../../env";
 
 /** Rows one statement touches per round: a person with many bookings takes several rounds, each small. */
-export const ROUND_ROWS = 500;
+const ROUND_ROWS = 500;
 
 const hasUpdatedAt = (t: RegistryTable) => t.kept.includes("updated_at");
 

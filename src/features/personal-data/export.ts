@@ -7,7 +7,7 @@ import { rawBatch } from "../../db/raw-batch";
 import type { Db } from "../../env";
 
 /** Rows of each table per page: a person with more bookings or messages pages with `page`. */
-export const EXPORT_PAGE_ROWS = 500;
+const EXPORT_PAGE_ROWS = 500;
 
 /** What a section shows less than the registry's internal columns: copies of data shown elsewhere. */
 const OMITTED: Record<string, string[]> = {

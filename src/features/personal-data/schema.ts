@@ -3,4 +3,3 @@ import * as z from "zod";
 import { page } from "../../http/fields";
 
 export const exportQuery = z.object({ page: page() });
-export type ExportQuery = z.output<typeof exportQuery>;

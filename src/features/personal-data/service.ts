@@ -13,7 +13,10 @@ import { emitEvent, performedByOf } from "../webhooks/emit";
 import { eraseEverywhere } from "./erase";
 import { exportPage, type ExportPage } from "./export";
 
-const personJson = (deps: Deps, person: Person) => ({ ...toPersonJson(person, deps.account.time_zone), erased_at: formatNullableInstant(person.erased_at, deps.account.time_zone) });
+const personJson = (deps: Deps, person: Person) => ({
+  ...toPersonJson(person, deps.account.time_zone),
+  erased_at: formatNullableInstant(person.erased_at, deps.account.time_zone),
+});
 
 const paged = (deps: Deps, page: number, { sections, more }: Pick<ExportPage, "sections" | "more">) => ({
   generated_at: formatInstant(deps.now, deps.account.time_zone),
