@@ -56,6 +56,13 @@ function shown(t: RegistryTable, row: Record<string, unknown>, timeZone: string)
   return out;
 }
 
+/**
+ * A code the visitor was sent proves they hold the address it went to: a token must not read it
+ * back, or it would verify a booking made with someone else's address. The shop's export shows it.
+ */
+const CODE_KINDS = new Set(["verification", "token"]);
+const withoutCodes = (row: Record<string, unknown>) => (CODE_KINDS.has(String(row.kind)) ? { ...row, subject: null, body: null } : row);
+
 export interface ExportPage {
   /** Rows by table name, this page's. */
   sections: Record<string, Record<string, unknown>[]>;
@@ -92,7 +99,8 @@ export async function exportPage(db: Db, scope: Scope, page: number, timeZone: s
       if (page > 1) rows = [];
     }
     if (rows.length > EXPORT_PAGE_ROWS) more = true;
-    sections[t.table] = rows.slice(0, EXPORT_PAGE_ROWS).map((row) => shown(t, row, timeZone));
+    const out = rows.slice(0, EXPORT_PAGE_ROWS).map((row) => shown(t, row, timeZone));
+    sections[t.table] = scope.kind === "booking" && t.table === "messages" ? out.map(withoutCodes) : out;
   });
   return { sections, more, anchor };
 }
