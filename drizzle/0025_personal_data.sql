@@ -1,3 +1,6 @@
+ALTER TABLE `accounts` ADD `retention_days_after_last_booking` integer;--> statement-breakpoint
+ALTER TABLE `accounts` ADD `message_body_retention_days` integer;--> statement-breakpoint
+ALTER TABLE `accounts` ADD `delivery_payload_retention_days` integer;--> statement-breakpoint
 ALTER TABLE `people` ADD `erased_at` integer;--> statement-breakpoint
 -- A write that raced an erasure (it read the person before the erasure and wrote after it) must
 -- not leave personal data tied to the erased person (docs/decisions/personal-data.md). Triggers,

@@ -1,7 +1,7 @@
 // The registry of personal data: for every table of schema.ts, which columns hold a booked
 // person's data, which rows are that person's, and what erasure writes there; every other column
 // is declared as holding none. Export, erasure and retention read it, and
-// test/unit/personal-data-registry.test.ts fails when a column of the schema is in neither list,
+// test/unit/db/personal-data-registry.test.ts fails when a column of the schema is in neither list,
 // so a new personal column cannot be added unhandled (docs/decisions/personal-data.md).
 import { sql, type SQL } from "drizzle-orm";
 
@@ -415,6 +415,9 @@ function shopTables(): RegistryTable[] {
         "payment_window_minutes",
         "refund_until_hours",
         "stripe_account_id",
+        "retention_days_after_last_booking",
+        "message_body_retention_days",
+        "delivery_payload_retention_days",
         "settings",
         "interval_rounding",
         "slot_generation_type",
