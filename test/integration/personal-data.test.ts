@@ -286,6 +286,45 @@ describe("POST /api/v1/people/{id}/erase", () => {
     expect(entry.state).toBe("left");
   });
 
+  it("erases a person with 1,000 bookings and 1,000 messages in bounded rounds, every row of them", async () => {
+    const m = marked();
+    const p = await person(m);
+    const rows = Array.from({ length: 1000 }, (_, i) => i);
+    for (let i = 0; i < rows.length; i += 100) {
+      await env.DB.batch(
+        rows.slice(i, i + 100).flatMap((n) => [
+          q(
+            `INSERT INTO bookings (account_id, resource_id, person_id, booked_from, booked_to, state, active, title, notes, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, 'cancelled', 0, ?, ?, 1, 1)`,
+            accountId,
+            resourceId,
+            p.id,
+            n * 3_600_000,
+            n * 3_600_000 + 1_800_000,
+            `Title ${m.tag}`,
+            `notes ${n}`,
+          ),
+          q(
+            `INSERT INTO messages (account_id, person_id, kind, channel, recipient, body, status, created_at, updated_at) VALUES (?, ?, 'reminder', 'sms', ?, ?, 'sent', 1, 1)`,
+            accountId,
+            p.id,
+            m.phone_number,
+            `Hi ${m.name} ${n}`,
+          ),
+        ]),
+      );
+    }
+    const res = await api.post(`/people/${p.id}/erase`);
+    expect(res.status).toBe(200);
+    expect(res.body.erasure.rows).toMatchObject({ people: 1, bookings: 1000, messages: 1000 });
+    const left = await q(
+      "SELECT (SELECT COUNT(*) FROM bookings WHERE person_id = ? AND title IS NOT NULL) + (SELECT COUNT(*) FROM messages WHERE person_id = ? AND body <> '') AS n",
+      p.id,
+      p.id,
+    ).first<{ n: number }>();
+    expect(left!.n).toBe(0);
+  });
+
   it("shows the erased person in the since listing of /people/all with its fields gone", async () => {
     const m = marked();
     const p = await person(m);
