@@ -346,6 +346,21 @@ describe("POST /api/v1/people/{id}/erase", () => {
     expect(await q("SELECT updated_at, erased_at FROM people WHERE id = ?", p.id).first<any>()).toEqual(row);
   });
 
+  it("keeps an erased person erased: update, undelete and merging into it are a 400 on base", async () => {
+    const p = await person(marked());
+    const other = await person(marked());
+    await must(api.post(`/people/${p.id}/erase`));
+    for (const res of [
+      await api.put(`/people/${p.id}`, { person: { name: "Back again" } }),
+      await api.put(`/people/${p.id}/undelete`, {}),
+      await api.post(`/people/${p.id}/merge?merge_person_id=${other.id}`, {}),
+    ]) {
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ base: ["can't be changed: the person was erased"] });
+    }
+    expect(await q("SELECT name, active FROM people WHERE id = ?", p.id).first()).toEqual({ name: null, active: 0 });
+  });
+
   it("answers 404 for another account's person, which stays as it was", async () => {
     const m = marked();
     const p = await person(m);
