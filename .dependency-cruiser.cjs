@@ -46,6 +46,7 @@ const OFFERS = {
   payments: "after-change booking-payment checkout limits onboarding record retry serializer stage sweep unpaid-limits",
   people: "identity schema serializer service",
   "perishable-tokens": "schema",
+  "personal-data": "retention schema",
   providers: "queries schema",
   recurrence: "consumer schema",
   resources: "exception-date-schema queries schema serializer",

@@ -78,6 +78,12 @@ export const siteEntries: RouteEntry[] = [
     },
   }),
   fixed(
+    "GET",
+    "/bookings/{id}/export",
+    (s) => `/bookings/${s.ids.siteBooking.id}/export`,
+    (s) => bookingToken(s.ids.siteBooking),
+  ),
+  fixed(
     "POST",
     "/bookings/{id}/checkout",
     (s) => `/bookings/${s.ids.sitePaidBooking.id}/checkout`,

@@ -141,6 +141,9 @@ const people: RouteEntry[] = [
     },
     request: (s, id) => s.api("PUT", `/people/${id}/undelete`),
   }),
+  fixed("GET", "/people/{id}/export", (s) => `/people/${s.ids.kari}/export`),
+  // Each erasure takes a person of its own, so every sample erases one (the shop's Kari stays).
+  op("POST", "/people/{id}/erase", { prepare: newPerson, request: (s, id) => s.api("POST", `/people/${id}/erase`) }),
   op("POST", "/people/{id}/merge", {
     prepare: async (s) => ({ kept: await newPerson(s), merged: await newPerson(s) }),
     request: (s, { kept, merged }) => s.api("POST", `/people/${kept}/merge?merge_person_id=${merged}`),

@@ -3,6 +3,7 @@ import { badConfig, configErrorLine } from "../config";
 import { appliedMigrations, shardD1, shardNames } from "../db/shards";
 import type { Env } from "../env";
 import { deleteClosedAccounts } from "./jobs/delete-closed-accounts";
+import { applyRetention } from "./jobs/apply-retention";
 import { expireVerifications } from "./jobs/expire-verifications";
 import { offerWaitlist } from "./jobs/offer-waitlist";
 import { purgeIdempotencyKeys } from "./jobs/purge-idempotency-keys";
@@ -24,6 +25,7 @@ const cronJobs: { name: string; run: CronJob }[] = [
   { name: "purge-perishable-tokens", run: purgePerishableTokens },
   { name: "purge-idempotency-keys", run: purgeIdempotencyKeys },
   { name: "delete-closed-accounts", run: deleteClosedAccounts },
+  { name: "apply-retention", run: applyRetention },
 ];
 
 export async function handleScheduled(controller: ScheduledController, env: Env): Promise<void> {

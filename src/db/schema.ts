@@ -73,6 +73,13 @@ export const accounts = sqliteTable(
     /** The shop's connected Stripe account (acct_…), linked by onboarding or the operator. */
     stripe_account_id: text("stripe_account_id").unique(),
     mail_notification_recipient: text("mail_notification_recipient"),
+    // Retention (docs/decisions/personal-data.md), in days; null keeps everything as long as before.
+    /** A person whose last booking ended longer ago than this is erased by the cron. */
+    retention_days_after_last_booking: integer("retention_days_after_last_booking"),
+    /** Messages older than this lose their recipient, subject and body. */
+    message_body_retention_days: integer("message_body_retention_days"),
+    /** Web hook deliveries older than this keep which event about which object, not the payload. */
+    delivery_payload_retention_days: integer("delivery_payload_retention_days"),
     settings: text("settings", { mode: "json" }).$type<Record<string, unknown> | null>(),
     interval_rounding: integer("interval_rounding").notNull().default(15),
     slot_generation_type: integer("slot_generation_type").notNull().default(2),
@@ -290,6 +297,8 @@ export const people = sqliteTable(
     provider: text("provider"),
     uid: text("uid"),
     active: flag("active", true),
+    /** When the person was erased (docs/decisions/personal-data.md): every personal field is gone, and stays so. */
+    erased_at: instant("erased_at"),
     ...timestamps,
   },
   (t) => [

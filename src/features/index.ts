@@ -26,6 +26,8 @@ export const privateFeatures: [string, Hono<AppEnv>][] = [
   ["/people", onFirstUse("personBookings")],
   // Before the people feature, so /people/perishable_token is not read as a person id.
   ["/people/perishable_token", perishableTokenRoutes],
+  // Before the people feature: a person's export and erasure (docs/decisions/personal-data.md).
+  ["/people", onFirstUse("personalData")],
   ["/people", onFirstUse("people")],
   ["/resources", onFirstUse("resources")],
   ["/bookings/recurring", onFirstUse("recurringBookings")],
@@ -48,6 +50,8 @@ export const publicFeatures: [string, Hono<AppEnv>][] = [
   ["/services", onFirstUse("publicSlots")],
   ["/services", onFirstUse("publicServices")],
   ["/bookings", onFirstUse("publicBookings")],
+  // What the visitor's booking token opens, as one export (docs/decisions/personal-data.md).
+  ["/bookings", onFirstUse("visitorExport")],
   // A widget proves a visitor's phone number before booking; the SMS caps keep it from being pumped.
   ["/people/perishable_token", perishableTokenRoutes],
   // Calendar apps subscribe to a feed by its secret URL; messages link a booking's file (signed).

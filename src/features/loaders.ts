@@ -18,6 +18,8 @@ export const routeLoaders = {
   siteMcp: () => import("./mcp/routes").then((m) => m.siteMcpRoutes),
   operator: () => import("./operator/routes").then((m) => m.operatorRoutes),
   people: () => import("./people/routes").then((m) => m.peopleRoutes),
+  personalData: () => import("./personal-data/routes").then((m) => m.personalDataRoutes),
+  visitorExport: () => import("./personal-data/routes").then((m) => m.visitorExportRoutes),
   perishableTokens: () => import("./perishable-tokens/routes").then((m) => m.perishableTokenRoutes),
   providers: () => import("./providers/routes").then((m) => m.providerRoutes),
   recurringBookings: () => import("./recurrence/routes").then((m) => m.recurringBookingRoutes),

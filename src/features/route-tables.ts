@@ -226,6 +226,18 @@ export const ROUTE_TABLES: Record<FeatureRoutes, RouteTable> = {
     ["POST", "/:id/merge"],
     ["POST", "/:id/merge"],
   ],
+  personalData: [
+    ["GET", "/:id/export"],
+    ["GET", "/:id/export"],
+    ["GET", "/:id/export"],
+    ["POST", "/:id/erase"],
+    ["POST", "/:id/erase"],
+  ],
+  visitorExport: [
+    ["GET", "/:id/export"],
+    ["GET", "/:id/export"],
+    ["GET", "/:id/export"],
+  ],
   perishableTokens: [
     ["POST", "/send"],
     ["POST", "/send"],

@@ -28,6 +28,18 @@ const customData = z.record(z.string(), z.unknown()).nullable().meta({
 const timestamps = { created_at: instant, updated_at: instant };
 const nullableTexts = <K extends string>(...keys: K[]) => Object.fromEntries(keys.map((k) => [k, nullableText])) as { [P in K]: typeof nullableText };
 
+/** Retention (docs/decisions/personal-data.md): answered once one of them is set, null keeping everything as before. */
+const retentionSettings = () => {
+  const days = (description: string) => z.number().int().min(1).max(3650).nullable().optional().meta({ description });
+  return {
+    retention_days_after_last_booking: days(
+      "Days after a person's last booking ends (or, with no booking, after the person last changed) until the hourly retention pass erases them as POST /people/{id}/erase does; null: never.",
+    ),
+    message_body_retention_days: days("Days a settled message keeps its recipient, subject and body; null: for ever."),
+    delivery_payload_retention_days: days("Days a settled web hook delivery keeps its payload (after that: the event, the object and its id); null: for ever."),
+  };
+};
+
 /** The operator's view of an account: where its data lives too. */
 export const OperatorAccount = z.lazy(() =>
   Account.extend({
@@ -82,6 +94,7 @@ export const Account = z.object({
     description:
       "Paid bookings: a cancel this many hours or more before the start is refunded in full, a later one not at all (default 24); null refunds every cancel in full. A decline or delete by the shop is always refunded in full.",
   }),
+  ...retentionSettings(),
   stripe_account_id: z.string().nullable().optional().meta({ description: "Paid bookings: the shop's connected Stripe account (acct_…), where its payments go." }),
   settings: z.record(z.string(), z.unknown()).nullable(),
   interval_rounding: z.number().int(),

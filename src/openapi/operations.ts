@@ -26,6 +26,7 @@ import { createAccountBody, importAccountQuery, moveAccountBody, operatorUpdateB
 import { mergeBody, mergeQuery, pageQuery, peopleQuery, personBody } from "../features/people/schema";
 import { sendTokenBody, verifyTokenBody } from "../features/perishable-tokens/schema";
 import { createHoldBody } from "../features/holds/schema";
+import { exportQuery } from "../features/personal-data/schema";
 import { joinWaitlistBody, waitlistQuery } from "../features/waitlist/schema";
 import { createProviderBody, listProvidersQuery } from "../features/providers/schema";
 import { collectionQuery, recurringBookingBody, recurringEventBody } from "../features/recurrence/schema";
@@ -194,6 +195,53 @@ const slotEntries = (summaryPrefix: string): Entry[] => [
 const tokenVerified = (person: z.ZodType, id: string) =>
   other(id, z.object({ person: z.union([person, z.object({}).meta({ description: "No person has that number." })]) }));
 
+const exportRows = (what: string) => z.array(z.record(z.string(), z.unknown())).meta({ description: what });
+
+/** The sections of an export, one page of each (docs/decisions/personal-data.md). */
+const exportSections = {
+  generated_at: z.string().meta({ format: "date-time" }),
+  page: z.number().int(),
+  next_page: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: "The page with the next rows of any section (`?page=`); null on the last. Each section holds at most 500 rows a page." }),
+  bookings: exportRows("Bookings in every state, with their payment (amounts, status, the provider's references) and custom data."),
+  messages: exportRows("Messages sent or queued to them or about their bookings, bodies included."),
+  waitlist_entries: exportRows("Places in line, with the attributes given when joining."),
+  slot_holds: exportRows("Holds that became their bookings or were offered to their places in line."),
+  payment_facts: exportRows("What the payment provider said about their bookings' money."),
+  payment_events: exportRows("The provider's events applied to their bookings."),
+  webhook_deliveries: exportRows("Web hook deliveries that carried them or their bookings: ids, hook, event, state and times (not the payload)."),
+};
+
+const personExport = other(
+  "PersonalDataExport",
+  z.object({
+    personal_data: z.object({
+      person: Person.extend({ erased_at: z.string().nullable().meta({ format: "date-time", description: "When the person was erased; null if not." }) }),
+      ...exportSections,
+      recurring_collections: exportRows("Recurring bookings made for them, with the request they are made from."),
+      idempotency_keys: exportRows("Stored answers to retried requests that showed them: key, status and time (not the answer)."),
+      perishable_tokens: exportRows("One-time codes sent to their phone number: the number and when."),
+      undeliverable_recipients: exportRows("Their addresses that delivery stopped to, and why."),
+    }),
+  }),
+);
+
+const visitorExport = other("VisitorBookingExport", z.object({ personal_data: z.object({ booking_id: z.number().int(), ...exportSections }) }));
+
+const personErasure = other(
+  "PersonErasure",
+  z.object({
+    erasure: z.object({
+      person: Person.extend({ erased_at: z.string().nullable().meta({ format: "date-time" }) }),
+      already_erased: z.boolean().meta({ description: "True when the person had been erased before: nothing changed, and no event was sent." }),
+      rows: z.record(z.string(), z.number().int()).meta({ description: "Rows overwritten or deleted, by table." }),
+    }),
+  }),
+);
+
 const webhookSecretAnswer = other(
   "WebhookSecretAnswer",
   z.object({
@@ -318,6 +366,19 @@ export const operations: Operation[] = [
     ["delete", "/{id}", "Deactivate a person", one("person", "Person")],
     ["put", "/{id}/undelete", "Reactivate a person", one("person", "Person")],
     ["post", "/{id}/merge", "Merge another person into this one", one("person", "Person"), { ...query(mergeQuery), ...body("MergeBody", mergeBody) }],
+    [
+      "get",
+      "/{id}/export",
+      "Everything the account holds about a person (GDPR Art. 15 and 20): the person, their bookings in every state, messages with bodies, waitlist places, holds, payments and the web hook deliveries that carried them; 500 rows of each section a page",
+      personExport,
+      query(exportQuery),
+    ],
+    [
+      "post",
+      "/{id}/erase",
+      "Erase a person (GDPR Art. 17): personal fields are overwritten everywhere they are stored; bookings stay as anonymous occupants. Erasing an erased person changes nothing and answers already_erased. Sends person.erased",
+      personErasure,
+    ],
   ]),
   ...group("private", `${P}/resources`, "Resources", [
     ["get", "", "Resources", list("resource", "Resource")],
@@ -585,6 +646,13 @@ export const operations: Operation[] = [
       { ...body("SiteMoveBody", siteMoveBody), bookingToken: true },
     ],
     ["post", "/{id}/checkout", "Back to the checkout of the visitor's booking awaiting payment (booking token)", one("booking", "PublicBooking"), { bookingToken: true }],
+    [
+      "get",
+      "/{id}/export",
+      "What the visitor's booking token opens, as one export: the booking, its messages, holds, waitlist place, payments and the web hook deliveries about it (booking token)",
+      visitorExport,
+      { ...query(exportQuery), bookingToken: true },
+    ],
   ]),
   ...group("reference", `${P}/payments`, "Payments", [
     [

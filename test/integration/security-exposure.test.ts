@@ -143,6 +143,7 @@ const CHECKED_SITE_ROUTES = [
   "PUT /bookings/:id/cancel",
   "PUT /bookings/:id/move",
   "POST /bookings/:id/checkout",
+  "GET /bookings/:id/export",
   "POST /slots/holds",
   "GET /slots/holds/:id",
   "DELETE /slots/holds/:id",
@@ -343,6 +344,32 @@ describe("the visitor's own booking on the site (GET, verify_code, move, cancel 
       const text = JSON.stringify(res.body);
       for (const secret of [HIDDEN, code, "visitor@example.com", phone, created.body.booking_token]) expect(text).not.toContain(secret);
     }
+  });
+
+  it("exports with the token that booking's rows only: no code, hash, stored person, other booking or template text", async () => {
+    const phone = uniquePhone();
+    const created = await site.post("/bookings", {
+      booking: {
+        service_id: ids.service,
+        booked_from: `${DAY} 16:00`,
+        booked_to: `${DAY} 17:00`,
+        person_attributes: { name: "Ann", email: "ann@example.com", phone_number: phone },
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const { id } = created.body.booking;
+    const row = (await rawBooking(id))!;
+    await settledMessagesOf(api, `?booking_id=${id}`);
+    const res = await site.get(`/bookings/${id}/export`, { "x-booking-token": created.body.booking_token });
+    expect(res.status).toBe(200);
+    const data = res.body.personal_data;
+    expect(data.bookings.map((b: any) => b.id)).toEqual([id]);
+    expect(data.messages.length).toBeGreaterThan(0);
+    expect(data.messages.filter((m: any) => m.kind === "verification").map((m: any) => [m.subject, m.body])).toEqual([[null, null]]);
+    expect(data).not.toHaveProperty("person");
+    const text = JSON.stringify(res.body);
+    for (const secret of [HIDDEN, row.verification_code, row.public_token_hash, created.body.booking_token]) expect(text).not.toContain(secret);
+    expect(text).not.toContain('"national_id_no"');
   });
 
   it("answers 404 for a booking made with the private key, which has no token, whatever token is sent", async () => {

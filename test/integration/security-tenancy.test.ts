@@ -229,6 +229,8 @@ function sweep(): Record<string, Probe[]> {
     "DELETE /people/:id": [["DELETE", `/people/${o.person}`, null, 404]],
     "PUT /people/:id/undelete": [["PUT", `/people/${o.person}/undelete`, null, 404]],
     "GET /people/:id/children": [["GET", `/people/${o.person}/children`, null, 404]],
+    "GET /people/:id/export": [["GET", `/people/${o.person}/export`, null, 404]],
+    "POST /people/:id/erase": [["POST", `/people/${o.person}/erase`, null, 404]],
     "POST /people/:id/merge": [
       ["POST", `/people/${o.person}/merge?merge_person_id=${o.otherPerson}`, {}, 404],
       ["POST", `/people/${mine.person}/merge?merge_person_id=${o.person}`, {}, 400],

@@ -16,6 +16,8 @@ export const OVER_BUDGET: Record<string, Partial<Record<Temperature, number>>> =
   "PUT /api/v1/categories/{id}": { warm: 3 },
   "PUT /api/v1/people/{id}": { warm: 3 },
   "POST /api/v1/people/{id}/merge": { warm: 4 },
+  // The person's read, the sweeps, and the round that erases the person row: bounded rounds, each its own transaction.
+  "POST /api/v1/people/{id}/erase": { warm: 3 },
   "POST /api/v1/people/perishable_token/send": { warm: 3 },
   "POST /api/v1/people/perishable_token/verify": { warm: 4 },
   "POST /api/v1/waitlist": { warm: 3 },

@@ -40,6 +40,9 @@ function currencyCodes(): Set<string> {
 
 const liquid = () => optionalText(LONG_TEXT);
 
+/** Ten years: longer than any retention a shop is asked to keep, and short enough to stay a date. */
+const RETENTION_DAYS_MAX = 3650;
+
 export const accountAttributes = {
   subdomain: text(63)
     .transform((s) => s.toLowerCase())
@@ -81,6 +84,10 @@ export const accountAttributes = {
   // Paid bookings (docs/decisions/payments.md): minutes a seat waits for its payment, and the refund policy.
   payment_window_minutes: integer({ min: PAYMENT_WINDOW_MIN, max: PAYMENT_WINDOW_MAX }),
   refund_until_hours: nullableInteger({ min: 0, max: 87_600 }),
+  // Retention in days (docs/decisions/personal-data.md); null keeps everything as long as before.
+  retention_days_after_last_booking: nullableInteger({ min: 1, max: RETENTION_DAYS_MAX }),
+  message_body_retention_days: nullableInteger({ min: 1, max: RETENTION_DAYS_MAX }),
+  delivery_payload_retention_days: nullableInteger({ min: 1, max: RETENTION_DAYS_MAX }),
   mail_notification_recipient: z
     .union([email(), z.null(), z.literal("")])
     .transform((v) => v || null)

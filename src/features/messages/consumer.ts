@@ -8,7 +8,7 @@ import { directoryDb } from "../../db/directory";
 import { DIRECTORY_SHARD, shardD1 } from "../../db/shards";
 import type { Db, Env } from "../../env";
 import type { Consumer } from "../queue-consumer";
-import { sentUnlessToldMore } from "./delivery-status";
+import { AFTER_SENT, sentUnlessToldMore } from "./delivery-status";
 import { invitationData, type InvitationData } from "./invitation";
 import { announceProcessed } from "./processed";
 import { providerFor } from "./providers";
@@ -66,7 +66,7 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
   if (refusal) {
     const since = new Date(refusal.created_at).toISOString();
     const why = `not sent: ${claimed.recipient} is undeliverable (${refusal.reason} since ${since}${refusal.detail ? `: ${refusal.detail}` : ""})`;
-    return settleFailed(env, db, own, account, null, why.slice(0, 500), now);
+    return settleFailed(env, db, and(own, eq(messages.status, "sending")), account, null, why.slice(0, 500), now);
   }
   const result = await provider.deliver({
     message: claimed,
@@ -76,11 +76,14 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
     invitation: provider.sendsInvitations && body.invitation ? await withSequence(db, body.account_id, body.invitation) : null,
   });
   const providerName = provider.nameFor?.(claimed.channel) ?? provider.name;
+  // Only the claimed row is settled: an erasure while it was out (docs/decisions/personal-data.md)
+  // failed it and blanked its text, which neither a retry nor the sent text may bring back.
+  const stillClaimed = and(own, eq(messages.status, "sending"));
   if (!result.ok && result.permanent) {
-    return settleFailed(env, db, own, account, providerName, result.error, now, result.undeliverable ? claimed : undefined);
+    return settleFailed(env, db, stillClaimed, account, providerName, result.error, now, result.undeliverable ? claimed : undefined);
   }
   if (!result.ok) {
-    await db.update(messages).set({ status: "queued", provider: providerName, error: result.error, updated_at: now }).where(own);
+    await db.update(messages).set({ status: "queued", provider: providerName, error: result.error, updated_at: now }).where(stillClaimed);
     console.error(JSON.stringify({ queue: "booking-messages", message_id: claimed.id, attempts, error: result.error }));
     return "retry";
   }
@@ -95,9 +98,10 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
       updated_at: now,
       ...(provider.storesDeliveredText && body.secret_body ? { body: body.secret_body } : {}),
     })
-    .where(own)
+    // A provider's event may have said more while the send was out (delivery-status.ts): still ours.
+    .where(and(own, inArray(messages.status, ["sending", ...AFTER_SENT])))
     .returning();
-  if (account) await announceProcessed(env, account, sent, now);
+  if (account && sent) await announceProcessed(env, account, sent, now);
   return "ack";
 }
 

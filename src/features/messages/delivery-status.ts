@@ -9,7 +9,7 @@ const DELIVERY_OUTCOMES = ["delivered", "bounced", "complained", "undelivered", 
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
 /** Statuses that only a provider's event sets: the consumer's own "sent" never replaces them. */
-const AFTER_SENT = ["delivered", "bounced", "complained", "undelivered"] as const;
+export const AFTER_SENT = ["delivered", "bounced", "complained", "undelivered"] as const;
 
 const RANK: Record<string, number> = { sent: 1, delivered: 2, bounced: 3, undelivered: 3, failed: 3, complained: 4 };
 

@@ -40,6 +40,12 @@ export function getPerson({ db, account }: Deps, id: number): Promise<Person> {
   return found(db.query.people.findFirst({ where: and(eq(people.id, id), eq(people.account_id, account.id)) }), "person");
 }
 
+/** An erased person stays erased (docs/decisions/personal-data.md): new data on it would escape a later erasure, which answers already_erased. */
+function refuseErased(person: Person): Person {
+  if (person.erased_at !== null) throw ApiError.invalid("base", "can't be changed: the person was erased");
+  return person;
+}
+
 /** Input checked against every rule, as the columns to write; throws the 400 otherwise. */
 async function checkedValues(deps: Deps, input: PersonInput, existing?: Person, ignore: number[] = []): Promise<PersonValues> {
   const { values, errors } = personValues(input, deps.account.country_code);
@@ -61,7 +67,7 @@ export async function createPerson(deps: Deps, input: PersonInput): Promise<Pers
 }
 
 export async function updatePerson(deps: Deps, id: number, input: PersonInput): Promise<Person> {
-  const values = await checkedValues(deps, input, await getPerson(deps, id));
+  const values = await checkedValues(deps, input, refuseErased(await getPerson(deps, id)));
   const [row] = await deps.db
     .update(people)
     .set({ ...values, updated_at: deps.now })
@@ -75,6 +81,7 @@ export async function updatePerson(deps: Deps, id: number, input: PersonInput): 
 export async function setPersonActive(deps: Deps, id: number, active: boolean): Promise<Person> {
   const person = await getPerson(deps, id);
   if (person.active === active) return person;
+  if (active) refuseErased(person);
   const [row] = await deps.db.update(people).set({ active, updated_at: deps.now }).where(own(deps, id)).returning();
   return afterPersonChange(deps, active ? "modified" : "deleted", row);
 }
@@ -85,7 +92,7 @@ export async function setPersonActive(deps: Deps, id: number, active: boolean): 
  * from the merged one are cleared on the merged person first, so the unique indexes allow it.
  */
 export async function mergePeople(deps: Deps, id: number, mergedId: number, input: PersonInput = {}): Promise<Person> {
-  const kept = await getPerson(deps, id);
+  const kept = refuseErased(await getPerson(deps, id));
   if (mergedId === id) throw ApiError.invalid("merge_person_id", "can't be the person merged into");
   const merged = await deps.db.query.people.findFirst({ where: own(deps, mergedId) });
   if (!merged) throw ApiError.invalid("merge_person_id", "is not a person of this account");

@@ -19,6 +19,8 @@ export const WEBHOOK_EVENTS = [
   "person.created",
   "person.modified",
   "person.deleted",
+  // Sent only when the shop erases a person (docs/decisions/personal-data.md): the person as erasure left it.
+  "person.erased",
   "message.processed",
   // What the mail or SMS provider said after sending (docs/decisions/messages.md, "What comes back").
   "message.delivered",
