@@ -451,6 +451,8 @@ function shopTables(): RegistryTable[] {
         "webhook_secret",
         "previous_webhook_secret",
         "previous_webhook_secret_expires_at",
+        "closed_at",
+        "delete_at",
         "created_at",
         "updated_at",
       ],
