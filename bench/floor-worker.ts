@@ -191,6 +191,14 @@ floor.post("/cron", async (c) => {
   return c.json({ ran_at: Date.now() });
 });
 
+// One retention pass on one shard (features/personal-data/retention.ts), now, whatever the minute of
+// the hour (the cron runs it in the first minute of each): the personal-data suite times each pass.
+floor.post("/retention/:shard", async (c) => {
+  const { applyRetention } = await import("../src/features/personal-data/retention");
+  await applyRetention(c.env, Date.now(), c.req.param("shard"));
+  return c.json({ ran_at: Date.now() });
+});
+
 // One calendar subscription's sync, run in this request as the fetch queue's consumer runs it
 // (features/calendar-subscriptions/sync.ts): the bench times it from outside, where the clock
 // runs during CPU work too, which inside workerd it does not.

@@ -30,6 +30,7 @@ const allSuites = [
   { name: "mcp", entry: join(here, "mcp.ts") },
   { name: "routes", entry: join(here, "routes.ts") },
   { name: "messages", entry: join(here, "messages.ts") },
+  { name: "personal-data", entry: join(here, "personal-data.ts") },
 ];
 const args = process.argv.slice(2);
 // --profile: each HTTP read figure also takes a CPU profile of the Worker (after measuring).

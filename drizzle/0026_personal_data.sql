@@ -27,7 +27,7 @@ WHEN EXISTS (
 BEGIN
   UPDATE messages SET recipient = '', subject = NULL, body = '',
     status = CASE WHEN status IN ('queued', 'sending') THEN 'failed' ELSE status END,
-    error = CASE WHEN status IN ('queued', 'sending') THEN 'not sent: the person was erased' ELSE error END
+    error = CASE WHEN status IN ('queued', 'sending') THEN 'not sent: the person was erased' ELSE NULL END
   WHERE id = NEW.id;
 END;
 --> statement-breakpoint

@@ -181,19 +181,24 @@ export const PERSONAL_DATA: RegistryTable[] = [
   },
   {
     table: "messages",
-    personal: { recipient: "e-mail address or phone number", subject: "names the booking", body: "names, times, codes, links" },
-    kept: ["id", "account_id", "booking_id", "person_id", "kind", "channel", "status", "provider", "provider_message_id", "error", "sent_at", "created_at", "updated_at"],
+    personal: {
+      recipient: "e-mail address or phone number",
+      subject: "names the booking",
+      body: "names, times, codes, links",
+      error: "a provider's or server's refusal, which may quote the address (550 … no such user <address>)",
+    },
+    kept: ["id", "account_id", "booking_id", "person_id", "kind", "channel", "status", "provider", "provider_message_id", "sent_at", "created_at", "updated_at"],
     keptWhy: "what was sent when and how it went, without to whom or what it said",
     internal: ["account_id"],
     reach: (k) => sql`person_id = ${k.id} OR booking_id IN (${personBookings(k)})`,
     // A message not sent yet never will be: the consumer claims only queued rows (messages/consumer.ts).
     erasure: {
       kind: "overwrite",
-      set: { recipient: "''", subject: "NULL", body: "''" },
-      left: "recipient <> '' OR subject IS NOT NULL OR body <> ''",
+      set: { recipient: "''", subject: "NULL", body: "''", error: "NULL" },
+      left: "recipient <> '' OR subject IS NOT NULL OR body <> '' OR (error IS NOT NULL AND error <> 'not sent: the person was erased')",
       also: {
         status: "CASE WHEN status IN ('queued', 'sending') THEN 'failed' ELSE status END",
-        error: "CASE WHEN status IN ('queued', 'sending') THEN 'not sent: the person was erased' ELSE error END",
+        error: "CASE WHEN status IN ('queued', 'sending') THEN 'not sent: the person was erased' ELSE NULL END",
       },
     },
   },
