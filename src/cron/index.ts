@@ -7,6 +7,7 @@ import { expireVerifications } from "./jobs/expire-verifications";
 import { offerWaitlist } from "./jobs/offer-waitlist";
 import { purgeIdempotencyKeys } from "./jobs/purge-idempotency-keys";
 import { purgePerishableTokens } from "./jobs/purge-perishable-tokens";
+import { sealNationalIds } from "./jobs/seal-national-ids";
 import { refreshCalendars } from "./jobs/refresh-calendars";
 import { sendReminders } from "./jobs/send-reminders";
 import { sweepPayments } from "./jobs/sweep-payments";
@@ -24,6 +25,7 @@ const cronJobs: { name: string; run: CronJob }[] = [
   { name: "purge-perishable-tokens", run: purgePerishableTokens },
   { name: "purge-idempotency-keys", run: purgeIdempotencyKeys },
   { name: "delete-closed-accounts", run: deleteClosedAccounts },
+  { name: "seal-national-ids", run: sealNationalIds },
 ];
 
 export async function handleScheduled(controller: ScheduledController, env: Env): Promise<void> {
