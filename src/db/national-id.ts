@@ -31,7 +31,11 @@ const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 
 const base64ToBytes = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-const bytesToBase64Url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const bytesToBase64Url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 const base64UrlToBytes = (text: string) => base64ToBytes(text.replace(/-/g, "+").replace(/_/g, "/"));
 
 const derive = (secret: Uint8Array, use: string) => hkdf(sha256, secret, undefined, utf8ToBytes(`booking-edge people.national_id_no ${use}`), 32);
@@ -86,7 +90,7 @@ export function sealNationalId(keys: NationalIdKeys, accountId: number, plain: s
 }
 
 /** The key id a stored value was sealed with, or null for a value stored in plain text. */
-export function sealedWith(stored: string): string | null {
+function sealedWith(stored: string): string | null {
   return SEALED.exec(stored)?.[1] ?? null;
 }
 

@@ -96,7 +96,12 @@ describe("the noble ciphers in workerd", () => {
     expect(new TextDecoder().decode(opened)).toBe("01017012345");
     const mac = await crypto.subtle.importKey("raw", keys.current.hash, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
     const signed = new Uint8Array(await crypto.subtle.sign("HMAC", mac, new TextEncoder().encode("7:01017012345")));
-    expect(sealed.national_id_hash).toBe(btoa(String.fromCharCode(...signed)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""));
+    expect(sealed.national_id_hash).toBe(
+      btoa(String.fromCharCode(...signed))
+        .replace(/\+/g, "-")
+        .replace(/\//g, "_")
+        .replace(/=+$/, ""),
+    );
     // Two seals of one number differ (a random nonce each); a tampered value does not open.
     expect(sealNationalId(keys, 7, "01017012345").national_id_no).not.toBe(sealed.national_id_no);
     expect(openNationalId(keys, `${sealed.national_id_no.slice(0, -2)}AA`)).toBeNull();

@@ -8,7 +8,7 @@ import { shardD1 } from "../../db/shards";
 import type { Env } from "../../env";
 
 /** Rows per shard and run: one select and one update, each well inside a cron invocation's limits. */
-export const NATIONAL_IDS_PER_RUN = 500;
+const NATIONAL_IDS_PER_RUN = 500;
 
 const COLUMNS = "id, account_id, national_id_no, national_id_hash";
 

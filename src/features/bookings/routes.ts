@@ -140,7 +140,10 @@ const BOOKING_TOKEN_HEADER = "x-booking-token";
 
 async function onSite(c: C, booking: Booking, extra: Record<string, unknown> = {}) {
   const related = await loadRelated(deps(c), [booking]);
-  return c.json({ ...wrap("booking", toPublicBookingJson(booking, related, { timeZone: c.var.account.time_zone, now: c.var.now, extended: false, keys: nationalIdKeys(c.env) })), ...extra });
+  return c.json({
+    ...wrap("booking", toPublicBookingJson(booking, related, { timeZone: c.var.account.time_zone, now: c.var.now, extended: false, keys: nationalIdKeys(c.env) })),
+    ...extra,
+  });
 }
 
 const siteOrigin = (c: C) => new URL(c.req.url).origin;

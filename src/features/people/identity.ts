@@ -40,7 +40,11 @@ export function nationalIdIs(keys: NationalIdKeys | null, accountId: number, pla
  * Person values as they are written: a national id sealed with its hash beside it, or plain with no
  * hash when the Worker has no keys (so a stale hash never outlives its number). Other columns as given.
  */
-export function storedValues<V extends { national_id_no?: string | null }>(keys: NationalIdKeys | null, accountId: number, values: V): V & { national_id_hash?: string | null } {
+export function storedValues<V extends { national_id_no?: string | null }>(
+  keys: NationalIdKeys | null,
+  accountId: number,
+  values: V,
+): V & { national_id_hash?: string | null } {
   if (values.national_id_no === undefined) return values;
   if (!values.national_id_no) return { ...values, national_id_hash: null };
   return { ...values, ...(keys ? sealNationalId(keys, accountId, values.national_id_no) : { national_id_hash: null }) };
