@@ -1,12 +1,11 @@
 // How a person's national identity number is kept at rest: AES-256-GCM under the Worker secret
 // PERSONAL_DATA_KEYS, beside a keyed hash that uniqueness, matching and the people filters compare
-// (docs/decisions/personal-data.md, "National identity numbers"). Synchronous (noble), so the
-// serializers that answer the number stay synchronous.
+// (docs/decisions/personal-data.md, "National identity numbers"). Synchronous, so the serializers
+// that answer the number stay synchronous: AES-GCM from @noble/ciphers; HMAC-SHA-256 and HKDF from
+// fast-sha256, which the bundle already holds for standardwebhooks (a second SHA-256 would not fit its budget).
 import { gcm } from "@noble/ciphers/aes.js";
-import { hkdf } from "@noble/hashes/hkdf.js";
-import { hmac } from "@noble/hashes/hmac.js";
-import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToUtf8, utf8ToBytes } from "@noble/ciphers/utils.js";
+import { hkdf, hmac } from "fast-sha256";
 
 /** One key of the ring: its id (written into every value it seals) and the keys derived from its secret. */
 export interface NationalIdKey {
@@ -38,7 +37,7 @@ const bytesToBase64Url = (bytes: Uint8Array) =>
     .replace(/=+$/, "");
 const base64UrlToBytes = (text: string) => base64ToBytes(text.replace(/-/g, "+").replace(/_/g, "/"));
 
-const derive = (secret: Uint8Array, use: string) => hkdf(sha256, secret, undefined, utf8ToBytes(`booking-edge people.national_id_no ${use}`), 32);
+const derive = (secret: Uint8Array, use: string) => hkdf(secret, undefined, utf8ToBytes(`booking-edge people.national_id_no ${use}`), 32);
 
 /**
  * `k2:<base64 of 32 bytes>,k1:<base64 of 32 bytes>` as a ring, or a sentence saying what is wrong
@@ -73,7 +72,7 @@ export const normalisedNationalId = (plain: string) => plain.trim();
  * number in two accounts gives two unrelated hashes and a database copy cannot link the people.
  */
 export function nationalIdHash(key: NationalIdKey, accountId: number, plain: string): string {
-  return bytesToBase64Url(hmac(sha256, key.hash, utf8ToBytes(`${accountId}:${normalisedNationalId(plain)}`)));
+  return bytesToBase64Url(hmac(key.hash, utf8ToBytes(`${accountId}:${normalisedNationalId(plain)}`)));
 }
 
 /** The hashes a stored row may hold for this number: one per key of the ring, the current first. */
