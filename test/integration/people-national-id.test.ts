@@ -34,7 +34,7 @@ function clientOn(apiKey: string, bindings: typeof env) {
     await waitOnExecutionContext(ctx);
     return { status: res.status, body: (await res.json()) as any };
   };
-  return { get: (p: string) => call("GET", p), post: (p: string, b: unknown) => call("POST", p, b) };
+  return { call, get: (p: string) => call("GET", p), post: (p: string, b: unknown) => call("POST", p, b) };
 }
 
 /** Every pass of the cron job on DB until one finds nothing left (this file's rows only: storage is per file). */
@@ -215,6 +215,25 @@ describe("rows stored in plain text before encryption", () => {
     expect(row.national_id_no).toMatch(/^v1:test1:/);
     expect(row.national_id_hash).toBe(nationalIdHash(ring(TEST_KEYS).current, accountId, nid));
     await check();
+  });
+});
+
+describe("a Worker without PERSONAL_DATA_KEYS", () => {
+  it("keeps numbers plain as before (substring search included), drops a stale hash, and the pass seals them once keys are back", async () => {
+    const plainWorker = clientOn(apiKey, { ...env, PERSONAL_DATA_KEYS: undefined });
+    const nid = number();
+    const { person } = (await plainWorker.post("/people", { person: { name: "Unkeyed", national_id_no: nid } })).body;
+    expect(await rawPerson(person.id)).toMatchObject({ national_id_no: nid, national_id_hash: null });
+    expect((await plainWorker.get(`/people?search=${nid.slice(2, 9)}`)).body.map((e: any) => e.person.id)).toEqual([person.id]);
+    // A sealed person's number changed by such a Worker is plain again, without the old number's hash.
+    const sealed = await must(api.post("/people", { person: { name: "Was sealed", national_id_no: number() } }));
+    const changed = number();
+    const res = await clientOn(apiKey, { ...env, PERSONAL_DATA_KEYS: undefined }).call("PUT", `/people/${sealed.person.id}`, { person: { national_id_no: changed } });
+    expect(res.status).toBe(200);
+    expect(await rawPerson(sealed.person.id)).toMatchObject({ national_id_no: changed, national_id_hash: null });
+    await sealAll(env);
+    expect((await rawPerson(person.id))!.national_id_no).toMatch(/^v1:test1:/);
+    expect((await must(api.get(`/people?national_id_no=${changed}`))).map((e: any) => e.person.id)).toEqual([sealed.person.id]);
   });
 });
 
