@@ -24,6 +24,9 @@ const PAYMENT_PROPERTY_TESTS = "test/integration/payments-property.test.ts";
 /** Tests that are not about the rate limit raise it (docs/decisions/rate-limit.md). */
 const UNLIMITED = { RATE_LIMIT_REQUESTS: "1000000", RATE_LIMIT_KEY_REQUESTS: "1000000" };
 
+/** A test-only key ring (32 bytes, base64): public, like .dev.vars' own. */
+const PERSONAL_DATA_KEYS = "test1:NVZNxHO9BP/kr+5QRn/0KeA44/Xu7HSUcUYtt+dfvDA=";
+
 /** The Worker's Stripe settings in tests: a key and a signing secret the stand-in accepts. */
 const STRIPE_SECRET_KEY = "sk_test_standin";
 const STRIPE_WEBHOOK_SECRET = "whsec_test_standin";
@@ -75,6 +78,9 @@ const workersProject = (name: string, include: string[], exclude: string[], bind
           // leave its distance unmeasured ("far"). The NearDatabase tests hand the Worker
           // "always" or "auto" themselves.
           WRITES_BESIDE_DATABASE: "never",
+          // National id numbers sealed as deployed, under a public test-only key (people-national-id.test.ts
+          // rotates to a second key by handing the Worker its own bindings).
+          PERSONAL_DATA_KEYS,
           ...bindings,
         },
       },

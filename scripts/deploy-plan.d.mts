@@ -21,3 +21,6 @@ export function parseDeployArgs(argv: string[]): DeployArgs;
 export function deployProblems(config: DeployConfig): string[];
 export function deployCommands(config: DeployConfig, args: DeployArgs): { migrations: string[][]; deploy: string[] };
 export function readDeployConfig(args: DeployArgs): Unstable_Config;
+export const REQUIRED_SECRETS: string[];
+export function secretProblems(names: string[] | null): string[];
+export function secretListCommand(args: DeployArgs): string[];

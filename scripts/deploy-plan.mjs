@@ -48,12 +48,40 @@ export function deployProblems(config) {
       problems.push(`wrangler.toml sets ${name} as a var: it is a secret. Remove it and run \`npx wrangler secret put ${name}\` with the platform's live value.`);
     }
   }
+  // National id numbers are sealed under it (docs/decisions/personal-data.md): a var would put the
+  // key beside the data it protects, in the file and in every deploy's settings.
+  if (config.vars?.PERSONAL_DATA_KEYS !== undefined) {
+    problems.push(
+      "wrangler.toml sets PERSONAL_DATA_KEYS as a var: it is a secret. Remove it (and make a new key: this one is no longer secret) and run `npx wrangler secret put PERSONAL_DATA_KEYS`.",
+    );
+  }
   if (config.vars?.STRIPE_API_BASE !== undefined) {
     problems.push("wrangler.toml sets STRIPE_API_BASE: that points payments at a local stand-in (tests, npm run dev). A deploy talks to api.stripe.com: remove it.");
   }
   problems.push(...mailProblems(config.vars ?? {}));
   return problems;
 }
+
+/** The Worker secrets a deploy refuses to go without: national id numbers would be stored readable. */
+export const REQUIRED_SECRETS = ["PERSONAL_DATA_KEYS"];
+
+/** How to make the personal data key ring (README, step 6). */
+const NEW_KEY = `node -e "console.log('k1:'+crypto.randomBytes(32).toString('base64'))"`;
+
+/**
+ * Sentences for the required secrets the Worker lacks, from `wrangler secret list --format json`'s
+ * names (null: the list could not be read, e.g. before the Worker's first deploy or without a login).
+ */
+export function secretProblems(names) {
+  const missing = names === null ? REQUIRED_SECRETS : REQUIRED_SECRETS.filter((name) => !names.includes(name));
+  return missing.map(
+    (name) =>
+      `The Worker has no ${name} secret${names === null ? " (its secrets could not be listed)" : ""}: make a key with \`${NEW_KEY}\` and run \`npx wrangler secret put ${name}\` with it (on a first deploy this creates the Worker), then deploy again.`,
+  );
+}
+
+/** The command that lists the Worker's secret names, for the same configuration as the deploy. */
+export const secretListCommand = (args) => ["secret", "list", "--format", "json", ...args.configArgs];
 
 /** Hosts and domains that stand for "fill this in" (RFC 2606, RFC 6761) or for this machine. */
 const PLACEHOLDER_HOST = /(^|\.)(example\.(com|net|org)|example|test|invalid|localhost)$|^(127\.|0\.0\.0\.0$|\[?::1\]?$)/i;

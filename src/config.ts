@@ -1,6 +1,7 @@
 // The deployment's settings (wrangler.toml vars, secrets), parsed with zod once per bindings object
 // at the entries, so a bad value is refused where it is read in, named, instead of falling back.
 import * as z from "zod";
+import { parseNationalIdKeys, type NationalIdKeys } from "./db/national-id";
 import type { Env } from "./env";
 
 /** Unset and empty are the same: the setting's default applies. */
@@ -36,6 +37,17 @@ const shardLocations = optional(z.string()).transform((text, ctx) => {
     locations[shard] = hint as LocationHint;
   }
   return locations;
+});
+
+/** The key ring that seals national id numbers (db/national-id.ts); unset keeps them in plain text. */
+const personalDataKeys = optional(z.string()).transform((text, ctx): NationalIdKeys | null => {
+  if (text === undefined) return null;
+  const keys = parseNationalIdKeys(text);
+  if (typeof keys === "string") {
+    ctx.addIssue({ code: "custom", message: keys });
+    return z.NEVER;
+  }
+  return keys;
 });
 
 const configSchema = z.object({
@@ -89,6 +101,8 @@ const configSchema = z.object({
    * "Every write beside the database"): "auto" when this isolate measures its database as far.
    */
   WRITES_BESIDE_DATABASE: optional(z.enum(["auto", "always", "never"], { error: 'must be "auto", "always" or "never"' })).transform((w) => w ?? "auto"),
+  /** A Worker secret (`npm run deploy` refuses a deploy without it): the first key seals, every key opens (docs/decisions/personal-data.md). */
+  PERSONAL_DATA_KEYS: personalDataKeys,
 });
 
 type Config = z.output<typeof configSchema>;
@@ -120,6 +134,9 @@ export function configOf(env: Partial<Env>): Config {
   }
   return config;
 }
+
+/** The national id key ring of these bindings, or null when PERSONAL_DATA_KEYS is unset (numbers stay plain). */
+export const nationalIdKeys = (env: Partial<Env>): NationalIdKeys | null => configOf(env).PERSONAL_DATA_KEYS;
 
 /** The bad setting of these bindings, or null when every one parses (for the queue and cron entries). */
 export function badConfig(env: Partial<Env>): ConfigError | null {

@@ -71,6 +71,8 @@ export interface Env {
   /** The payment platform's Stripe secret key and webhook signing secret: Worker secrets, never vars (docs/decisions/payments.md). */
   STRIPE_SECRET_KEY?: string;
   STRIPE_WEBHOOK_SECRET?: string;
+  /** `k2:<base64 32 bytes>,k1:<…>`: the keys that seal national id numbers, the first current (src/db/national-id.ts). A Worker secret. */
+  PERSONAL_DATA_KEYS?: string;
   /** Where the Stripe API is: unset for api.stripe.com; the local stand-in in tests and `npm run dev`. */
   STRIPE_API_BASE?: string;
   /** Each shard's D1 location as `DB=weur,DB_SHARD_1=enam`: its capacity guards are created there (src/config.ts). */

@@ -8,6 +8,7 @@ import { expireVerifications } from "./jobs/expire-verifications";
 import { offerWaitlist } from "./jobs/offer-waitlist";
 import { purgeIdempotencyKeys } from "./jobs/purge-idempotency-keys";
 import { purgePerishableTokens } from "./jobs/purge-perishable-tokens";
+import { sealNationalIds } from "./jobs/seal-national-ids";
 import { refreshCalendars } from "./jobs/refresh-calendars";
 import { sendReminders } from "./jobs/send-reminders";
 import { sweepPayments } from "./jobs/sweep-payments";
@@ -26,6 +27,7 @@ const cronJobs: { name: string; run: CronJob }[] = [
   { name: "purge-idempotency-keys", run: purgeIdempotencyKeys },
   { name: "delete-closed-accounts", run: deleteClosedAccounts },
   { name: "apply-retention", run: applyRetention },
+  { name: "seal-national-ids", run: sealNationalIds },
 ];
 
 export async function handleScheduled(controller: ScheduledController, env: Env): Promise<void> {

@@ -286,7 +286,10 @@ export const people = sqliteTable(
     external_id: text("external_id"),
     custom_data: customData(),
     date_of_birth: text("date_of_birth"),
+    // Sealed (`v1:<key id>:…`, db/national-id.ts) when PERSONAL_DATA_KEYS is set; plain text from before until the cron seals it.
     national_id_no: text("national_id_no"),
+    // HMAC-SHA-256 of the account and the number: what uniqueness, matching and the filters compare. Null while plain.
+    national_id_hash: text("national_id_hash"),
     street: text("street"),
     city: text("city"),
     postal_code: text("postal_code"),
@@ -304,7 +307,11 @@ export const people = sqliteTable(
   (t) => [
     uniqueIndex("people_account_email").on(t.account_id, t.email),
     uniqueIndex("people_account_phone").on(t.account_id, t.phone_e164),
-    uniqueIndex("people_account_national_id").on(t.account_id, t.national_id_no),
+    uniqueIndex("people_account_national_id_hash").on(t.account_id, t.national_id_hash),
+    // Numbers still in plain text: matched by value until the cron seals them (one probe when there are none).
+    index("people_account_national_id_plain").on(t.account_id, t.national_id_no).where(sql`national_id_hash IS NULL AND national_id_no IS NOT NULL`),
+    // Sealed numbers by stored form, so the cron finds those under an older key by range (v1:<key id>:…).
+    index("people_national_id_sealed").on(t.national_id_no).where(sql`national_id_hash IS NOT NULL`),
     uniqueIndex("people_account_provider_uid").on(t.account_id, t.provider, t.uid),
     index("people_account_updated").on(t.account_id, t.updated_at),
     index("people_account_parent").on(t.account_id, t.parent_id),

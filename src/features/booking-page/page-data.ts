@@ -1,6 +1,7 @@
 // What the booking page shows for its query string: services by category, then for a chosen
 // service the month's available dates, the chosen day's slots, the chosen slot; or one booking;
 // or one waitlist offer, opened by the link its message carried.
+import { nationalIdKeys } from "../../config";
 import type { Account, Service } from "../../db/schema";
 import type { Slot } from "../../domain/slots";
 import { endOfMonth, todayIn } from "../../domain/time";
@@ -156,7 +157,7 @@ async function bookingView(deps: Deps, id: number, token: string | undefined): P
   const booking = await orNull(bookingWithToken(deps, id, token));
   if (!booking) return null;
   const related = await loadRelated(deps, [booking]);
-  const json = toPublicBookingJson(booking, related, { timeZone: deps.account.time_zone, now: deps.now, extended: false });
+  const json = toPublicBookingJson(booking, related, { timeZone: deps.account.time_zone, now: deps.now, extended: false, keys: nationalIdKeys(deps.env) });
   const until = cancellableUntil(deps, booking);
   // The page moves appointments; an event booking moves through the API (its calendar is the events').
   const movable =

@@ -1,6 +1,7 @@
 // What follows a booking change, after it is stored: its webhook event(s), the customer and
 // admin messages it calls for, and what it does to a payment (answered: the booking as it is then). Every path that changes a booking (private and public API,
 // recurrence, cron) ends here.
+import { nationalIdKeys } from "../../config";
 import type { Booking } from "../../db/schema";
 import type { BookingChange } from "../../domain/booking-states";
 import type { Deps } from "../../env";
@@ -27,7 +28,7 @@ export async function afterBookingChange(
   // first, so the change's event carries the payment as it is afterwards.
   const after = booking.payment ? await (await import("../payments/after-change")).paymentAfterChange(deps, change, booking) : booking;
   const related = opts.preloaded ?? (await loadRelated(deps, [after]));
-  const json = toBookingJson(after, related, { timeZone: deps.account.time_zone, now: deps.now, extended: false });
+  const json = toBookingJson(after, related, { timeZone: deps.account.time_zone, now: deps.now, extended: false, keys: nationalIdKeys(deps.env) });
   const events: WebhookEventName[] = [change === "paid" ? "booking.modified" : `booking.${change}`];
   // A verification that confirms at once is also a confirmation for whoever waits on that.
   if (change === "verified" && after.state === "confirmed") events.push("booking.confirmed");

@@ -1,6 +1,7 @@
 // A booking list's finished answer (body text and what the page headers need): from the isolate's
 // cache when the account's listing version is still the one it was computed at, else read and
 // written afresh and kept (list-cache.ts; docs/decisions/latency.md, "Booking-list answers").
+import { nationalIdKeys } from "../../config";
 import type { Deps } from "../../env";
 import { noteCache } from "../../db/request-scope";
 import { wrapList } from "../../http/envelope";
@@ -41,7 +42,7 @@ export async function listAnswer(deps: Deps, listing: Listing, query: ListQuery,
   const readFrom = writeSequence();
   const { rows, total, nextCursor, related, freshness } = await listBookings(deps, listing, query, request, owner);
   noteVersion(account, freshness.version);
-  const view = { timeZone: deps.account.time_zone, now: deps.now, extended: query.extended ?? false };
+  const view = { timeZone: deps.account.time_zone, now: deps.now, extended: query.extended ?? false, keys: nationalIdKeys(deps.env) };
   const answer: CachedList = {
     version: freshness.version,
     validUntil: freshness.validUntil,

@@ -1,9 +1,11 @@
 // Which person a booking links to: `person_id`, or `person_attributes` matched (national id, then
 // phone, then email) or created, with person errors in the spec's nested shape.
-import { and, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, isNull, sql } from "drizzle-orm";
 import { QueryBuilder, SQLiteSyncDialect, unionAll, type SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { nationalIdKeys } from "../../config";
 import { bindFixed, fixedStatement } from "../../db/fixed-statement";
 import { everyColumn, jsonRow } from "../../db/json-row";
+import { nationalIdHashes, withOpenNationalId, type NationalIdKeys } from "../../db/national-id";
 import { people, type Person } from "../../db/schema";
 import { toSqlRow, type SqlStatement } from "../../db/sql-statement";
 import type { Deps } from "../../env";
@@ -15,6 +17,7 @@ import {
   parentProblemIn,
   personProblems,
   personValues,
+  storedValues,
   takenAmong,
   type AttributeErrors,
   type PersonValues,
@@ -77,15 +80,19 @@ const personById = fixedStatement<"accountId" | "id">(() =>
  * Everyone holding one of the input's identifiers: the match's candidates and the uniqueness
  * rule's holders at once. One select per identifier, each on its unique index (an OR of four
  * terms, some bound to null, read more rows); a person holding two comes twice, which neither rule minds.
+ * A national id is held by hash under any key of the ring (`nationalHashes`, a JSON array) or, not
+ * sealed yet, as plain text (db/national-id.ts).
  */
-const holderOf = (column: SQLiteColumn, name: string) =>
+const holdersWhere = (condition: ReturnType<typeof eq>) =>
   qb
     .select({ row: personRow.field.as("row") })
     .from(people)
-    .where(and(eq(people.account_id, accountId), eq(column, sql.placeholder(name))));
-const identifierHolders = fixedStatement<"accountId" | "nationalId" | "matchPhone" | "phone" | "email">(() =>
+    .where(and(eq(people.account_id, accountId), condition));
+const holderOf = (column: SQLiteColumn, name: string) => holdersWhere(eq(column, sql.placeholder(name)));
+const identifierHolders = fixedStatement<"accountId" | "nationalHashes" | "nationalId" | "matchPhone" | "phone" | "email">(() =>
   unionAll(
-    holderOf(people.national_id_no, "nationalId"),
+    holdersWhere(sql`${people.national_id_hash} IN (SELECT value FROM json_each(${sql.placeholder("nationalHashes")}))`),
+    holdersWhere(and(isNull(people.national_id_hash), eq(people.national_id_no, sql.placeholder("nationalId")))!),
     holderOf(people.phone_e164, "matchPhone"),
     holderOf(people.phone_e164, "phone"),
     holderOf(people.email, "email"),
@@ -94,7 +101,9 @@ const identifierHolders = fixedStatement<"accountId" | "nationalId" | "matchPhon
 const dialect = new SQLiteSyncDialect();
 const ancestry = fixedStatement<"accountId" | "parentId">(() => ({ toSQL: () => dialect.sqlToQuery(ancestryQuery(sql.placeholder("parentId"), accountId)) }));
 
-const peopleIn = (result: D1Result | undefined): Person[] => ((result?.results ?? []) as { row: string }[]).map((r) => personRow.decode(r.row));
+/** The people a read found, their national ids opened for the identity rules' comparisons. */
+const peopleIn = (keys: NationalIdKeys | null, result: D1Result | undefined): Person[] =>
+  ((result?.results ?? []) as { row: string }[]).map((r) => withOpenNationalId(keys, personRow.decode(r.row)));
 
 /** A lookup whose input is already known to be invalid: no reads, and `decide` throws why. */
 const failing = (error: unknown): PersonLookup => ({
@@ -106,6 +115,7 @@ const failing = (error: unknown): PersonLookup => ({
 
 export function lookUpPerson(deps: Deps, input: { person_id?: number | null; person_attributes?: Record<string, unknown> }): PersonLookup {
   const { account } = deps;
+  const ring = nationalIdKeys(deps.env);
   let attributes: ReturnType<typeof parseAttributes> | undefined;
   try {
     attributes = input.person_attributes ? parseAttributes(input.person_attributes) : undefined;
@@ -121,6 +131,7 @@ export function lookUpPerson(deps: Deps, input: { person_id?: number | null; per
   const match = Object.fromEntries(keys) as Partial<Record<(typeof keys)[number][0], string | null | undefined>>;
   const holders = {
     accountId: account.id,
+    nationalHashes: JSON.stringify(ring && values.national_id_no ? nationalIdHashes(ring, account.id, values.national_id_no) : []),
     nationalId: values.national_id_no || null,
     matchPhone: match.phone_e164 || null,
     phone: values.phone_e164 || null,
@@ -140,8 +151,8 @@ export function lookUpPerson(deps: Deps, input: { person_id?: number | null; per
     },
     decide(results) {
       let at = 0;
-      const byId = personId ? peopleIn(results[at++])[0] : undefined;
-      const known = readsHolders ? peopleIn(results[at++]) : [];
+      const byId = personId ? peopleIn(ring, results[at++])[0] : undefined;
+      const known = readsHolders ? peopleIn(ring, results[at++]) : [];
       const parentRows = readsParent ? ((results[at++]?.results ?? []) as { id: number }[]) : [];
       if (personId && !byId) throw ApiError.invalid("person_id", "does not exist");
       const person = byId ?? matchAmong(known, keys);
@@ -180,19 +191,19 @@ export const personTakenMeanwhile = () => personError(["is invalid"], { base: ["
 const PEOPLE_COLUMNS = getTableColumns(people);
 
 /** The planned new person's row as a create or an update inserts it beside its booking (guarded-write.ts); undefined for any other plan. */
-export function newPersonColumns({ account, now }: Pick<Deps, "account" | "now">, plan: PersonPlan): Record<string, unknown> | undefined {
+export function newPersonColumns({ account, now, env }: Pick<Deps, "account" | "now" | "env">, plan: PersonPlan): Record<string, unknown> | undefined {
   if (plan.kind !== "new") return undefined;
   // Only the table's columns, as Drizzle's insert would take them (the statement is raw SQL).
-  const values = Object.entries(plan.values).filter(([key]) => key in PEOPLE_COLUMNS);
+  const values = Object.entries(storedValues(nationalIdKeys(env), account.id, plan.values)).filter(([key]) => key in PEOPLE_COLUMNS);
   return { ...Object.fromEntries(values), account_id: account.id, created_at: now, updated_at: now };
 }
 
 /** The update filling a matched person's empty attributes, or none; run only once the booking exists. */
-function personFillStatement({ db, account, now }: Deps, plan: PersonPlan) {
+function personFillStatement({ db, account, now, env }: Deps, plan: PersonPlan) {
   if (plan.kind !== "existing" || Object.keys(plan.fill).length === 0) return undefined;
   return db
     .update(people)
-    .set({ ...plan.fill, updated_at: now })
+    .set({ ...storedValues(nationalIdKeys(env), account.id, plan.fill), updated_at: now })
     .where(and(eq(people.id, plan.person.id), eq(people.account_id, account.id)));
 }
 
@@ -203,9 +214,10 @@ function personFillStatement({ db, account, now }: Deps, plan: PersonPlan) {
  * when another request took one of its identifiers meanwhile, as `applyPersonFill` does, rather
  * than undoing the booking's change with the batch.
  */
-export function personFillAfterWrite({ account, now }: Pick<Deps, "account" | "now">, plan: PersonPlan): SqlStatement | undefined {
+export function personFillAfterWrite({ account, now, env }: Pick<Deps, "account" | "now" | "env">, plan: PersonPlan): SqlStatement | undefined {
   if (plan.kind !== "existing" || Object.keys(plan.fill).length === 0) return undefined;
-  const row = toSqlRow({ ...Object.fromEntries(Object.entries(plan.fill).filter(([key]) => key in PEOPLE_COLUMNS)), updated_at: now });
+  const fill = storedValues(nationalIdKeys(env), account.id, plan.fill);
+  const row = toSqlRow({ ...Object.fromEntries(Object.entries(fill).filter(([key]) => key in PEOPLE_COLUMNS)), updated_at: now });
   return {
     sql: `UPDATE OR IGNORE people SET ${Object.keys(row)
       .map((c) => `${c} = ?`)

@@ -1,5 +1,6 @@
 // Bookings on the private API (/bookings, /people/{id}/bookings, /events/{id}/bookings) and on the
 // booking site, where a visitor reaches only the booking their token opens.
+import { nationalIdKeys } from "../../config";
 import { Hono, type Context } from "hono";
 import type { Booking } from "../../db/schema";
 import type { AppEnv } from "../../env";
@@ -42,7 +43,7 @@ type C = Context<AppEnv>;
 
 async function one(c: C, booking: Booking, extended = false) {
   const related = await loadRelated(deps(c), [booking]);
-  return c.json(wrap("booking", toBookingJson(booking, related, { timeZone: c.var.account.time_zone, now: c.var.now, extended })));
+  return c.json(wrap("booking", toBookingJson(booking, related, { timeZone: c.var.account.time_zone, now: c.var.now, extended, keys: nationalIdKeys(c.env) })));
 }
 
 /** A page of a listing: its body text is often the isolate's cached answer (list-answer.ts). */
@@ -139,7 +140,10 @@ const BOOKING_TOKEN_HEADER = "x-booking-token";
 
 async function onSite(c: C, booking: Booking, extra: Record<string, unknown> = {}) {
   const related = await loadRelated(deps(c), [booking]);
-  return c.json({ ...wrap("booking", toPublicBookingJson(booking, related, { timeZone: c.var.account.time_zone, now: c.var.now, extended: false })), ...extra });
+  return c.json({
+    ...wrap("booking", toPublicBookingJson(booking, related, { timeZone: c.var.account.time_zone, now: c.var.now, extended: false, keys: nationalIdKeys(c.env) })),
+    ...extra,
+  });
 }
 
 const siteOrigin = (c: C) => new URL(c.req.url).origin;

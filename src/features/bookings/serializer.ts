@@ -1,5 +1,6 @@
 // Booking output: every spec field in the account zone, state and active as a reader must see
 // them, related objects in brief (or in full with `extended`); the public site sees less.
+import type { NationalIdKeys } from "../../db/national-id";
 import type { Booking, Event, Person, Resource, Service } from "../../db/schema";
 import { effectiveState, isActive } from "../../domain/booking-states";
 import { formatInstant, formatNullableInstant } from "../../domain/time";
@@ -57,6 +58,8 @@ interface View {
   timeZone: string;
   now: number;
   extended: boolean;
+  /** The national id key ring (`nationalIdKeys(env)`): the person's number is answered opened. */
+  keys: NationalIdKeys | null;
 }
 
 const brief = (row: { id: number; title: string | null } | undefined) => (row ? { id: row.id, title: row.title } : null);
@@ -80,13 +83,13 @@ function once<T>(row: object, form: string, build: () => T): T {
 
 const briefOnce = (row: { id: number; title: string | null } | undefined) => (row ? once(row, "brief", () => brief(row)) : null);
 
-function relatedOut(booking: ListedBooking, related: ListedRelated, { timeZone, extended }: View) {
+function relatedOut(booking: ListedBooking, related: ListedRelated, { timeZone, extended, keys }: View) {
   const resource = related.resources.get(booking.resource_id);
   const service = booking.service_id === null ? undefined : related.services.get(booking.service_id);
   const event = booking.event_id === null ? undefined : related.events.get(booking.event_id);
   const person = booking.person_id === null ? undefined : related.people.get(booking.person_id);
   return {
-    person: person ? once(person, `person ${timeZone}`, () => toPersonJson(person, timeZone)) : null,
+    person: person ? once(person, `person ${timeZone}`, () => toPersonJson(person, timeZone, keys)) : null,
     resource: extended && resource ? once(resource, `full ${timeZone}`, () => toResourceJson(resource, timeZone)) : briefOnce(resource),
     service: extended && service ? once(service, `full ${timeZone}`, () => toServiceJson(service, timeZone)) : briefOnce(service),
     ...(booking.event_id === null

@@ -1,6 +1,7 @@
 // The private API's own tools: its booking create and state actions, and reads over bookings
 // and people, each the REST route's service call with its input schema (features/bookings,
 // features/people). A key opens its own account and nothing more, as on the REST routes.
+import { nationalIdKeys } from "../../config";
 import * as z from "zod";
 import { idParam } from "../../http/fields";
 import { pageRequest, BOOKINGS_PAGE_SIZE } from "../../http/pagination";
@@ -108,7 +109,7 @@ const listPeopleTool = defineTool({
   annotations: { readOnlyHint: true },
   async run({ deps }, query) {
     const { rows, total, nextCursor: next } = await listPeople(deps, query, pageRequest(query.page, undefined, query.cursor));
-    return { people: rows.map((p) => toPersonJson(p, deps.account.time_zone)), total_count: total, next_cursor: next ?? null };
+    return { people: rows.map((p) => toPersonJson(p, deps.account.time_zone, nationalIdKeys(deps.env))), total_count: total, next_cursor: next ?? null };
   },
 });
 
@@ -120,7 +121,7 @@ const getPersonTool = defineTool({
   output: z.object({ person: Person }),
   annotations: { readOnlyHint: true },
   async run({ deps }, { person_id }) {
-    return { person: toPersonJson(await getPerson(deps, person_id), deps.account.time_zone) };
+    return { person: toPersonJson(await getPerson(deps, person_id), deps.account.time_zone, nationalIdKeys(deps.env)) };
   },
 });
 

@@ -7,6 +7,7 @@
 //     idempotency key that names what was already refunded, so a repeat never refunds twice;
 //  3. the booking's payment shows the ledger, written only over a derivation from fewer facts;
 //  4. the change is announced as every booking change is.
+import { nationalIdKeys } from "../../config";
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { bookings, events, resources, type Booking } from "../../db/schema";
@@ -259,7 +260,7 @@ function projectionWrite(deps: Deps, bookingId: number, fields: Partial<BookingP
 /** The booking's event for a change of its money, with its payment as it is now. */
 async function announce(deps: Deps, event: WebhookEventName, booking: Booking, preloaded?: Related): Promise<void> {
   const related = preloaded ?? (await loadRelated(deps, [booking]));
-  const json = toBookingJson(booking, related, { timeZone: deps.account.time_zone, now: deps.now, extended: false });
+  const json = toBookingJson(booking, related, { timeZone: deps.account.time_zone, now: deps.now, extended: false, keys: nationalIdKeys(deps.env) });
   await emitEvent(deps.env, deps.account, event, { kind: "booking", id: booking.id, json }, performedByOf("system"), deps.now);
 }
 

@@ -1,7 +1,9 @@
 // Who a person is: phone normalisation, the "at least one identifier" and uniqueness rules,
 // parent checks, and matching by national id, phone, email (shared with bookings' person_attributes).
-import { and, eq, notInArray, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, eq, inArray, isNull, notInArray, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js";
+import { nationalIdKeys } from "../../config";
+import { nationalIdHashes, normalisedNationalId, sealNationalId, withOpenNationalId, type NationalIdKeys } from "../../db/national-id";
 import { people, type Person } from "../../db/schema";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
@@ -22,6 +24,30 @@ const UNIQUE_COLUMNS = { email: "email", phone_e164: "phone_number", national_id
 export function phoneE164(text: string, defaultCountry: string): string | null {
   const parsed = parsePhoneNumberFromString(text, defaultCountry as CountryCode);
   return parsed?.isPossible() ? parsed.number : null;
+}
+
+/**
+ * Stored rows that hold `plain` as their national id: by keyed hash under every key of the ring
+ * (a rotation in progress), or as plain text not sealed yet (db/national-id.ts). Without keys, by value as before.
+ */
+export function nationalIdIs(keys: NationalIdKeys | null, accountId: number, plain: string): SQL {
+  const value = normalisedNationalId(plain);
+  const stillPlain = and(isNull(people.national_id_hash), eq(people.national_id_no, value))!;
+  return keys ? or(inArray(people.national_id_hash, nationalIdHashes(keys, accountId, value)), stillPlain)! : eq(people.national_id_no, value);
+}
+
+/**
+ * Person values as they are written: a national id sealed with its hash beside it, or plain with no
+ * hash when the Worker has no keys (so a stale hash never outlives its number). Other columns as given.
+ */
+export function storedValues<V extends { national_id_no?: string | null }>(
+  keys: NationalIdKeys | null,
+  accountId: number,
+  values: V,
+): V & { national_id_hash?: string | null } {
+  if (values.national_id_no === undefined) return values;
+  if (!values.national_id_no) return { ...values, national_id_hash: null };
+  return { ...values, ...(keys ? sealNationalId(keys, accountId, values.national_id_no) : { national_id_hash: null }) };
 }
 
 /** Input attributes as columns; absent attributes stay absent so an update leaves them alone. */
@@ -62,11 +88,12 @@ type UniqueValues = Pick<PersonValues, "email" | "phone_e164" | "national_id_no"
 type Holder = Pick<Person, "id" | "email" | "phone_e164" | "national_id_no">;
 
 /** Attributes whose value another person of the account already holds (inactive people included). */
-async function validatePersonUniqueness({ db, account }: Deps, person: UniqueValues, exclude: number[] = []): Promise<string[]> {
+async function validatePersonUniqueness({ db, account, env }: Deps, person: UniqueValues, exclude: number[] = []): Promise<string[]> {
+  const keys = nationalIdKeys(env);
   const clauses: SQL[] = [];
   if (person.email) clauses.push(eq(people.email, person.email));
   if (person.phone_e164) clauses.push(eq(people.phone_e164, person.phone_e164));
-  if (person.national_id_no) clauses.push(eq(people.national_id_no, person.national_id_no));
+  if (person.national_id_no) clauses.push(nationalIdIs(keys, account.id, person.national_id_no));
   if (clauses.length === 0) return [];
   const conditions = [eq(people.account_id, account.id), or(...clauses)];
   if (exclude.length > 0) conditions.push(notInArray(people.id, exclude));
@@ -74,10 +101,14 @@ async function validatePersonUniqueness({ db, account }: Deps, person: UniqueVal
     .select({ id: people.id, email: people.email, phone_e164: people.phone_e164, national_id_no: people.national_id_no })
     .from(people)
     .where(and(...conditions));
-  return takenAmong(holders, person, exclude);
+  return takenAmong(
+    holders.map((holder) => withOpenNationalId(keys, holder)),
+    person,
+    exclude,
+  );
 }
 
-/** The uniqueness rule over rows already read: `holders` may hold anyone, the excluded included. */
+/** The uniqueness rule over rows already read, their national ids opened: `holders` may hold anyone, the excluded included. */
 export function takenAmong(holders: Holder[], person: UniqueValues, exclude: number[] = []): string[] {
   const taken = new Set<string>();
   for (const holder of holders) {
@@ -133,20 +164,24 @@ export function matchKeys(input: PersonInput, countryCode: string): MatchKeys {
  * The account's person that `input` names, trying national id, then phone, then email (spec:
  * Bookings, create); inactive people count because their identifiers are still taken.
  */
-export async function findMatchingPerson({ db, account }: Deps, input: PersonInput): Promise<Person | undefined> {
+export async function findMatchingPerson({ db, account, env }: Deps, input: PersonInput): Promise<Person | undefined> {
+  const ring = nationalIdKeys(env);
   const keys = matchKeys(input, account.country_code);
-  const clauses = keys.filter(([, value]) => value).map(([column, value]) => eq(people[column], value!));
+  const clauses = keys
+    .filter(([, value]) => value)
+    .map(([column, value]) => (column === "national_id_no" ? nationalIdIs(ring, account.id, value!) : eq(people[column], value!)));
   if (clauses.length === 0) return undefined;
+  const candidates = await db
+    .select()
+    .from(people)
+    .where(and(eq(people.account_id, account.id), or(...clauses)));
   return matchAmong(
-    await db
-      .select()
-      .from(people)
-      .where(and(eq(people.account_id, account.id), or(...clauses))),
+    candidates.map((p) => withOpenNationalId(ring, p)),
     keys,
   );
 }
 
-/** The match among rows already read (`candidates` may hold more than the keys' holders). */
+/** The match among rows already read, their national ids opened (`candidates` may hold more than the keys' holders). */
 export function matchAmong(candidates: Person[], keys: MatchKeys): Person | undefined {
   for (const [column, value] of keys) {
     const match = value ? candidates.find((p) => p[column] === value) : undefined;
@@ -166,6 +201,8 @@ export function rethrowUniqueViolation(error: unknown): never {
     for (const [column, attribute] of Object.entries(UNIQUE_COLUMNS)) {
       if (text.includes(`people.${column}`)) fields[attribute] = [TAKEN];
     }
+    // A sealed number's uniqueness is its hash's (people_account_national_id_hash).
+    if (text.includes("people.national_id_hash")) fields.national_id_no = [TAKEN];
     throw new ApiError(400, Object.keys(fields).length > 0 ? fields : { base: [TAKEN] });
   }
   throw error;

@@ -8,21 +8,25 @@ import { changedSince } from "../../db/sync-order";
 import { parseDateTimeInput } from "../../domain/time";
 import { ApiError } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
-import { phoneE164 } from "./identity";
+import { nationalIdKeys } from "../../config";
+import { nationalIdIs, phoneE164 } from "./identity";
 import type { PeopleQuery } from "./schema";
 
 /** `%` and `_` in a search term are literal characters, not wildcards. */
 const contains = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const like = (column: AnyColumn, term: string) => sql`${column} LIKE ${contains(term)} ESCAPE '\\'`;
 
-export function peopleFilters({ account }: Deps, query: PeopleQuery): SQL[] {
+export function peopleFilters({ account, env }: Deps, query: PeopleQuery): SQL[] {
   const conditions: SQL[] = [];
   const country = account.country_code;
+  const keys = nationalIdKeys(env);
   if (query.search?.trim()) {
     const term = query.search.trim();
     const e164 = phoneE164(term, country);
-    // SQLite's LIKE ignores case (ASCII letters), which is what a search box wants.
-    const matches = [like(people.email, term), like(people.phone_number, term), like(people.national_id_no, term), like(people.name, term)];
+    // SQLite's LIKE ignores case (ASCII letters), which is what a search box wants. A sealed national
+    // id is found only whole, through its keyed hash: no part of it is stored readable (personal-data.md).
+    const nationalId = keys ? nationalIdIs(keys, account.id, term) : like(people.national_id_no, term);
+    const matches = [like(people.email, term), like(people.phone_number, term), nationalId, like(people.name, term)];
     if (e164) matches.push(eq(people.phone_e164, e164));
     conditions.push(or(...matches)!);
   }
@@ -35,7 +39,7 @@ export function peopleFilters({ account }: Deps, query: PeopleQuery): SQL[] {
   if (query.external_id !== undefined) conditions.push(eq(people.external_id, query.external_id));
   if (query.name !== undefined) conditions.push(sql`${people.name} = ${query.name.trim()} COLLATE NOCASE`);
   if (query.date_of_birth !== undefined) conditions.push(eq(people.date_of_birth, query.date_of_birth));
-  if (query.national_id_no !== undefined) conditions.push(eq(people.national_id_no, query.national_id_no.trim()));
+  if (query.national_id_no !== undefined) conditions.push(nationalIdIs(keys, account.id, query.national_id_no));
   if (query.since !== undefined) {
     const since = parseDateTimeInput(query.since, account.time_zone);
     if (since === null) throw ApiError.invalid("since", "is not a valid datetime: use YYYY-MM-DD hh:mm or ISO 8601");

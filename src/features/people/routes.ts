@@ -1,6 +1,7 @@
 // /people on the private API. Perishable tokens and a person's bookings are other features'
 // paths: a non-numeric id here answers 404 rather than matching them.
 import { Hono, type Context } from "hono";
+import { nationalIdKeys } from "../../config";
 import type { Person } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { wrap, wrapList } from "../../http/envelope";
@@ -13,14 +14,14 @@ import { createPerson, getPerson, listChildren, listPeople, mergePeople, setPers
 
 export const peopleRoutes = new Hono<AppEnv>();
 
-const one = (c: Context<AppEnv>, person: Person) => c.json(wrap("person", toPersonJson(person, c.var.account.time_zone)));
+const one = (c: Context<AppEnv>, person: Person) => c.json(wrap("person", toPersonJson(person, c.var.account.time_zone, nationalIdKeys(c.env))));
 
 const page = (c: Context<AppEnv>, request: PageRequest, { rows, total, nextCursor }: { rows: Person[]; total: number; nextCursor?: string | null }) => {
   setPageHeaders(c, request, total, rows.length, nextCursor);
   return c.json(
     wrapList(
       "person",
-      rows.map((p) => toPersonJson(p, c.var.account.time_zone)),
+      rows.map((p) => toPersonJson(p, c.var.account.time_zone, nationalIdKeys(c.env))),
     ),
   );
 };

@@ -1,5 +1,7 @@
 // Person output: `phonenumber` repeats phone_number (deprecated alias) and phone_number_formatted
-// is the stored E.164; account_id, phone_e164 and the login provider/uid stay inside.
+// is the stored E.164; account_id, phone_e164, the national id's hash and the login provider/uid
+// stay inside. The national id is answered as it was given: opened here from its sealed form.
+import { openNationalId, type NationalIdKeys } from "../../db/national-id";
 import type { Person } from "../../db/schema";
 import { customDataOut } from "../../http/custom-data";
 import { timestampsOut } from "../../http/serialize";
@@ -29,7 +31,8 @@ export const PERSON_OUT_COLUMNS = [
 
 export type PersonOut = Pick<Person, (typeof PERSON_OUT_COLUMNS)[number]>;
 
-export function toPersonJson(person: PersonOut, timeZone: string) {
+/** `keys`: the Worker's national id key ring (`nationalIdKeys(env)`), null when it has none. */
+export function toPersonJson(person: PersonOut, timeZone: string, keys: NationalIdKeys | null) {
   return {
     id: person.id,
     name: person.name,
@@ -40,7 +43,7 @@ export function toPersonJson(person: PersonOut, timeZone: string) {
     external_id: person.external_id,
     custom_data: customDataOut(person.custom_data, timeZone),
     date_of_birth: person.date_of_birth,
-    national_id_no: person.national_id_no,
+    national_id_no: openNationalId(keys, person.national_id_no),
     street: person.street,
     city: person.city,
     postal_code: person.postal_code,

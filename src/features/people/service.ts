@@ -1,13 +1,15 @@
 // People: create, update, soft delete and undelete, merge, and the listings. Identity rules
 // live in identity.ts so bookings' person_attributes apply the same ones.
 import { and, eq, ne } from "drizzle-orm";
+import { nationalIdKeys } from "../../config";
+import { withOpenNationalId } from "../../db/national-id";
 import { bookings, people, type Person } from "../../db/schema";
 import type { Deps } from "../../env";
 import { afterPersonChange } from "./effects";
 import { ApiError } from "../../http/errors";
 import type { PageRequest } from "../../http/pagination";
 import { found } from "../../http/serialize";
-import { personValues, rethrowUniqueViolation, validatePerson, type AttributeErrors, type PersonValues } from "./identity";
+import { personValues, rethrowUniqueViolation, storedValues, validatePerson, type AttributeErrors, type PersonValues } from "./identity";
 import { pageOfPeople, peopleFilters } from "./queries";
 import type { PeopleQuery, PersonInput } from "./schema";
 
@@ -60,7 +62,7 @@ export async function createPerson(deps: Deps, input: PersonInput): Promise<Pers
   const values = await checkedValues(deps, input);
   const [row] = await deps.db
     .insert(people)
-    .values({ ...values, account_id: deps.account.id, created_at: deps.now, updated_at: deps.now })
+    .values({ ...storedValues(nationalIdKeys(deps.env), deps.account.id, values), account_id: deps.account.id, created_at: deps.now, updated_at: deps.now })
     .returning()
     .catch(rethrowUniqueViolation);
   return afterPersonChange(deps, "created", row);
@@ -70,7 +72,7 @@ export async function updatePerson(deps: Deps, id: number, input: PersonInput): 
   const values = await checkedValues(deps, input, refuseErased(await getPerson(deps, id)));
   const [row] = await deps.db
     .update(people)
-    .set({ ...values, updated_at: deps.now })
+    .set({ ...storedValues(nationalIdKeys(deps.env), deps.account.id, values), updated_at: deps.now })
     .where(own(deps, id))
     .returning()
     .catch(rethrowUniqueViolation);
@@ -94,7 +96,10 @@ export async function setPersonActive(deps: Deps, id: number, active: boolean): 
 export async function mergePeople(deps: Deps, id: number, mergedId: number, input: PersonInput = {}): Promise<Person> {
   const kept = refuseErased(await getPerson(deps, id));
   if (mergedId === id) throw ApiError.invalid("merge_person_id", "can't be the person merged into");
-  const merged = await deps.db.query.people.findFirst({ where: own(deps, mergedId) });
+  const keys = nationalIdKeys(deps.env);
+  const stored = await deps.db.query.people.findFirst({ where: own(deps, mergedId) });
+  // Opened, so its number compares with the input's; it is never written back.
+  const merged = stored && withOpenNationalId(keys, stored);
   if (!merged) throw ApiError.invalid("merge_person_id", "is not a person of this account");
   if (input.parent_id === mergedId) throw ApiError.invalid("parent_id", "can't be the person being merged");
   const values = await checkedValues(deps, input, kept, [mergedId]);
@@ -102,7 +107,7 @@ export async function mergePeople(deps: Deps, id: number, mergedId: number, inpu
   const released: Partial<Person> = {};
   if (values.email && values.email === merged.email) released.email = null;
   if (values.phone_e164 && values.phone_e164 === merged.phone_e164) Object.assign(released, { phone_number: null, phone_e164: null });
-  if (values.national_id_no && values.national_id_no === merged.national_id_no) released.national_id_no = null;
+  if (values.national_id_no && values.national_id_no === merged.national_id_no) Object.assign(released, { national_id_no: null, national_id_hash: null });
 
   const { db, account, now } = deps;
   const [, , , updated] = await db
@@ -121,7 +126,7 @@ export async function mergePeople(deps: Deps, id: number, mergedId: number, inpu
         .where(and(eq(people.account_id, account.id), eq(people.parent_id, mergedId), ne(people.id, id))),
       db
         .update(people)
-        .set({ ...values, updated_at: now })
+        .set({ ...storedValues(keys, account.id, values), updated_at: now })
         .where(own(deps, id))
         .returning(),
     ])

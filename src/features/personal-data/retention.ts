@@ -10,6 +10,7 @@ import { fromDriverRow, rawBatch } from "../../db/raw-batch";
 import { accounts, people, type Account, type Person } from "../../db/schema";
 import { shardD1 } from "../../db/shards";
 import type { Env } from "../../env";
+import { nationalIdKeys } from "../../config";
 import { toPersonJson } from "../people/serializer";
 import { emitEvent } from "../webhooks/emit";
 import { eraseEverywhere } from "./erase";
@@ -106,7 +107,7 @@ export async function applyRetention(env: Env, now: number, shard: string): Prom
       if (!erased) continue;
       budget -= 1;
       tally(account).people_erased += 1;
-      await emitEvent(env, account, "person.erased", { kind: "person", id: person.id, json: toPersonJson(after, account.time_zone) }, { via: "system" }, now);
+      await emitEvent(env, account, "person.erased", { kind: "person", id: person.id, json: toPersonJson(after, account.time_zone, nationalIdKeys(env)) }, { via: "system" }, now);
     }
   }
   for (const [accountId, counts] of done) console.log(JSON.stringify({ cron: "retention", shard, account_id: accountId, ...counts }));

@@ -8,13 +8,14 @@ import { formatInstant, formatNullableInstant } from "../../domain/time";
 import type { Deps } from "../../env";
 import { ApiError } from "../../http/errors";
 import { bookingWithTokenOf } from "../bookings/site";
+import { nationalIdKeys } from "../../config";
 import { toPersonJson } from "../people/serializer";
 import { emitEvent, performedByOf } from "../webhooks/emit";
 import { eraseEverywhere } from "./erase";
 import { exportPage, type ExportPage } from "./export";
 
 const personJson = (deps: Deps, person: Person) => ({
-  ...toPersonJson(person, deps.account.time_zone),
+  ...toPersonJson(person, deps.account.time_zone, nationalIdKeys(deps.env)),
   erased_at: formatNullableInstant(person.erased_at, deps.account.time_zone),
 });
 
@@ -54,7 +55,7 @@ export async function erasePerson(deps: Deps, id: number) {
   if (person.erased_at !== null) return { person: personJson(deps, person), already_erased: true, rows: {} };
   const { erased, after, counts } = await eraseEverywhere(deps.db, person, deps.now);
   if (erased) {
-    const json = toPersonJson(after, deps.account.time_zone);
+    const json = toPersonJson(after, deps.account.time_zone, nationalIdKeys(deps.env));
     await emitEvent(deps.env, deps.account, "person.erased", { kind: "person", id, json }, performedByOf(deps.surface), deps.now);
   }
   return { person: personJson(deps, after), already_erased: !erased, rows: counts.rows };

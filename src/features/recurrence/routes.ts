@@ -1,5 +1,6 @@
 // /bookings/recurring and /events/recurring on the private API: create a collection, read its
 // occurrences and progress, delete a booking collection.
+import { nationalIdKeys } from "../../config";
 import { Hono, type Context } from "hono";
 import type { AppEnv } from "../../env";
 import { wrap, wrapList } from "../../http/envelope";
@@ -18,7 +19,7 @@ type C = Context<AppEnv>;
 async function bookingPage(c: C, id: string, request: PageRequest, extended: boolean) {
   const { rows, total, related } = await collectionBookings(deps(c), id, request);
   setPageHeaders(c, request, total, rows.length);
-  const view = { timeZone: c.var.account.time_zone, now: c.var.now, extended };
+  const view = { timeZone: c.var.account.time_zone, now: c.var.now, extended, keys: nationalIdKeys(c.env) };
   return c.json(
     wrapList(
       "booking",

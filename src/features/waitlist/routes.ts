@@ -1,6 +1,7 @@
 // POST /waitlist, GET and DELETE /waitlist/{id}, POST /waitlist/{id}/accept on the booking site
 // (a visitor, by the token the join answered: `X-Waitlist-Token`); on the private API the same
 // without accept, plus the line (GET /waitlist?service_id= or ?event_id=).
+import { nationalIdKeys } from "../../config";
 import { Hono, type Context } from "hono";
 import type { WaitlistEntry } from "../../db/schema";
 import type { AppEnv } from "../../env";
@@ -43,7 +44,7 @@ publicWaitlistRoutes.post("/:id/accept", params("id"), async (c) => {
   const related = await loadRelated(deps(c), [booking]);
   return c.json({
     ...wrap("waitlist_entry", toWaitlistJson(entry, c.var.account.time_zone)),
-    ...wrap("booking", toPublicBookingJson(booking, related, { timeZone: c.var.account.time_zone, now: c.var.now, extended: false })),
+    ...wrap("booking", toPublicBookingJson(booking, related, { timeZone: c.var.account.time_zone, now: c.var.now, extended: false, keys: nationalIdKeys(c.env) })),
     booking_token: bookingToken,
   });
 });

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { deployCommands, deployProblems, parseDeployArgs, readDeployConfig } from "../../../scripts/deploy-plan.mjs";
+import { deployCommands, deployProblems, parseDeployArgs, readDeployConfig, secretListCommand, secretProblems } from "../../../scripts/deploy-plan.mjs";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const REAL_ID = "5f2b6c1e-3a4d-4e8f-9b0a-1c2d3e4f5a6b";
@@ -137,9 +137,34 @@ describe("deployProblems", () => {
     ]);
   });
 
+  it("refuses PERSONAL_DATA_KEYS as a var: the key would sit beside the data it seals", () => {
+    expect(deployProblems({ vars: { PERSONAL_DATA_KEYS: "k1:AAAA" } })).toEqual([expect.stringContaining("PERSONAL_DATA_KEYS as a var: it is a secret")]);
+  });
+
   it("lets a configuration with real ids through", () => {
     const file = configWithTwoDatabases({ main: REAL_ID, shard: SHARD_ID });
     expect(deployProblems(readDeployConfig(parseDeployArgs(["-c", file])))).toEqual([]);
+  });
+});
+
+describe("secretProblems", () => {
+  it("refuses a Worker without the PERSONAL_DATA_KEYS secret, and one whose secrets cannot be listed", () => {
+    expect(secretProblems(["ADMIN_TOKEN"])).toEqual([expect.stringContaining("npx wrangler secret put PERSONAL_DATA_KEYS")]);
+    expect(secretProblems(null)).toEqual([expect.stringContaining("could not be listed")]);
+    expect(secretProblems(["ADMIN_TOKEN", "PERSONAL_DATA_KEYS"])).toEqual([]);
+  });
+
+  it("lists the secrets of the configuration the deploy ships", () => {
+    expect(secretListCommand(parseDeployArgs(["-c", "x.toml", "--env", "staging", "--minify"]))).toEqual([
+      "secret",
+      "list",
+      "--format",
+      "json",
+      "--config",
+      "x.toml",
+      "--env",
+      "staging",
+    ]);
   });
 });
 

@@ -35,6 +35,19 @@ describe("configOf", () => {
     });
   });
 
+  it("reads PERSONAL_DATA_KEYS as a key ring, the first key current; unset keeps numbers plain; a bad ring is refused without its value", () => {
+    const k2 = Buffer.alloc(32, 2).toString("base64");
+    const k1 = Buffer.alloc(32, 1).toString("base64");
+    expect(configOf({}).PERSONAL_DATA_KEYS).toBeNull();
+    const keys = configOf({ PERSONAL_DATA_KEYS: ` k2:${k2}, k1:${k1} ` }).PERSONAL_DATA_KEYS!;
+    expect(keys.current.id).toBe("k2");
+    expect(keys.all.map((k) => k.id)).toEqual(["k2", "k1"]);
+    const bad = badConfig({ PERSONAL_DATA_KEYS: `k1:${k1.slice(4)}` });
+    expect(bad).toBeInstanceOf(ConfigError);
+    expect(bad).toMatchObject({ variable: "PERSONAL_DATA_KEYS", problem: expect.stringContaining("32 bytes") });
+    expect(bad!.message).not.toContain(k1.slice(4));
+  });
+
   it("reads each shard's guard location; none by default", () => {
     expect(configOf({}).CAPACITY_GUARD_LOCATIONS).toEqual({});
     expect(configOf({ CAPACITY_GUARD_LOCATIONS: " DB=weur , DB_SHARD_1=enam" }).CAPACITY_GUARD_LOCATIONS).toEqual({ DB: "weur", DB_SHARD_1: "enam" });
