@@ -107,7 +107,14 @@ export async function applyRetention(env: Env, now: number, shard: string): Prom
       if (!erased) continue;
       budget -= 1;
       tally(account).people_erased += 1;
-      await emitEvent(env, account, "person.erased", { kind: "person", id: person.id, json: toPersonJson(after, account.time_zone, nationalIdKeys(env)) }, { via: "system" }, now);
+      await emitEvent(
+        env,
+        account,
+        "person.erased",
+        { kind: "person", id: person.id, json: toPersonJson(after, account.time_zone, nationalIdKeys(env)) },
+        { via: "system" },
+        now,
+      );
     }
   }
   for (const [accountId, counts] of done) console.log(JSON.stringify({ cron: "retention", shard, account_id: accountId, ...counts }));
