@@ -236,6 +236,28 @@ describe("Resend's delivery events", () => {
     expect((await messageRow(id))!.status).toBe("sent");
   });
 
+  it("takes a bounce that arrives after the person was erased, refusing no address (none is left)", async () => {
+    const person = (await must(api.post("/people", { person: { name: "Late Bounce", email: address("late") } }))).person;
+    const id = await queuedRow(accountId, { channel: "email", recipient: person.email, body: "Hello" });
+    await env.DB.prepare("UPDATE messages SET person_id = ? WHERE id = ?").bind(person.id, id).run();
+    await runQueue("booking-messages", [{ account_id: accountId, message_id: id }], RESEND);
+    const { provider_message_id: emailId } = (await messageRow(id))!;
+    await must(api.post(`/people/${person.id}/erase`));
+    expect(await postResend(resendEvent(accountId, id, emailId, "email.bounced", bounce()))).toMatchObject({ status: 200, body: { applied: "updated" } });
+    expect(await messageRow(id)).toMatchObject({ status: "bounced", recipient: "" });
+    const refused = await env.DB.prepare("SELECT recipient FROM undeliverable_recipients WHERE account_id = ? AND recipient IN ('', ?)")
+      .bind(accountId, person.email)
+      .all();
+    expect(refused.results).toEqual([]);
+  });
+
+  it("refuses an event naming an account that is not here (deleted), changing nothing", async () => {
+    const { id, emailId } = await sentEmail(accountId);
+    const res = await postResend(resendEvent(999_999_999, id, emailId, "email.bounced", bounce()));
+    expect(res).toMatchObject({ status: 400, body: { error: "The event names no account here." } });
+    expect((await messageRow(id))!.status).toBe("sent");
+  });
+
   it("applies racing duplicates of one event once", async () => {
     const target = receiver();
     const hook = (await must(api.post("/web_hooks", { web_hook: { target_url: target.url, event: "message.bounced" } }))).web_hook;

@@ -94,7 +94,9 @@ export async function applyDeliveryEvent(env: Env, event: DeliveryEvent, now: nu
       created_at: now,
     })
     .onConflictDoNothing();
-  const [, changed] = event.undeliverable ? await db.batch([record, update, refuseRecipient]) : await db.batch([record, update]);
+  // An erased person's message keeps no recipient (docs/decisions/personal-data.md): nothing to refuse.
+  const refuses = event.undeliverable && message.recipient !== "";
+  const [, changed] = refuses ? await db.batch([record, update, refuseRecipient]) : await db.batch([record, update]);
   const [updated] = changed;
   if (!updated) return "unchanged";
   await emitEvent(
