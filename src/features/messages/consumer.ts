@@ -29,7 +29,19 @@ const retryDelay = (attempts: number) => Math.min(30 * 2 ** Math.max(0, attempts
 
 type Outcome = "ack" | "retry";
 
-async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: number, now: number): Promise<Outcome> {
+/** The batch's accounts, each read from the directory once however many of its messages the batch holds. */
+type AccountsOfBatch = (id: number) => Promise<Account | undefined>;
+
+function accountsOfBatch(env: Env): AccountsOfBatch {
+  const read = new Map<number, Promise<Account | undefined>>();
+  return (id) => {
+    let account = read.get(id);
+    if (!account) read.set(id, (account = directoryDb(env).query.accounts.findFirst({ where: eq(accounts.id, id) })));
+    return account;
+  };
+}
+
+async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: number, now: number, accountOf: AccountsOfBatch): Promise<Outcome> {
   const db = openDb(shardD1(env, body.shard));
   const own = and(eq(messages.id, body.message_id), eq(messages.account_id, body.account_id));
   // Compare-and-swap claim: two deliveries of one queue message never both send it. Read with it,
@@ -61,7 +73,7 @@ async function deliverOne(env: Env, body: z.output<typeof queueBody>, attempts: 
     // Settled already (a redelivery): done. Claimed by a running consumer: look again later.
     return current.status === "queued" || current.status === "sending" ? "retry" : "ack";
   }
-  const account = await directoryDb(env).query.accounts.findFirst({ where: eq(accounts.id, body.account_id) });
+  const account = await accountOf(body.account_id);
   const provider = providerFor(env);
   if (refusal) {
     const since = new Date(refusal.created_at).toISOString();
@@ -160,6 +172,7 @@ async function settleFailed(
  * time is mostly waiting (D1, the provider), so one after another the batch took the sum of them.
  */
 const liveConsumer: Consumer = async (batch, env) => {
+  const accountOf = accountsOfBatch(env);
   await Promise.all(
     batch.messages.map(async (message) => {
       const parsed = queueBody.safeParse(message.body);
@@ -170,7 +183,7 @@ const liveConsumer: Consumer = async (batch, env) => {
         return;
       }
       try {
-        const outcome = await deliverOne(env, parsed.data, message.attempts, Date.now());
+        const outcome = await deliverOne(env, parsed.data, message.attempts, Date.now(), accountOf);
         if (outcome === "ack") message.ack();
         else message.retry({ delaySeconds: retryDelay(message.attempts) });
       } catch (error) {
