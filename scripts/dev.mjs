@@ -17,7 +17,7 @@ import {
   STRIPE_SECRET_KEY,
   STRIPE_WEBHOOK_SECRET,
 } from "./local-config.mjs";
-import { startMailCatcher } from "./mail-catcher.mjs";
+import { catcherVarArgs, startMailCatcher } from "./mail-catcher.mjs";
 import { seedDemo } from "./seed-demo.mjs";
 import { startStripeStandIn } from "./stripe-stand-in.mjs";
 
@@ -72,16 +72,7 @@ const server = spawn(
     `STRIPE_SECRET_KEY:${STRIPE_SECRET_KEY}`,
     "--var",
     `STRIPE_WEBHOOK_SECRET:${STRIPE_WEBHOOK_SECRET}`,
-    "--var",
-    "MESSAGE_PROVIDER:smtp",
-    "--var",
-    `SMTP_HOST:${mail.smtpHost}`,
-    "--var",
-    `SMTP_PORT:${mail.smtpPort}`,
-    "--var",
-    "SMTP_SECURITY:none",
-    "--var",
-    `MAIL_FROM:${LOCAL_MAIL_FROM}`,
+    ...catcherVarArgs(mail, LOCAL_MAIL_FROM),
     ...withoutPort,
   ],
   { stdio: ["inherit", "inherit", "inherit"] },

@@ -1,3 +1,4 @@
+export function catcherVarArgs(catcher: { smtpHost: string; smtpPort: number }, from: string): string[];
 export function startMailCatcher(options: {
   smtpPort?: number;
   webPort?: number;

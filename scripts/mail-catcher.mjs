@@ -15,6 +15,19 @@ const freePort = () =>
     });
   });
 
+/**
+ * The `wrangler dev` flags that send the Worker's e-mail over SMTP to the catcher, in the clear
+ * (it listens on loopback only), from `from`.
+ */
+export const catcherVarArgs = (catcher, from) =>
+  [
+    ["MESSAGE_PROVIDER", "smtp"],
+    ["SMTP_HOST", catcher.smtpHost],
+    ["SMTP_PORT", String(catcher.smtpPort)],
+    ["SMTP_SECURITY", "none"],
+    ["MAIL_FROM", from],
+  ].flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+
 /** Starts maildev; answers where its SMTP server and inbox are, and how to stop it. */
 export async function startMailCatcher({ smtpPort, webPort }) {
   const smtp = smtpPort || (await freePort());

@@ -9,7 +9,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { startMailCatcher } from "../../scripts/mail-catcher.mjs";
+import { catcherVarArgs, startMailCatcher } from "../../scripts/mail-catcher.mjs";
 import { startStripeStandIn } from "../../scripts/stripe-stand-in.mjs";
 import { startPaymentEventsRelay } from "./payment-events-relay";
 
@@ -17,8 +17,8 @@ const ADMIN_TOKEN = "browser-test-admin-token";
 /** The platform's keys as the dev server gets them; the stand-in takes any sk_test_ key and signs with this secret. */
 const STRIPE_SECRET_KEY = "sk_test_browser";
 const STRIPE_WEBHOOK_SECRET = "whsec_browser_tests";
-/** The sending address `npm run dev` gives the Worker (scripts/local-config.mjs, LOCAL_MAIL_FROM). */
-const MAIL_FROM = "bookings@mail.localhost";
+/** The sending address `npm run dev` gives the Worker (scripts/local-config.mjs). */
+const LOCAL_MAIL_FROM = "bookings@mail.localhost";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -87,17 +87,8 @@ export default async function setup(project: TestProject) {
       `ADMIN_TOKEN:${ADMIN_TOKEN}`,
       "--var",
       "RATE_LIMIT_REQUESTS:1000000",
-      "--var",
       // E-mail as `npm run dev` sends it; SMS have no stand-in here and stay queued (no test reads one).
-      "MESSAGE_PROVIDER:smtp",
-      "--var",
-      `SMTP_HOST:${mail.smtpHost}`,
-      "--var",
-      `SMTP_PORT:${mail.smtpPort}`,
-      "--var",
-      "SMTP_SECURITY:none",
-      "--var",
-      `MAIL_FROM:${MAIL_FROM}`,
+      ...catcherVarArgs(mail, LOCAL_MAIL_FROM),
       "--var",
       `STRIPE_API_BASE:${stripe.origin}`,
       "--var",
